@@ -1,0 +1,167 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/joho/godotenv"
+)
+
+const (
+	defaultBaseURL = "https://api.openai.com/v1"
+	defaultModel   = "gpt-5-mini"
+)
+
+// config is everything aci is told: environment, then .env, then flags.
+type config struct {
+	APIKey         string
+	BaseURL        string
+	Model          string
+	MaxSteps       int
+	CompressTokens int64
+	OutputLimit    int
+	Stream         bool
+	Yes            bool
+	Resume         bool
+	Prompt         string
+	PromptSet      bool
+	Version        bool
+	Help           bool
+}
+
+// errUsage marks a configuration or usage error (exit 2).
+type errUsage struct{ msg string }
+
+func (e errUsage) Error() string { return e.msg }
+
+func usageErr(format string, args ...any) error { return errUsage{fmt.Sprintf(format, args...)} }
+
+const usageText = `aci — a terminal coding agent
+
+Usage:
+  aci                      interactive session (on a terminal)
+  echo "question" | aci    answer one question; the answer goes to stdout
+  aci -p "question"        the same; piped stdin is appended as context
+
+Flags:
+  -p QUESTION        ask one question and exit
+  --yes              approve dangerous commands without asking (also ACI_YES=1)
+  --model NAME       model name (overrides OPENAI_MODEL)
+  --max-steps N      model calls per turn (overrides ACI_MAX_STEPS)
+  --resume           continue the most recent session of this directory
+  --version          print the version
+  --help             show this help
+
+Configuration (environment, then .env in the working directory):
+  OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL, ACI_MAX_STEPS,
+  ACI_COMPRESS_TOKENS, ACI_OUTPUT_LIMIT, ACI_STREAM, ACI_YES
+See .env.example.
+`
+
+// loadConfig reads the environment and .env (the environment wins), then
+// the flags (they win over both).
+func loadConfig(args []string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("aci", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var c config
+	fs.StringVar(&c.Prompt, "p", "", "")
+	fs.BoolVar(&c.Yes, "yes", false, "")
+	model := fs.String("model", "", "")
+	maxSteps := fs.Int("max-steps", 0, "")
+	fs.BoolVar(&c.Resume, "resume", false, "")
+	fs.BoolVar(&c.Version, "version", false, "")
+	fs.BoolVar(&c.Help, "help", false, "")
+	fs.BoolVar(&c.Help, "h", false, "")
+	if err := fs.Parse(args); err != nil {
+		return c, usageErr("%v (see aci --help)", err)
+	}
+	if fs.NArg() > 0 {
+		return c, usageErr("unexpected argument %q: pass a question with -p or on stdin (see aci --help)", fs.Arg(0))
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "p" {
+			c.PromptSet = true
+		}
+	})
+	if c.Help || c.Version {
+		return c, nil
+	}
+	// godotenv.Load never overrides variables already set: the environment wins.
+	if err := godotenv.Load(); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return c, usageErr("read .env: %v", err)
+	}
+	c.APIKey = os.Getenv("OPENAI_API_KEY")
+	c.BaseURL = envOr("OPENAI_BASE_URL", defaultBaseURL)
+	c.Model = envOr("OPENAI_MODEL", defaultModel)
+	if *model != "" {
+		c.Model = *model
+	}
+	var err error
+	if c.MaxSteps, err = envInt("ACI_MAX_STEPS", 50); err != nil {
+		return c, err
+	}
+	if *maxSteps != 0 {
+		c.MaxSteps = *maxSteps
+	}
+	if c.MaxSteps < 1 {
+		return c, usageErr("--max-steps must be at least 1, got %d", c.MaxSteps)
+	}
+	compress, err := envInt("ACI_COMPRESS_TOKENS", 100000)
+	if err != nil {
+		return c, err
+	}
+	c.CompressTokens = int64(compress)
+	if c.OutputLimit, err = envInt("ACI_OUTPUT_LIMIT", 30000); err != nil {
+		return c, err
+	}
+	if c.OutputLimit < 1000 {
+		return c, usageErr("ACI_OUTPUT_LIMIT must be at least 1000, got %d", c.OutputLimit)
+	}
+	c.Stream = os.Getenv("ACI_STREAM") != "0"
+	if v := os.Getenv("ACI_YES"); v == "1" || strings.EqualFold(v, "true") {
+		c.Yes = true
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, usageErr("OPENAI_BASE_URL %q is not an http(s) URL", c.BaseURL)
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.APIKey == "" && !isLoopback(u.Hostname()) {
+		return c, usageErr("OPENAI_API_KEY is not set: export it or put it in .env (see .env.example)")
+	}
+	return c, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func envOr(name, def string) string {
+	if v := strings.TrimSpace(os.Getenv(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int) (int, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, usageErr("%s must be a whole number, got %q", name, v)
+	}
+	return n, nil
+}

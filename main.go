@@ -1,0 +1,161 @@
+// Command aci is a terminal coding agent: the model works on the machine
+// through live windows (files, shells, web pages) by writing <tool_call>
+// batches. See README.md and PROTOCOL.md.
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/prompt"
+	"github.com/aci-dev/aci/ui"
+	"github.com/aci-dev/aci/windows"
+)
+
+//go:embed SYSTEM_PROMPT.md
+var systemPrompt string
+
+var version = "0.1.0"
+
+// maxStdin caps piped input, as other agents do.
+const maxStdin = 10 << 20
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		// No stack trace ever reaches the user.
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "aci: internal error: %v\n", r)
+			code = ui.ExitFailed
+		}
+	}()
+	cfg, err := loadConfig(args, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
+	if cfg.Help {
+		fmt.Fprint(stdout, usageText)
+		return ui.ExitOK
+	}
+	if cfg.Version {
+		fmt.Fprintln(stdout, "aci", version)
+		return ui.ExitOK
+	}
+	workdir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(stderr, "aci: cannot read the working directory:", err)
+		return ui.ExitFailed
+	}
+	interactive := !cfg.PromptSet && isatty.IsTerminal(stdin.Fd())
+	question := cfg.Prompt
+	if !interactive {
+		piped, err := readStdin(stdin, cfg.PromptSet)
+		if err != nil {
+			fmt.Fprintln(stderr, "aci:", err)
+			return ui.ExitUsage
+		}
+		switch {
+		case cfg.PromptSet && strings.TrimSpace(piped) != "":
+			question += "\n\n<stdin>\n" + piped + "\n</stdin>"
+		case !cfg.PromptSet:
+			question = piped
+		}
+		if strings.TrimSpace(question) == "" {
+			fmt.Fprintln(stderr, "aci: no question: pass one with -p or on stdin (see aci --help)")
+			return ui.ExitUsage
+		}
+	}
+
+	client := agent.NewOpenAIClient(agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream})
+	describe := func(err error) string { return agent.Describe(err, cfg.BaseURL, cfg.Model) }
+	hints := prompt.Hints{
+		Workdir:      workdir,
+		OS:           runtime.GOOS + "/" + runtime.GOARCH,
+		Date:         time.Now().Format("2006-01-02"),
+		Instructions: prompt.LoadInstructions(workdir),
+	}
+	acfg := agent.Config{BasePrompt: systemPrompt, Hints: hints, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens}
+
+	if interactive {
+		return ui.RunREPL(ui.REPLConfig{
+			Client: client, AgentConfig: acfg, Env: windows.Env{Workdir: workdir, OutputLimit: cfg.OutputLimit},
+			Apps: apps(), Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
+			Stdin: stdin, Stdout: stdout, Stderr: stderr,
+		})
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	wm := windows.NewManager(windows.Env{Workdir: workdir, OutputLimit: cfg.OutputLimit, Approver: ui.PipeApprover(cfg.Yes, stderr)}, apps()...)
+	defer wm.CloseAll()
+	a := agent.New(client, wm, acfg, ui.PipeEvents(stderr))
+	return ui.RunPipe(ctx, a, question, stdout, stderr, describe)
+}
+
+// apps are the window kinds the launcher offers, in its order.
+func apps() []func(*windows.Env) windows.App {
+	return []func(*windows.Env) windows.App{windows.FileApp}
+}
+
+// readStdin reads piped input up to maxStdin. With a -p question, stdin is
+// only context: a pipe that stays silent is not waited on for long.
+func readStdin(stdin *os.File, optional bool) (string, error) {
+	if optional {
+		fi, err := stdin.Stat()
+		if err != nil || (fi.Mode()&os.ModeNamedPipe == 0 && !fi.Mode().IsRegular()) {
+			return "", nil
+		}
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	started := make(chan struct{})
+	done := make(chan result, 1)
+	go func() {
+		first := make([]byte, 4096)
+		n, err := stdin.Read(first)
+		close(started)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			done <- result{first[:n], err}
+			return
+		}
+		rest, err := io.ReadAll(io.LimitReader(stdin, maxStdin+1-int64(n)))
+		done <- result{append(first[:n], rest...), err}
+	}()
+	if optional {
+		// A silent pipe inherited from a parent must not hang a -p run.
+		select {
+		case <-started:
+		case <-time.After(500 * time.Millisecond):
+			return "", nil
+		}
+	}
+	r := <-done
+	if r.err != nil {
+		return "", fmt.Errorf("read stdin: %w", r.err)
+	}
+	if len(r.data) > maxStdin {
+		return "", errors.New("stdin is over 10 MB: pass a smaller input, or put it in a file and ask aci to open it")
+	}
+	return string(r.data), nil
+}

@@ -1,0 +1,90 @@
+// Package ui is aci's terminal side: the one-shot pipe mode and the
+// interactive REPL. It renders the agent's events and answers its approval
+// requests; the agent knows nothing of the screen.
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/windows"
+)
+
+// Exit codes, as PROTOCOL.md fixes them.
+const (
+	ExitOK          = 0
+	ExitFailed      = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// PipeApprover answers approval requests with no terminal to ask: it denies,
+// or with yes approves and logs what it approved.
+func PipeApprover(yes bool, stderr io.Writer) windows.Approver {
+	return windows.ApproverFunc(func(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+		if yes {
+			fmt.Fprintf(stderr, "aci: approved by --yes: %s (%s)\n", req.Subject, req.Reason)
+			return windows.Decision{Allow: true}
+		}
+		fmt.Fprintf(stderr, "aci: denied: %s (%s)\n", req.Subject, req.Reason)
+		return windows.Decision{Message: "aci is running without a terminal (pipe mode), so no one can approve it. The person must run it themselves, or rerun aci with --yes"}
+	})
+}
+
+// PipeEvents writes one short line per tool call on w.
+func PipeEvents(w io.Writer) func(agent.Event) {
+	return func(ev agent.Event) {
+		if ev.Kind == agent.EventResult {
+			fmt.Fprintln(w, CallLine(ev.Call, ev.Result))
+		}
+	}
+}
+
+// CallLine summarizes a finished call in one line: window, action, status
+// and the start of the result.
+func CallLine(c protocol.Call, r protocol.Result) string {
+	mark := map[string]string{
+		protocol.StatusOK: "✓", protocol.StatusError: "✗", protocol.StatusDenied: "⊘", protocol.StatusStarted: "…",
+	}[r.Status]
+	win, act := c.WindowID, c.ActionID
+	if win == "" {
+		win, act = "(bad call)", ""
+	}
+	return fmt.Sprintf("%s %s %s %s: %s", mark, win, act, r.Status, firstLine(r.Text, 100))
+}
+
+func firstLine(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return s
+}
+
+// RunPipe answers one question: the answer alone on stdout, errors on
+// stderr. It returns the exit code.
+func RunPipe(ctx context.Context, a *agent.Agent, question string, stdout, stderr io.Writer, describe func(error) string) int {
+	answer, err := a.Run(ctx, question)
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "aci: interrupted")
+			return ExitInterrupted
+		}
+		if errors.Is(err, agent.ErrStepLimit) {
+			fmt.Fprintln(stderr, "aci:", err)
+		} else {
+			fmt.Fprintln(stderr, "aci:", describe(err))
+		}
+		return ExitFailed
+	}
+	fmt.Fprintln(stdout, strings.TrimSpace(answer))
+	return ExitOK
+}

@@ -1,0 +1,192 @@
+package windows
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Env is what the apps share: where they work, how much output they keep,
+// and whom they ask.
+type Env struct {
+	Workdir     string
+	OutputLimit int
+	Approver    Approver
+}
+
+// Manager owns the open windows, in the order they were opened, the
+// launcher always first.
+type Manager struct {
+	mu       sync.Mutex
+	env      *Env
+	apps     map[string]App
+	appOrder []string
+	windows  []Window
+	counters map[string]int
+}
+
+// NewManager makes a manager with the launcher open and the given apps
+// available. The apps are built from the manager's Env (see Env()).
+func NewManager(env Env, apps ...func(*Env) App) *Manager {
+	if env.OutputLimit <= 0 {
+		env.OutputLimit = 30000
+	}
+	env.Approver = &sessionApprover{next: env.Approver, always: map[string]bool{}}
+	m := &Manager{env: &env, apps: map[string]App{}, counters: map[string]int{}}
+	for _, mk := range apps {
+		app := mk(m.env)
+		m.apps[app.Name] = app
+		m.appOrder = append(m.appOrder, app.Name)
+	}
+	m.windows = []Window{&launcher{m: m}}
+	return m
+}
+
+// Windows returns the open windows, launcher first.
+func (m *Manager) Windows() []Window {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Window(nil), m.windows...)
+}
+
+// Execute validates and runs one action. It never panics: a failing handler
+// becomes an error result.
+func (m *Manager) Execute(ctx context.Context, windowID, actionID string, raw map[string]json.RawMessage) (res Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = Fail("internal error in %s.%s: %v", windowID, actionID, r)
+		}
+	}()
+	w := m.find(windowID)
+	if w == nil {
+		return Fail("no window %q; open windows: %s", windowID, strings.Join(m.ids(), ", "))
+	}
+	var action *Action
+	var names []string
+	for _, a := range w.Actions() {
+		names = append(names, a.ID)
+		if a.ID == actionID {
+			action = &a
+		}
+	}
+	if action == nil {
+		return Fail("window %s has no action %q; its actions: %s", windowID, actionID, strings.Join(names, ", "))
+	}
+	args, err := Validate(*action, raw)
+	if err != nil {
+		return Fail("%v", err)
+	}
+	if actionID == "close" {
+		return m.close(w)
+	}
+	return w.Do(ctx, actionID, args)
+}
+
+// Open opens a window of app on target, as launcher.open does.
+func (m *Manager) Open(ctx context.Context, appName, target string) (Window, Result) {
+	app, ok := m.apps[appName]
+	if !ok {
+		return nil, Fail("unknown app %q; apps: %s", appName, strings.Join(m.appOrder, ", "))
+	}
+	m.mu.Lock()
+	m.counters[appName]++
+	id := fmt.Sprintf("%s_%d", appName, m.counters[appName])
+	m.mu.Unlock()
+	w, msg, err := app.Open(ctx, id, target)
+	if err != nil {
+		m.mu.Lock()
+		m.counters[appName]-- // the id was never shown, reuse it
+		m.mu.Unlock()
+		if d, ok := err.(deniedError); ok {
+			return nil, d.result
+		}
+		return nil, Fail("%v", err)
+	}
+	m.mu.Lock()
+	m.windows = append(m.windows, w)
+	m.mu.Unlock()
+	text := "opened " + id
+	if msg != "" {
+		text += ": " + msg
+	}
+	return w, OK("%s", text)
+}
+
+func (m *Manager) close(w Window) Result {
+	if w.ID() == launcherID {
+		return Fail("the launcher cannot be closed")
+	}
+	w.Close()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, x := range m.windows {
+		if x == w {
+			m.windows = append(m.windows[:i], m.windows[i+1:]...)
+			break
+		}
+	}
+	return OK("closed %s", w.ID())
+}
+
+// Reset closes every window but the launcher.
+func (m *Manager) Reset() {
+	for _, w := range m.Windows() {
+		if w.ID() != launcherID {
+			m.close(w)
+		}
+	}
+}
+
+// CloseAll ends everything the windows hold; used when aci exits.
+func (m *Manager) CloseAll() { m.Reset() }
+
+func (m *Manager) find(id string) Window {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.windows {
+		if w.ID() == id {
+			return w
+		}
+	}
+	return nil
+}
+
+func (m *Manager) ids() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ids := make([]string, len(m.windows))
+	for i, w := range m.windows {
+		ids[i] = w.ID()
+	}
+	return ids
+}
+
+// FindOpen returns an open window of app whose title is title, if any.
+func (m *Manager) findOpen(app, title string) Window {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.windows {
+		if w.App() == app && w.Title() == title {
+			return w
+		}
+	}
+	return nil
+}
+
+// deniedError carries a denial out of an app's Open.
+type deniedError struct{ result Result }
+
+func (d deniedError) Error() string { return d.result.Text }
+
+// sortedKeys is used where map order must not leak into output.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
