@@ -110,7 +110,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 
 // apps are the window kinds the launcher offers, in its order.
 func apps() []func(*windows.Env) windows.App {
-	return []func(*windows.Env) windows.App{windows.FileApp}
+	return []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp}
 }
 
 // readStdin reads piped input up to maxStdin. With a -p question, stdin is

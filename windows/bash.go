@@ -1,0 +1,300 @@
+package windows
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aci-dev/aci/tools"
+)
+
+const (
+	defaultTimeout = 120 * time.Second
+	maxTimeout     = 600 * time.Second
+	// inlineOutput is the largest output repeated in a run's result; longer
+	// output is only shown live in the window, which is not kept in history.
+	inlineOutput  = 512
+	taskTailBytes = 1500
+	keptRuns      = 5
+	keptTasks     = 8
+)
+
+// BashApp opens bash windows: a shell whose working directory follows cd,
+// that runs commands in the foreground or in the background.
+func BashApp(env *Env) App {
+	return App{
+		Name:   "bash",
+		Desc:   "run shell commands (bash -c); cd sticks; background tasks",
+		Target: "optional working directory (default: the working directory)",
+		Open: func(ctx context.Context, id, target string) (Window, string, error) {
+			dir := env.Workdir
+			if target != "" {
+				dir = target
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(env.Workdir, dir)
+				}
+			}
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return nil, "", fmt.Errorf("working directory %s does not exist or is not a folder", target)
+			}
+			sh, err := tools.NewShell(dir)
+			if err != nil {
+				return nil, "", err
+			}
+			return &bashWindow{env: env, id: id, shell: sh}, "", nil
+		},
+	}
+}
+
+type bashRun struct {
+	command string
+	res     tools.RunResult
+	shown   bool // the full output was in at least one windows block
+}
+
+type bashWindow struct {
+	env   *Env
+	id    string
+	shell *tools.Shell
+
+	mu    sync.Mutex
+	runs  []*bashRun
+	tasks []*tools.Task
+}
+
+func (w *bashWindow) ID() string    { return w.id }
+func (w *bashWindow) App() string   { return "bash" }
+func (w *bashWindow) Title() string { return w.shell.Dir() }
+
+func (w *bashWindow) Actions() []Action {
+	return []Action{
+		{ID: "run", Desc: "run a command and wait (default timeout 120 s, max 600)", Mode: Sync, Params: []Param{
+			{Name: "command", Type: String, Required: true},
+			{Name: "timeout_s", Type: Integer},
+		}},
+		{ID: "start", Desc: "run a command in the background (servers, watchers, long jobs)", Mode: Async, Params: []Param{
+			{Name: "command", Type: String, Required: true},
+		}},
+		{ID: "kill", Desc: "end a background task", Mode: Sync, Params: []Param{
+			{Name: "task_id", Type: String, Required: true},
+		}},
+		{ID: "close", Desc: "close this window and end its tasks", Mode: Sync},
+	}
+}
+
+// Close ends every background task of the window.
+func (w *bashWindow) Close() {
+	w.mu.Lock()
+	tasks := append([]*tools.Task(nil), w.tasks...)
+	w.mu.Unlock()
+	for _, t := range tasks {
+		if t.State() == tools.TaskRunning {
+			t.Kill()
+		}
+	}
+}
+
+// Content shows the runs the model has not seen yet in full, the latest
+// run, older runs as one line each, and the background tasks.
+func (w *bashWindow) Content() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "cwd: %s", w.shell.Dir())
+	if len(w.runs) == 0 && len(w.tasks) == 0 {
+		b.WriteString("\nno command run yet")
+	}
+	for i, r := range w.runs {
+		last := i == len(w.runs)-1
+		if r.shown && !last {
+			fmt.Fprintf(&b, "\n$ %s  → %s", oneLine(r.command), runStatus(r.res))
+			continue
+		}
+		fmt.Fprintf(&b, "\n$ %s\n", r.command)
+		if out := strings.TrimRight(r.res.Output, "\n"); out != "" {
+			b.WriteString(out)
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "[%s]", runStatus(r.res))
+		r.shown = true
+	}
+	if len(w.tasks) > 0 {
+		b.WriteString("\nBackground tasks:")
+		for _, t := range w.tasks {
+			fmt.Fprintf(&b, "\n- %s %s: %s", t.ID(), taskStatus(t), oneLine(t.Command()))
+			if tail := strings.TrimRight(t.Tail(taskTailBytes), "\n"); tail != "" {
+				b.WriteString("\n  output (last lines):\n")
+				b.WriteString(indent(tail, "  "))
+			}
+		}
+	}
+	return b.String()
+}
+
+func runStatus(r tools.RunResult) string {
+	d := r.Duration.Round(10 * time.Millisecond)
+	switch {
+	case r.TimedOut:
+		return fmt.Sprintf("killed after timeout (%s), exit %d", d, r.ExitCode)
+	case r.Canceled:
+		return fmt.Sprintf("interrupted after %s", d)
+	}
+	return fmt.Sprintf("exit %d, %s", r.ExitCode, d)
+}
+
+func taskStatus(t *tools.Task) string {
+	el := t.Elapsed().Round(time.Second)
+	switch t.State() {
+	case tools.TaskRunning:
+		return fmt.Sprintf("running for %s", el)
+	case tools.TaskKilled:
+		return fmt.Sprintf("killed after %s", el)
+	}
+	return fmt.Sprintf("%s (exit %d) after %s", t.State(), t.ExitCode(), el)
+}
+
+func (w *bashWindow) Do(ctx context.Context, action string, args Args) Result {
+	switch action {
+	case "run":
+		return w.run(ctx, args)
+	case "start":
+		return w.start(ctx, args)
+	case "kill":
+		return w.kill(args.String("task_id"))
+	}
+	return Fail("bash window has no action %q", action)
+}
+
+// approve asks before a dangerous command; nil means it may run.
+func (w *bashWindow) approve(ctx context.Context, command string) *Result {
+	v := tools.CheckCommand(command, w.shell.Dir())
+	if !v.Dangerous {
+		return nil
+	}
+	req := ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part}
+	if d := w.env.Approver.Approve(ctx, req); !d.Allow {
+		r := denied(req, d)
+		return &r
+	}
+	return nil
+}
+
+func (w *bashWindow) run(ctx context.Context, args Args) Result {
+	command := args.String("command")
+	if strings.TrimSpace(command) == "" {
+		return Fail("command is empty")
+	}
+	timeout := time.Duration(args.Int("timeout_s", int(defaultTimeout/time.Second))) * time.Second
+	if timeout <= 0 {
+		return Fail("timeout_s must be positive")
+	}
+	note := ""
+	if timeout > maxTimeout {
+		timeout, note = maxTimeout, " (timeout capped at 600 s; use start for longer jobs)"
+	}
+	if r := w.approve(ctx, command); r != nil {
+		return *r
+	}
+	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit)
+	if err != nil && !res.Canceled {
+		return Fail("%v", err)
+	}
+	w.mu.Lock()
+	w.runs = append(w.runs, &bashRun{command: command, res: res})
+	if len(w.runs) > keptRuns {
+		w.runs = w.runs[len(w.runs)-keptRuns:]
+	}
+	w.mu.Unlock()
+	text := runStatus(res) + note
+	out := strings.TrimRight(res.Output, "\n")
+	switch {
+	case out == "":
+		text += "; no output"
+	case len(out) <= inlineOutput:
+		text += "; output:\n" + out
+	default:
+		text += fmt.Sprintf("; %d lines of output, shown in %s", strings.Count(out, "\n")+1, w.id)
+	}
+	if res.TimedOut {
+		return Result{Status: StatusError, Text: text}
+	}
+	return OK("%s", text)
+}
+
+func (w *bashWindow) start(ctx context.Context, args Args) Result {
+	command := args.String("command")
+	if strings.TrimSpace(command) == "" {
+		return Fail("command is empty")
+	}
+	if r := w.approve(ctx, command); r != nil {
+		return *r
+	}
+	t, err := w.shell.Start(command, w.env.OutputLimit)
+	if err != nil {
+		return Fail("%v", err)
+	}
+	w.mu.Lock()
+	w.tasks = append(w.tasks, t)
+	w.pruneTasks()
+	w.mu.Unlock()
+	return Result{Status: StatusStarted, Text: fmt.Sprintf("%s started; its state and output show in %s; end it with kill(task_id=%q)", t.ID(), w.id, t.ID())}
+}
+
+// pruneTasks forgets the oldest finished tasks beyond keptTasks.
+func (w *bashWindow) pruneTasks() {
+	for len(w.tasks) > keptTasks {
+		i := 0
+		for i < len(w.tasks) && w.tasks[i].State() == tools.TaskRunning {
+			i++
+		}
+		if i == len(w.tasks) {
+			return
+		}
+		w.tasks = append(w.tasks[:i], w.tasks[i+1:]...)
+	}
+}
+
+func (w *bashWindow) kill(id string) Result {
+	w.mu.Lock()
+	var task *tools.Task
+	var ids []string
+	for _, t := range w.tasks {
+		ids = append(ids, t.ID())
+		if t.ID() == id {
+			task = t
+		}
+	}
+	w.mu.Unlock()
+	if task == nil {
+		if len(ids) == 0 {
+			return Fail("no task %q in %s: it has no background tasks", id, w.id)
+		}
+		return Fail("no task %q in %s; its tasks: %s", id, w.id, strings.Join(ids, ", "))
+	}
+	if task.State() != tools.TaskRunning {
+		return OK("%s had already ended: %s", id, taskStatus(task))
+	}
+	if err := task.Kill(); err != nil {
+		return Fail("kill %s: %v", id, err)
+	}
+	return OK("killed %s", id)
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}

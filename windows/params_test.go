@@ -1,0 +1,78 @@
+package windows
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestValidate(t *testing.T) {
+	action := Action{ID: "run", Params: []Param{
+		{Name: "command", Type: String, Required: true},
+		{Name: "timeout_s", Type: Integer},
+		{Name: "all", Type: Boolean},
+	}}
+	tests := []struct {
+		name    string
+		raw     string
+		wantErr string
+		check   func(Args) bool
+	}{
+		{name: "ok", raw: `{"command":"ls","timeout_s":5,"all":true}`, check: func(a Args) bool {
+			return a.String("command") == "ls" && a.Int("timeout_s", 0) == 5 && a.Bool("all")
+		}},
+		{name: "optional missing", raw: `{"command":"ls"}`, check: func(a Args) bool { return a.Int("timeout_s", 120) == 120 && !a.Has("all") }},
+		{name: "quoted integer", raw: `{"command":"ls","timeout_s":"7"}`, check: func(a Args) bool { return a.Int("timeout_s", 0) == 7 }},
+		{name: "integral float", raw: `{"command":"ls","timeout_s":7.0}`, check: func(a Args) bool { return a.Int("timeout_s", 0) == 7 }},
+		{name: "quoted bool", raw: `{"command":"ls","all":"false"}`, check: func(a Args) bool { return a.Has("all") && !a.Bool("all") }},
+		{name: "null is absent", raw: `{"command":"ls","timeout_s":null}`, check: func(a Args) bool { return !a.Has("timeout_s") }},
+		{name: "missing required", raw: `{}`, wantErr: `missing required parameter "command"`},
+		{name: "null required", raw: `{"command":null}`, wantErr: `missing required parameter "command"`},
+		{name: "unknown", raw: `{"command":"ls","cwd":"/"}`, wantErr: `unknown parameter "cwd" for run; it takes command, timeout_s, all`},
+		{name: "wrong string", raw: `{"command":5}`, wantErr: `parameter "command" must be a string, got 5`},
+		{name: "wrong integer", raw: `{"command":"ls","timeout_s":"soon"}`, wantErr: `parameter "timeout_s" must be an integer`},
+		{name: "fractional integer", raw: `{"command":"ls","timeout_s":1.5}`, wantErr: `parameter "timeout_s" must be an integer`},
+		{name: "wrong bool", raw: `{"command":"ls","all":1}`, wantErr: `parameter "all" must be a boolean`},
+		{name: "object for string", raw: `{"command":{"a":1}}`, wantErr: `must be a string, got {"a":1}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var raw map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(tt.raw), &raw); err != nil {
+				t.Fatal(err)
+			}
+			args, err := Validate(action, raw)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error %v", err)
+			}
+			if !tt.check(args) {
+				t.Errorf("args wrong: %+v", args.values)
+			}
+		})
+	}
+}
+
+func FuzzValidate(f *testing.F) {
+	f.Add(`{"command":"ls","timeout_s":5}`)
+	f.Add(`{"timeout_s":"1e3","all":"true"}`)
+	action := Action{ID: "run", Params: []Param{
+		{Name: "command", Type: String, Required: true},
+		{Name: "timeout_s", Type: Integer},
+		{Name: "all", Type: Boolean},
+	}}
+	f.Fuzz(func(t *testing.T, s string) {
+		var raw map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &raw) != nil {
+			return
+		}
+		if args, err := Validate(action, raw); err == nil && !args.Has("command") {
+			t.Fatal("validated without the required parameter")
+		}
+	})
+}

@@ -1,0 +1,121 @@
+package windows
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/aci-dev/aci/tools"
+)
+
+// WebApp opens web_fetch windows: a page as readable text, in pages.
+func WebApp(env *Env) App {
+	return App{
+		Name:   "web_fetch",
+		Desc:   "read a web page (http/https) as text, page by page",
+		Target: "a URL (fetched at once)",
+		Open: func(ctx context.Context, id, target string) (Window, string, error) {
+			w := &webWindow{env: env, id: id, fetcher: &tools.Fetcher{}}
+			if strings.TrimSpace(target) == "" {
+				return w, "no page yet; use fetch(url)", nil
+			}
+			r := w.fetch(ctx, target)
+			if r.Status != StatusOK {
+				return nil, "", errors.New(r.Text)
+			}
+			return w, r.Text, nil
+		},
+	}
+}
+
+type webWindow struct {
+	env     *Env
+	id      string
+	fetcher *tools.Fetcher
+
+	mu    sync.Mutex
+	page  tools.WebPage
+	pages []string
+	cur   int // index into pages
+}
+
+func (w *webWindow) ID() string  { return w.id }
+func (w *webWindow) App() string { return "web_fetch" }
+func (w *webWindow) Close()      {}
+
+func (w *webWindow) Title() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.page.URL
+}
+
+func (w *webWindow) Actions() []Action {
+	return []Action{
+		{ID: "fetch", Desc: "load a URL", Mode: Sync, Params: []Param{{Name: "url", Type: String, Required: true}}},
+		{ID: "page", Desc: "show page n (from 1)", Mode: Sync, Params: []Param{{Name: "n", Type: Integer, Required: true}}},
+		{ID: "close", Desc: "close this window", Mode: Sync},
+	}
+}
+
+// pageSize keeps one page well under the output limit.
+func (w *webWindow) pageSize() int { return max(w.env.OutputLimit/3, 2000) }
+
+func (w *webWindow) Content() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.pages) == 0 {
+		return "no page loaded"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", w.page.URL)
+	if w.page.Title != "" {
+		fmt.Fprintf(&b, " — %s", w.page.Title)
+	}
+	fmt.Fprintf(&b, "\npage %d of %d", w.cur+1, len(w.pages))
+	if w.page.Truncated {
+		b.WriteString(" (the page was longer than 5 MB; the rest was not read)")
+	}
+	b.WriteString("\n\n")
+	b.WriteString(w.pages[w.cur])
+	if w.cur+1 < len(w.pages) {
+		fmt.Fprintf(&b, "\n\n[more: page(n=%d)]", w.cur+2)
+	}
+	return tools.Truncate(b.String(), w.env.OutputLimit)
+}
+
+func (w *webWindow) Do(ctx context.Context, action string, args Args) Result {
+	switch action {
+	case "fetch":
+		return w.fetch(ctx, args.String("url"))
+	case "page":
+		return w.showPage(args.Int("n", 1))
+	}
+	return Fail("web_fetch window has no action %q", action)
+}
+
+func (w *webWindow) fetch(ctx context.Context, url string) Result {
+	page, err := w.fetcher.Fetch(ctx, strings.TrimSpace(url))
+	if err != nil {
+		return Fail("%v", err)
+	}
+	pages := tools.Paginate(page.Text, w.pageSize())
+	w.mu.Lock()
+	w.page, w.pages, w.cur = page, pages, 0
+	w.mu.Unlock()
+	return OK("fetched %s (%s, %d characters, %d pages); showing page 1", page.URL, page.ContentType, len(page.Text), len(pages))
+}
+
+func (w *webWindow) showPage(n int) Result {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.pages) == 0 {
+		return Fail("no page loaded: fetch a URL first")
+	}
+	if n < 1 || n > len(w.pages) {
+		return Fail("page %d does not exist: there are %d pages", n, len(w.pages))
+	}
+	w.cur = n - 1
+	return OK("showing page %d of %d", n, len(w.pages))
+}
