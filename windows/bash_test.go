@@ -1,0 +1,192 @@
+package windows
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func newAppsManager(t *testing.T, approver Approver) (*Manager, string) {
+	t.Helper()
+	dir := t.TempDir()
+	m := NewManager(Env{Workdir: dir, OutputLimit: 30000, Approver: approver}, FileApp, BashApp, WebApp)
+	t.Cleanup(m.CloseAll)
+	return m, dir
+}
+
+func denyAll() Approver {
+	return ApproverFunc(func(context.Context, ApprovalRequest) Decision { return Decision{Message: "no"} })
+}
+
+func TestBashRunAndStickyCd(t *testing.T) {
+	m, dir := newAppsManager(t, denyAll())
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	if r := do(t, m, "launcher", "open", `{"app":"bash"}`); r.Text != "opened bash_1" {
+		t.Fatalf("open = %+v", r)
+	}
+	r := do(t, m, "bash_1", "run", `{"command":"echo out; echo err >&2; exit 3"}`)
+	if r.Status != StatusOK || !strings.Contains(r.Text, "exit 3") || !strings.Contains(r.Text, "out\nerr") {
+		t.Fatalf("run = %+v", r)
+	}
+	do(t, m, "bash_1", "run", `{"command":"cd sub"}`)
+	if r := do(t, m, "bash_1", "run", `{"command":"pwd"}`); !strings.Contains(r.Text, filepath.Join(dir, "sub")) {
+		t.Errorf("cd did not stick: %+v", r)
+	}
+	c := content(m, "bash_1")
+	if !strings.Contains(c, "cwd: "+filepath.Join(dir, "sub")) || !strings.Contains(c, "$ pwd\n") {
+		t.Errorf("content:\n%s", c)
+	}
+	// Once shown, older runs fold into one line each.
+	c = content(m, "bash_1")
+	if !strings.Contains(c, "$ cd sub  → exit 0") {
+		t.Errorf("older runs not folded:\n%s", c)
+	}
+}
+
+func TestBashLongOutputStaysInWindow(t *testing.T) {
+	m, _ := newAppsManager(t, denyAll())
+	do(t, m, "launcher", "open", `{"app":"bash"}`)
+	r := do(t, m, "bash_1", "run", `{"command":"seq 1 100000"}`)
+	if !strings.Contains(r.Text, "lines of output, shown in bash_1") || len(r.Text) > 200 {
+		t.Errorf("result carries the output: %.300s", r.Text)
+	}
+	c := content(m, "bash_1")
+	if !strings.Contains(c, "truncated") || len(c) > 32000 {
+		t.Errorf("window output not truncated: %d bytes", len(c))
+	}
+}
+
+func TestBashTimeout(t *testing.T) {
+	m, _ := newAppsManager(t, denyAll())
+	do(t, m, "launcher", "open", `{"app":"bash"}`)
+	r := do(t, m, "bash_1", "run", `{"command":"sleep 30","timeout_s":1}`)
+	if r.Status != StatusError || !strings.Contains(r.Text, "timeout") || !strings.Contains(r.Text, "exit 124") {
+		t.Fatalf("run = %+v", r)
+	}
+}
+
+func TestBashDangerousDeniedAndApproved(t *testing.T) {
+	var asked int
+	allow := false
+	m, dir := newAppsManager(t, ApproverFunc(func(_ context.Context, req ApprovalRequest) Decision {
+		asked++
+		if req.Reason == "" || req.Kind != "command" {
+			t.Errorf("bad request %+v", req)
+		}
+		return Decision{Allow: allow, Message: "use the trash instead"}
+	}))
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	sentinel := filepath.Join(home, "keep", "sentinel")
+	os.MkdirAll(filepath.Dir(sentinel), 0o755)
+	os.WriteFile(sentinel, []byte("x"), 0o644)
+	do(t, m, "launcher", "open", `{"app":"bash"}`)
+	cmd := `{"command":"rm -rf ~/keep"}`
+	r := do(t, m, "bash_1", "run", cmd)
+	if r.Status != StatusDenied || !strings.Contains(r.Text, "use the trash instead") {
+		t.Fatalf("run = %+v", r)
+	}
+	if _, err := os.Stat(sentinel); err != nil {
+		t.Fatal("the denied command ran")
+	}
+	allow = true
+	if r := do(t, m, "bash_1", "run", cmd); r.Status != StatusOK {
+		t.Fatalf("approved run = %+v", r)
+	}
+	if _, err := os.Stat(sentinel); err == nil {
+		t.Fatal("the approved command did not run")
+	}
+	if r := do(t, m, "bash_1", "run", `{"command":"go version >/dev/null; ls"}`); r.Status != StatusOK || asked != 2 {
+		t.Errorf("benign command asked: %+v (asked %d)", r, asked)
+	}
+	_ = dir
+}
+
+func TestBashBackgroundTasks(t *testing.T) {
+	m, _ := newAppsManager(t, denyAll())
+	do(t, m, "launcher", "open", `{"app":"bash"}`)
+	r := do(t, m, "bash_1", "start", `{"command":"echo started-ok; sleep 0.2; echo finished-ok"}`)
+	if r.Status != StatusStarted || !strings.HasPrefix(r.Text, "task_") {
+		t.Fatalf("start = %+v", r)
+	}
+	id := strings.Fields(r.Text)[0]
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(content(m, "bash_1"), id+" completed (exit 0)") {
+		if time.Now().After(deadline) {
+			t.Fatalf("task never completed:\n%s", content(m, "bash_1"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if c := content(m, "bash_1"); !strings.Contains(c, "finished-ok") {
+		t.Errorf("content:\n%s", c)
+	}
+	r = do(t, m, "bash_1", "start", `{"command":"sleep 30"}`)
+	id = strings.Fields(r.Text)[0]
+	if k := do(t, m, "bash_1", "kill", `{"task_id":"`+id+`"}`); k.Status != StatusOK || k.Text != "killed "+id {
+		t.Fatalf("kill = %+v", k)
+	}
+	if c := content(m, "bash_1"); !strings.Contains(c, id+" killed") {
+		t.Errorf("content:\n%s", c)
+	}
+	if k := do(t, m, "bash_1", "kill", `{"task_id":"task_999"}`); k.Status != StatusError {
+		t.Errorf("kill unknown = %+v", k)
+	}
+}
+
+func TestBashCloseKillsTasks(t *testing.T) {
+	m, dir := newAppsManager(t, denyAll())
+	do(t, m, "launcher", "open", `{"app":"bash"}`)
+	marker := filepath.Join(dir, "late")
+	do(t, m, "bash_1", "start", `{"command":"sleep 1; touch late"}`)
+	if r := do(t, m, "bash_1", "close", ""); r.Status != StatusOK {
+		t.Fatalf("close = %+v", r)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a task outlived its window")
+	}
+}
+
+func TestWebFetchWindow(t *testing.T) {
+	long := strings.Repeat("lorem ipsum dolor sit amet\n", 2000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/doc":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, "<html><head><title>Doc</title><script>evil()</script></head><body><nav>menu</nav><h1>Hello</h1><p>%s</p></body></html>", long)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	m, _ := newAppsManager(t, denyAll())
+	r := do(t, m, "launcher", "open", `{"app":"web_fetch","target":"`+srv.URL+`/doc"}`)
+	if r.Status != StatusOK || !strings.HasPrefix(r.Text, "opened web_fetch_1: fetched") {
+		t.Fatalf("open = %+v", r)
+	}
+	c := content(m, "web_fetch_1")
+	if !strings.Contains(c, "# Hello") || strings.Contains(c, "evil()") || !strings.Contains(c, "page 1 of") {
+		t.Errorf("content:\n%.500s", c)
+	}
+	if r := do(t, m, "web_fetch_1", "page", `{"n":2}`); r.Status != StatusOK {
+		t.Fatalf("page = %+v", r)
+	}
+	if c := content(m, "web_fetch_1"); !strings.Contains(c, "page 2 of") {
+		t.Errorf("content:\n%.300s", c)
+	}
+	if r := do(t, m, "web_fetch_1", "page", `{"n":99}`); r.Status != StatusError {
+		t.Errorf("page 99 = %+v", r)
+	}
+	if r := do(t, m, "web_fetch_1", "fetch", `{"url":"`+srv.URL+`/missing"}`); r.Status != StatusError || !strings.Contains(r.Text, "404") {
+		t.Errorf("fetch 404 = %+v", r)
+	}
+	if r := do(t, m, "launcher", "open", `{"app":"web_fetch","target":"ftp://x"}`); r.Status != StatusError {
+		t.Errorf("open ftp = %+v", r)
+	}
+}
