@@ -15,9 +15,16 @@ var contentNeutralizer = strings.NewReplacer("</window>", "<\\/window>", "</wind
 // WindowsBlock renders the live windows for the last user message of a
 // request. It is rebuilt for every request and never stored in history.
 func WindowsBlock(ws []windows.Window) string {
+	contents := make([]string, len(ws))
+	size := 64
+	for i, w := range ws {
+		contents[i] = strings.TrimRight(w.Content(), "\n")
+		size += len(contents[i]) + 512
+	}
 	var b strings.Builder
+	b.Grow(size)
 	b.WriteString("<windows>\n")
-	for _, w := range ws {
+	for i, w := range ws {
 		b.WriteString(`<window id="`)
 		b.WriteString(attrEscaper.Replace(w.ID()))
 		b.WriteString(`" app="`)
@@ -25,8 +32,11 @@ func WindowsBlock(ws []windows.Window) string {
 		b.WriteString(`" title="`)
 		b.WriteString(attrEscaper.Replace(w.Title()))
 		b.WriteString("\">\n")
-		if c := strings.TrimRight(w.Content(), "\n"); c != "" {
-			b.WriteString(contentNeutralizer.Replace(c))
+		if c := contents[i]; c != "" {
+			if strings.Contains(c, "</window") || strings.Contains(c, "<actions>") {
+				c = contentNeutralizer.Replace(c)
+			}
+			b.WriteString(c)
 			b.WriteString("\n")
 		}
 		b.WriteString("<actions>\n")

@@ -3,7 +3,6 @@ package tools
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -28,12 +28,15 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 var ErrBinary = errors.New("binary file")
 
 // Signature identifies a file's state on disk, to notice changes made
-// behind a window's back.
+// behind a window's back. The change time (ctime) moves on every write and
+// cannot be set by programs, so equal signatures mean unchanged content
+// without reading it.
 type Signature struct {
 	Exists  bool
 	Size    int64
 	ModTime time.Time
-	Hash    [32]byte // of the content, for files up to MaxEditBytes
+	Ctime   syscall.Timespec
+	Inode   uint64
 }
 
 // StatSignature reads path's signature. A missing file is a zero Signature.
@@ -46,17 +49,9 @@ func StatSignature(path string) (Signature, error) {
 		return Signature{}, fmt.Errorf("stat %s: %w", path, err)
 	}
 	sig := Signature{Exists: true, Size: fi.Size(), ModTime: fi.ModTime()}
-	if fi.Mode().IsRegular() && fi.Size() <= MaxEditBytes {
-		f, err := os.Open(path)
-		if err != nil {
-			return Signature{}, fmt.Errorf("open %s: %w", path, err)
-		}
-		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			return Signature{}, fmt.Errorf("read %s: %w", path, err)
-		}
-		copy(sig.Hash[:], h.Sum(nil))
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		sig.Ctime = st.Ctim
+		sig.Inode = st.Ino
 	}
 	return sig, nil
 }

@@ -42,6 +42,15 @@ type fileWindow struct {
 	count     int // lines in the viewport
 	seen      tools.Signature
 	lastTotal int
+	// cache holds the last rendering, valid while the file's signature and
+	// the viewport stay the same: most requests re-render unchanged files.
+	cache    string
+	cacheKey viewKey
+}
+
+type viewKey struct {
+	sig          tools.Signature
+	start, count int
 }
 
 func openFile(ctx context.Context, env *Env, id, target string) (Window, string, error) {
@@ -126,6 +135,16 @@ func (w *fileWindow) Content() string {
 	if !sig.Exists {
 		return w.title + " does not exist yet; write creates it."
 	}
+	key := viewKey{sig, w.start, w.count}
+	if w.cache != "" && key == w.cacheKey {
+		return w.cache
+	}
+	w.cache, w.cacheKey = w.render(), key
+	return w.cache
+}
+
+// render reads the viewport from disk.
+func (w *fileWindow) render() string {
 	lr, err := tools.ReadLines(w.path, w.start, w.start+w.count-1, maxLineChars)
 	if err != nil {
 		return fmt.Sprintf("cannot read %s: %v", w.title, err)
