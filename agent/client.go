@@ -118,6 +118,7 @@ func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func
 	defer stream.Close()
 	var r Reply
 	var text []byte
+	finished := false
 	for stream.Next() {
 		chunk := stream.Current()
 		if chunk.JSON.Usage.Valid() && (chunk.Usage.PromptTokens > 0 || chunk.Usage.CompletionTokens > 0) {
@@ -125,7 +126,13 @@ func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func
 			r.Usage = Usage{PromptTokens: chunk.Usage.PromptTokens, CompletionTokens: chunk.Usage.CompletionTokens, CachedTokens: chunk.Usage.PromptTokensDetails.CachedTokens}
 		}
 		for _, ch := range chunk.Choices {
-			if ch.Index != 0 || ch.Delta.Content == "" {
+			if ch.Index != 0 {
+				continue
+			}
+			if ch.FinishReason != "" {
+				finished = true
+			}
+			if ch.Delta.Content == "" {
 				continue
 			}
 			text = append(text, ch.Delta.Content...)
@@ -137,6 +144,13 @@ func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func
 	if err := stream.Err(); err != nil {
 		return Reply{}, fmt.Errorf("stream: %w", err)
 	}
+	if !finished {
+		// A clean close without a finish_reason is still a cut-off reply.
+		return Reply{}, ErrStreamCut
+	}
 	r.Content = string(text)
 	return r, nil
 }
+
+// ErrStreamCut reports a stream that ended before the reply was finished.
+var ErrStreamCut = errors.New("the response stream was cut off before the reply finished")
