@@ -1,0 +1,393 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// RunResult is what a foreground command did.
+type RunResult struct {
+	Output   string        // merged stdout+stderr in write order, ANSI-stripped, truncated to limit with the note
+	Total    int64         // bytes the command wrote
+	ExitCode int           // 124 on timeout, 130 when cancelled, 128+n when killed by signal n, -1 if it could not start
+	Duration time.Duration // wall time
+	TimedOut bool
+	Canceled bool   // ctx was cancelled
+	Dir      string // working directory after the command (a `cd` sticks)
+}
+
+// Exit codes of commands that did not end by themselves, as timeout(1) and
+// shells report them.
+const (
+	ExitTimeout  = 124
+	ExitCanceled = 130
+)
+
+// noninteractiveEnv keeps tools from paging, colouring or prompting: nobody
+// is at the command's terminal.
+var noninteractiveEnv = []string{
+	"TERM=dumb", "NO_COLOR=1", "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0",
+}
+
+// RunCommand runs command with bash -c in dir ("" = the current directory)
+// and waits for it, at most timeout (<= 0: no limit) and until ctx is done.
+// A command that times out or is cancelled is killed with its whole process
+// group. Output is cut to limit bytes (<= 0: DefaultOutputLimit) and memory
+// stays O(limit) whatever the command prints. Dir reports the directory the
+// command ended in, so a caller can make `cd` stick by passing it next time.
+//
+// A non-zero exit or a timeout is a result, not an error; the error is set
+// when the command could not start or ctx was cancelled.
+func RunCommand(ctx context.Context, command, dir string, timeout time.Duration, limit int) (RunResult, error) {
+	if limit <= 0 {
+		limit = DefaultOutputLimit
+	}
+	startDir, err := resolveWorkDir(dir)
+	if err != nil {
+		return RunResult{ExitCode: -1, Dir: dir}, fmt.Errorf("run command: %w", err)
+	}
+	res := RunResult{ExitCode: -1, Dir: startDir}
+	if err := ctx.Err(); err != nil {
+		res.Canceled, res.ExitCode = true, ExitCanceled
+		return res, fmt.Errorf("run command: %w", err)
+	}
+	// The final directory is written by an EXIT trap to a private file. The
+	// trap is installed through BASH_ENV so the command text (and with it
+	// the line numbers in bash's error messages) stays exactly the user's.
+	tmp, err := os.MkdirTemp("", "aci-run-")
+	if err != nil {
+		return res, fmt.Errorf("run command: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	pwdFile := filepath.Join(tmp, "pwd")
+	rcFile := filepath.Join(tmp, "rc")
+	if err := os.WriteFile(rcFile, []byte(pwdTrapScript(pwdFile)), 0o600); err != nil {
+		return res, fmt.Errorf("run command: %w", err)
+	}
+
+	out := NewCapture(limit, limit)
+	start := time.Now()
+	p, err := startShellProc(command, startDir, out, "BASH_ENV="+rcFile)
+	if err != nil {
+		return res, fmt.Errorf("run command: %w", err)
+	}
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	var killErr error
+	select {
+	case <-p.exited:
+	case <-expired:
+		res.TimedOut = true
+		killErr = p.killGroup()
+	case <-ctx.Done():
+		res.Canceled = true
+		killErr = p.killGroup()
+	}
+	// A foreground run owns everything it started: processes it left in the
+	// background would outlive aci. Long-running jobs belong in start.
+	leftovers := !res.TimedOut && !res.Canceled && syscall.Kill(-p.pgid, 0) == nil && groupAlive(p.pgid)
+	if leftovers {
+		killErr = p.killGroup()
+	}
+	p.finish()
+	res.Duration = time.Since(start)
+	res.Total = out.Total()
+	res.Output = out.Text(limit)
+	res.ExitCode = p.exitCode()
+	if b, err := os.ReadFile(pwdFile); err == nil {
+		if d := strings.TrimSuffix(string(b), "\n"); d != "" {
+			res.Dir = d
+		}
+	}
+	if leftovers {
+		res.Output = appendHint(res.Output, "<system_hint type=\"background_ended\">Processes the command left running in the background were ended when it finished. Use the start action for servers and other long-running jobs.</system_hint>")
+	}
+	switch {
+	case res.TimedOut:
+		res.ExitCode = ExitTimeout
+		res.Output = appendHint(res.Output, fmt.Sprintf("<system_hint type=\"timeout\">The command was killed after %s s (timeout). "+
+			"Run long commands in the background, or give a longer timeout.</system_hint>",
+			strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)))
+	case res.Canceled:
+		res.ExitCode = ExitCanceled
+		res.Output = appendHint(res.Output, "<system_hint type=\"canceled\">The command was cancelled and killed.</system_hint>")
+		return res, fmt.Errorf("run command: %w", errors.Join(context.Cause(ctx), killErr))
+	}
+	if err := errors.Join(killErr, p.waitErr); err != nil {
+		return res, fmt.Errorf("run command: %w", err)
+	}
+	return res, nil
+}
+
+// appendHint puts a note on a line of its own after the output.
+func appendHint(out, hint string) string {
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	return out + hint
+}
+
+// pwdTrapScript is sourced by bash before the command (BASH_ENV). It unsets
+// BASH_ENV at once so bash scripts the command runs do not inherit the trap,
+// and records the final directory without touching output or exit status.
+func pwdTrapScript(pwdFile string) string {
+	restore := "unset BASH_ENV\n"
+	if orig, ok := os.LookupEnv("BASH_ENV"); ok {
+		restore = "BASH_ENV=" + quoteForBash(orig) + "\n. \"$BASH_ENV\"\n"
+	}
+	return restore + "trap " + quoteForBash("pwd -P >| "+quoteForBash(pwdFile)+" 2>/dev/null") + " EXIT\n"
+}
+
+// quoteForBash quotes s as one word for bash.
+func quoteForBash(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func resolveWorkDir(dir string) (string, error) {
+	if dir == "" {
+		return os.Getwd()
+	}
+	return filepath.Abs(dir)
+}
+
+// Shell runs commands one after another in a working directory that
+// follows `cd`, as a terminal would. If that directory disappears, the next
+// command runs in the directory the Shell was made with, and says so.
+type Shell struct {
+	mu   sync.Mutex
+	home string
+	dir  string
+}
+
+// NewShell returns a Shell starting in dir ("" = the current directory).
+func NewShell(dir string) (*Shell, error) {
+	d, err := resolveWorkDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("new shell: %w", err)
+	}
+	return &Shell{home: d, dir: d}, nil
+}
+
+// Dir is the directory the next command starts in.
+func (s *Shell) Dir() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dir
+}
+
+// workDir returns the directory to run in, falling back to home, and a note
+// for the output when it had to.
+func (s *Shell) workDir() (dir, note string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fi, err := os.Stat(s.dir); err != nil || !fi.IsDir() {
+		note = fmt.Sprintf("<system_hint type=\"cwd_reset\">%s no longer exists; running in %s.</system_hint>\n", s.dir, s.home)
+		s.dir = s.home
+	}
+	return s.dir, note
+}
+
+// Run is RunCommand in the Shell's directory; the directory the command
+// ended in becomes the Shell's.
+func (s *Shell) Run(ctx context.Context, command string, timeout time.Duration, limit int) (RunResult, error) {
+	dir, note := s.workDir()
+	res, err := RunCommand(ctx, command, dir, timeout, limit)
+	res.Output = note + res.Output
+	if res.Dir != "" {
+		s.mu.Lock()
+		s.dir = res.Dir
+		s.mu.Unlock()
+	}
+	return res, err
+}
+
+// Start is StartTask in the Shell's directory. A background task's `cd`
+// does not move the Shell.
+func (s *Shell) Start(command string, limit int) (*Task, error) {
+	dir, _ := s.workDir()
+	return StartTask(command, dir, limit)
+}
+
+// Grace periods: how long a killed group gets between SIGTERM and SIGKILL,
+// how long output may still drain after the shell exited (a background
+// grandchild may hold the pipe open forever), and how long to wait for a
+// SIGKILLed group to be gone.
+const (
+	termGrace  = 500 * time.Millisecond
+	drainGrace = 500 * time.Millisecond
+	killWait   = 5 * time.Second
+)
+
+// shellProc is a running bash -c in its own session and process group, its merged output
+// going through one pipe into a Capture.
+type shellProc struct {
+	cmd      *exec.Cmd
+	pgid     int
+	r        *os.File
+	readDone chan struct{} // the reader stopped
+	exited   chan struct{} // bash was reaped; waitErr and state are set
+	waitErr  error         // a failure of Wait itself, not a non-zero exit
+	once     sync.Once
+}
+
+// startShellProc starts command with stdin /dev/null and stdout and stderr on
+// the same pipe, so the output keeps the order it was written in.
+func startShellProc(command, dir string, out *Capture, extraEnv ...string) (*shellProc, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("output pipe: %w", err)
+	}
+	cmd := exec.Command("bash", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), noninteractiveEnv...), extraEnv...)
+	cmd.Stdout, cmd.Stderr = w, w // an *os.File: the child writes straight to the pipe
+	// A new session is also a new process group (pgid = pid) that can be
+	// killed as a whole, and it has no controlling terminal: a command that
+	// opens /dev/tty (sudo, ssh, git asking for a password) fails at once
+	// instead of stopping on, or reading from, the user's terminal.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("start bash in %s: %w", dir, err)
+	}
+	w.Close() // only the children hold the write end now: EOF when they are all gone
+	p := &shellProc{cmd: cmd, pgid: cmd.Process.Pid, r: r, readDone: make(chan struct{}), exited: make(chan struct{})}
+	go func() {
+		defer close(p.readDone)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := r.Read(buf)
+			out.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(p.exited)
+		var ee *exec.ExitError
+		if err := cmd.Wait(); err != nil && !errors.As(err, &ee) {
+			p.waitErr = err
+		}
+	}()
+	return p, nil
+}
+
+// finish waits for bash to exit and the output to drain. Output still held
+// open by a process outside the group is cut off after drainGrace.
+func (p *shellProc) finish() {
+	<-p.exited
+	p.once.Do(func() {
+		t := time.NewTimer(drainGrace)
+		defer t.Stop()
+		select {
+		case <-p.readDone:
+		case <-t.C:
+			p.r.SetReadDeadline(time.Now()) // unblocks the pending Read
+			<-p.readDone
+		}
+		p.r.Close()
+	})
+}
+
+// exitCode is bash's exit status, 128+n if a signal n ended it; valid after
+// exited is closed.
+func (p *shellProc) exitCode() int {
+	st := p.cmd.ProcessState
+	if st == nil {
+		return -1
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return st.ExitCode()
+}
+
+// killGroup ends every process of the group: SIGTERM so they may clean up,
+// SIGKILL for those still there after termGrace. It returns once no live
+// process is left in the group, so nothing started by the command outlives
+// it (except processes that left the group on purpose, like daemons).
+func (p *shellProc) killGroup() error {
+	if syscall.Kill(-p.pgid, syscall.SIGTERM) != nil {
+		return nil // nobody left in the group
+	}
+	if waitGroupGone(p.pgid, termGrace) {
+		return nil
+	}
+	syscall.Kill(-p.pgid, syscall.SIGKILL)
+	if !waitGroupGone(p.pgid, killWait) {
+		return fmt.Errorf("process group %d still alive after SIGKILL", p.pgid)
+	}
+	return nil
+}
+
+// waitGroupGone polls until process group pgid has no live member or d has
+// passed, and reports which.
+func waitGroupGone(pgid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for delay := time.Millisecond; ; delay = min(2*delay, 20*time.Millisecond) {
+		if !groupAlive(pgid) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(delay)
+	}
+}
+
+// groupAlive reports whether a process of group pgid is still running.
+// Zombies do not count: they run nothing, and orphans may stay zombies for a
+// while where the init process reaps slowly (containers). Without /proc it
+// asks the kernel, which counts zombies too.
+func groupAlive(pgid int) bool {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return syscall.Kill(-pgid, 0) == nil
+	}
+	for _, e := range ents {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue // exited meanwhile
+		}
+		if st, pg, ok := parseProcStat(string(b)); ok && pg == pgid && st != 'Z' && st != 'X' {
+			return true
+		}
+	}
+	return false
+}
+
+// parseProcStat reads state and process group from /proc/PID/stat:
+// "pid (comm) state ppid pgrp ...", where comm may hold spaces and parens.
+func parseProcStat(s string) (state byte, pgrp int, ok bool) {
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 3 || len(f[0]) == 0 {
+		return 0, 0, false
+	}
+	pg, err := strconv.Atoi(f[2])
+	if err != nil {
+		return 0, 0, false
+	}
+	return f[0][0], pg, true
+}
