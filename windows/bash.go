@@ -29,7 +29,7 @@ func BashApp(env *Env) App {
 	return App{
 		Name:   "bash",
 		Desc:   "run shell commands (bash -c); cd sticks; background tasks",
-		Target: "optional working directory (default: the working directory)",
+		Target: "optional working dir",
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
 			dir := env.Workdir
 			if target != "" {
@@ -72,17 +72,17 @@ func (w *bashWindow) Title() string { return w.shell.Dir() }
 
 func (w *bashWindow) Actions() []Action {
 	return []Action{
-		{ID: "run", Desc: "run a command and wait (default timeout 120 s, max 600)", Mode: Sync, Params: []Param{
+		{ID: "run", Desc: "run and wait (timeout default 120, max 600)", Mode: Sync, Params: []Param{
 			{Name: "command", Type: String, Required: true},
 			{Name: "timeout_s", Type: Integer},
 		}},
-		{ID: "start", Desc: "run a command in the background (servers, watchers, long jobs)", Mode: Async, Params: []Param{
+		{ID: "start", Desc: "run in the background", Mode: Async, Params: []Param{
 			{Name: "command", Type: String, Required: true},
 		}},
 		{ID: "kill", Desc: "end a background task", Mode: Sync, Params: []Param{
 			{Name: "task_id", Type: String, Required: true},
 		}},
-		{ID: "close", Desc: "close this window and end its tasks", Mode: Sync},
+		{ID: "close", Desc: "also ends its tasks", Mode: Sync},
 	}
 }
 
@@ -104,9 +104,8 @@ func (w *bashWindow) Content() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var b strings.Builder
-	fmt.Fprintf(&b, "cwd: %s", w.shell.Dir())
 	if len(w.runs) == 0 && len(w.tasks) == 0 {
-		b.WriteString("\nno command run yet")
+		b.WriteString("no command run yet (the title is the working directory)")
 	}
 	for i, r := range w.runs {
 		last := i == len(w.runs)-1
@@ -132,7 +131,7 @@ func (w *bashWindow) Content() string {
 			}
 		}
 	}
-	return b.String()
+	return strings.TrimLeft(b.String(), "\n")
 }
 
 func runStatus(r tools.RunResult) string {

@@ -38,8 +38,13 @@ func TestBashRunAndStickyCd(t *testing.T) {
 	if r := do(t, m, "bash_1", "run", `{"command":"pwd"}`); !strings.Contains(r.Text, filepath.Join(dir, "sub")) {
 		t.Errorf("cd did not stick: %+v", r)
 	}
+	for _, w := range m.Windows() {
+		if w.ID() == "bash_1" && w.Title() != filepath.Join(dir, "sub") {
+			t.Errorf("title = %q, want the working directory", w.Title())
+		}
+	}
 	c := content(m, "bash_1")
-	if !strings.Contains(c, "cwd: "+filepath.Join(dir, "sub")) || !strings.Contains(c, "$ pwd\n") {
+	if !strings.HasPrefix(c, "$ echo out") || !strings.Contains(c, "$ pwd\n") {
 		t.Errorf("content:\n%s", c)
 	}
 	// Once shown, older runs fold into one line each.

@@ -24,7 +24,7 @@ func FileApp(env *Env) App {
 	return App{
 		Name:   "file",
 		Desc:   "view and edit one text file (viewport of numbered lines)",
-		Target: "a file path, relative to the working directory (it may not exist yet)",
+		Target: "path, may not exist yet",
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
 			return openFile(ctx, env, id, target)
 		},
@@ -110,15 +110,15 @@ func (w *fileWindow) Actions() []Action {
 			{Name: "start_line", Type: Integer, Desc: "first line, from 1"},
 			{Name: "end_line", Type: Integer, Desc: "last line (default start+199)"},
 		}},
-		{ID: "edit", Desc: "replace exact text (must match once unless replace_all)", Mode: Sync, Params: []Param{
+		{ID: "edit", Desc: "replace exact text, unique unless replace_all", Mode: Sync, Params: []Param{
 			{Name: "old_text", Type: String, Required: true, Desc: "exact text now in the file"},
 			{Name: "new_text", Type: String, Required: true, Desc: "its replacement"},
 			{Name: "replace_all", Type: Boolean, Desc: "replace every occurrence"},
 		}},
-		{ID: "write", Desc: "write the whole file (creates it and its folders)", Mode: Sync, Params: []Param{
+		{ID: "write", Desc: "replace the whole file (creates it)", Mode: Sync, Params: []Param{
 			{Name: "content", Type: String, Required: true, Desc: "the full new content"},
 		}},
-		{ID: "close", Desc: "close this window", Mode: Sync},
+		{ID: "close", Mode: Sync},
 	}
 }
 

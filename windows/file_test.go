@@ -74,7 +74,7 @@ func TestFileOpenViewEditWrite(t *testing.T) {
 	if !strings.Contains(c, "calc.go: 3 lines, showing 1-3") || !strings.Contains(c, "3\tfunc Add(a, b int) int { return a - b }") {
 		t.Fatalf("content:\n%s", c)
 	}
-	if !strings.Contains(content(m, "launcher"), "file_1 (file) calc.go") {
+	if content(m, "launcher") != "open: file_1" {
 		t.Errorf("launcher does not list file_1:\n%s", content(m, "launcher"))
 	}
 	r := do(t, m, "file_1", "edit", `{"old_text":"return a - b","new_text":"return a + b"}`)

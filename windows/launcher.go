@@ -17,35 +17,31 @@ func (l *launcher) Title() string { return "Launcher" }
 func (l *launcher) Close()        {}
 
 func (l *launcher) Actions() []Action {
-	var targets []string
+	var apps []string
 	for _, name := range l.m.appOrder {
-		targets = append(targets, fmt.Sprintf("%s: %s", name, l.m.apps[name].Target))
+		apps = append(apps, fmt.Sprintf("%s (target: %s)", name, l.m.apps[name].Target))
 	}
 	return []Action{{
 		ID:   "open",
-		Desc: "open a window; target per app: " + strings.Join(targets, "; "),
+		Desc: "app = " + strings.Join(apps, " | "),
 		Mode: Sync,
 		Params: []Param{
-			{Name: "app", Type: String, Required: true, Desc: strings.Join(l.m.appOrder, " | ")},
-			{Name: "target", Type: String, Desc: "see above"},
+			{Name: "app", Type: String, Required: true},
+			{Name: "target", Type: String},
 		},
 	}}
 }
 
+// Content lists the open windows; the apps are in open's description.
 func (l *launcher) Content() string {
-	var b strings.Builder
-	b.WriteString("Apps:\n")
-	for _, name := range l.m.appOrder {
-		fmt.Fprintf(&b, "- %s: %s\n", name, l.m.apps[name].Desc)
-	}
 	ws := l.m.Windows()
 	if len(ws) == 1 {
-		b.WriteString("Open windows: none besides the launcher.")
-		return b.String()
+		return "no other windows open"
 	}
-	b.WriteString("Open windows:")
+	var b strings.Builder
+	b.WriteString("open:")
 	for _, w := range ws[1:] {
-		fmt.Fprintf(&b, "\n- %s (%s) %s", w.ID(), w.App(), w.Title())
+		fmt.Fprintf(&b, " %s", w.ID())
 	}
 	return b.String()
 }

@@ -15,7 +15,7 @@ func WebApp(env *Env) App {
 	return App{
 		Name:   "web_fetch",
 		Desc:   "read a web page (http/https) as text, page by page",
-		Target: "a URL (fetched at once)",
+		Target: "URL",
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
 			w := &webWindow{env: env, id: id, fetcher: &tools.Fetcher{}}
 			if strings.TrimSpace(target) == "" {
@@ -55,7 +55,7 @@ func (w *webWindow) Actions() []Action {
 	return []Action{
 		{ID: "fetch", Desc: "load a URL", Mode: Sync, Params: []Param{{Name: "url", Type: String, Required: true}}},
 		{ID: "page", Desc: "show page n (from 1)", Mode: Sync, Params: []Param{{Name: "n", Type: Integer, Required: true}}},
-		{ID: "close", Desc: "close this window", Mode: Sync},
+		{ID: "close", Mode: Sync},
 	}
 }
 
