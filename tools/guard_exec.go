@@ -1,0 +1,273 @@
+package tools
+
+import (
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// guardCall is a simple command after its wrappers (env, timeout, nice,
+// xargs ...) are peeled off.
+type guardCall struct {
+	name       string // canonical base name of what runs
+	path       string // the command word as resolved (./x.sh, /bin/rm)
+	args       []shArg
+	extra      bool   // xargs appends arguments read from stdin
+	unresolved bool   // the command name itself cannot be resolved
+	priv       string // a wrapper that escalates privileges
+	chdir      *shArg // env -C
+	node       *syntax.CallExpr
+}
+
+// call judges one simple command.
+func (c *cmdChecker) call(ce *syntax.CallExpr) *guardCall {
+	for _, a := range ce.Assigns {
+		c.substs(a)
+		c.commandVar(a)
+	}
+	for _, w := range ce.Args {
+		c.substs(w)
+	}
+	if c.found != nil {
+		return nil
+	}
+	if len(ce.Args) == 0 {
+		for _, a := range ce.Assigns {
+			c.assign(a)
+		}
+		return nil
+	}
+	in := c.effective(ce)
+	c.judge(in)
+	return in
+}
+
+// effective resolves the words of ce and peels wrappers, without judging.
+func (c *cmdChecker) effective(ce *syntax.CallExpr) *guardCall {
+	in := &guardCall{node: ce, args: c.words(ce.Args)}
+	c.unwrap(in)
+	return in
+}
+
+// unwrap peels wrappers that run their arguments as a command.
+func (c *cmdChecker) unwrap(in *guardCall) {
+	for steps := 0; steps < 32; steps++ {
+		if len(in.args) == 0 {
+			in.name = ""
+			return
+		}
+		a0 := in.args[0]
+		if !a0.ok {
+			in.unresolved, in.name, in.path = true, "", a0.val
+			return
+		}
+		in.path = a0.val
+		in.name = canonCmd(a0.val)
+		rest := in.args[1:]
+		if privilegeCmds[in.name] {
+			in.priv = in.name
+			return
+		}
+		next, more := c.peel(in, rest)
+		if !more {
+			in.args = rest
+			return
+		}
+		in.args = next
+	}
+}
+
+// canonCmd reduces a command word to the name rules are keyed by:
+// /usr/bin/python3.12 -> python, mkfs.ext4 -> mkfs.
+func canonCmd(s string) string {
+	n := strings.TrimSuffix(filepath.Base(s), ".exe")
+	if i := strings.IndexByte(n, '@'); i > 0 {
+		n = n[:i] // npx rimraf@5
+	}
+	switch {
+	case strings.HasPrefix(n, "python"), strings.HasPrefix(n, "pypy"):
+		return "python"
+	case strings.HasPrefix(n, "pip") && strings.Trim(n[3:], "0123456789.") == "":
+		return "pip"
+	case strings.HasPrefix(n, "mkfs"):
+		return "mkfs"
+	case n == "nodejs":
+		return "node"
+	case n == "gtar", n == "bsdtar":
+		return "tar"
+	case n == "gsed":
+		return "sed"
+	case n == "docker-compose", n == "podman", n == "nerdctl", n == "podman-compose":
+		return "docker"
+	case n == "tofu", n == "terragrunt":
+		return "terraform"
+	case n == "mariadb":
+		return "mysql"
+	case strings.HasPrefix(n, "ruby") && strings.Trim(n[4:], "0123456789.") == "":
+		return "ruby"
+	case strings.HasPrefix(n, "perl") && strings.Trim(n[4:], "0123456789.") == "":
+		return "perl"
+	case strings.HasPrefix(n, "php") && strings.Trim(n[3:], "0123456789.") == "":
+		return "php"
+	case strings.HasPrefix(n, "lua") && strings.Trim(n[3:], "0123456789.") == "":
+		return "lua"
+	case n == "gawk", n == "mawk", n == "nawk", n == "busybox-awk":
+		return "awk"
+	}
+	return n
+}
+
+// judge applies the rules to one effective command.
+func (c *cmdChecker) judge(in *guardCall) {
+	n := syntax.Node(in.node)
+	switch {
+	case in.unresolved:
+		c.flag(n, "runs a command whose name cannot be resolved")
+		return
+	case in.priv != "":
+		c.flag(n, "escalates privileges ("+in.priv+")")
+		return
+	case in.name == "":
+		return
+	}
+	if strings.Contains(in.path, "/") {
+		if p := c.abs(in.path); c.downloads[p] {
+			c.flag(n, "runs downloaded code")
+			return
+		} else if c.runsWritten(p, n, shellStdin) {
+			return
+		}
+	}
+	if in.chdir != nil {
+		saved := c.cwd
+		c.cd([]shArg{*in.chdir})
+		defer func() { c.cwd = saved }()
+	}
+	if why := credWhy(in); why != "" {
+		c.flag(n, why)
+		return
+	}
+	if r := guardRules[in.name]; r != nil {
+		if why := r(c, in); why != "" {
+			c.flag(n, why)
+		}
+	}
+	if c.found != nil || secretReadOK[in.name] || in.name == "cd" {
+		return
+	}
+	dirs := recursiveReaders[in.name] || in.name == "rg" || in.name == "ag" || in.name == "ack" ||
+		(in.name == "grep" || in.name == "egrep" || in.name == "fgrep") && recursiveGrep(in.args)
+	for _, a := range in.args {
+		if why := c.secretArg(a, dirs); why != "" {
+			c.flag(n, why)
+			return
+		}
+	}
+}
+
+func recursiveGrep(args []shArg) bool {
+	for _, a := range args {
+		v := a.val
+		if v == "--recursive" || v == "--dereference-recursive" ||
+			strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v, "rR") {
+			return true
+		}
+	}
+	return false
+}
+
+// secretArg reports an argument naming a secret file (also as --opt=path or
+// name=@path).
+func (c *cmdChecker) secretArg(a shArg, dirs bool) string {
+	if !a.ok {
+		return ""
+	}
+	v := a.val
+	if strings.HasPrefix(v, "-") {
+		_, v, _ = strings.Cut(v, "=")
+	}
+	if i := strings.Index(v, "=@"); i >= 0 {
+		v = v[i+2:]
+	}
+	v = strings.TrimPrefix(v, "@")
+	if v == "" || strings.HasPrefix(v, "-") || strings.Contains(v, "://") {
+		return ""
+	}
+	p := c.abs(v)
+	if p == "" {
+		return ""
+	}
+	if a.glob {
+		p = globLiteralDir(p)
+		dirs = true
+	}
+	for l, t := range c.shared.links {
+		if pathWithin(p, l) {
+			p = t + strings.TrimPrefix(p, l)
+		}
+	}
+	for _, q := range []string{p, c.env.real(p, true)} {
+		if why := c.env.secretWhy(q, dirs); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// abs makes p absolute against the tracked working directory; "" when a cd
+// could not be resolved or the command runs on another host.
+func (c *cmdChecker) abs(p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		p = c.env.homeLex + p[1:]
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	if c.cwd == "" || c.remote {
+		return ""
+	}
+	return filepath.Join(c.cwd, p)
+}
+
+// globLiteralDir is the literal directory part of a glob pattern.
+func globLiteralDir(p string) string {
+	i := strings.IndexAny(p, "*?[")
+	if i < 0 {
+		return p
+	}
+	d := filepath.Dir(p[:i+1])
+	return d
+}
+
+// cd follows a directory change; unknown targets make the cwd unknown.
+func (c *cmdChecker) cd(args []shArg) {
+	ops := cmdOperands(args)
+	if len(ops) == 0 {
+		c.cwd = c.env.homeLex
+		return
+	}
+	a := ops[0]
+	if !a.ok || a.glob || a.val == "-" {
+		c.cwd = ""
+		return
+	}
+	c.cwd = c.abs(a.val)
+}
+
+// cmdOperands are the non-option arguments (after "--" everything is one).
+func cmdOperands(args []shArg) []shArg {
+	var out []shArg
+	dash := false
+	for _, a := range args {
+		if !dash && a.ok && a.val == "--" {
+			dash = true
+			continue
+		}
+		if !dash && a.ok && strings.HasPrefix(a.val, "-") && a.val != "-" {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}

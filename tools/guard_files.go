@@ -1,0 +1,478 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// parsedArgs holds a command's options and operands.
+type parsedArgs struct {
+	flags map[string]string // "-r", "--target-directory" -> value ("" for switches)
+	ops   []shArg
+}
+
+func (p parsedArgs) has(names ...string) bool {
+	for _, n := range names {
+		if _, ok := p.flags[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (p parsedArgs) get(names ...string) (string, bool) {
+	for _, n := range names {
+		if v, ok := p.flags[n]; ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// parseCmdArgs splits GNU-style arguments. Short letters in shortVal and long
+// names in longVal take a value; an unresolvable word is an operand.
+func parseCmdArgs(args []shArg, shortVal string, longVal map[string]bool) parsedArgs {
+	p := parsedArgs{flags: map[string]string{}}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.val
+		switch {
+		case !a.ok || v == "-" || !strings.HasPrefix(v, "-"):
+			p.ops = append(p.ops, a)
+		case v == "--":
+			p.ops = append(p.ops, args[i+1:]...)
+			return p
+		case strings.HasPrefix(v, "--"):
+			name, val, eq := strings.Cut(v, "=")
+			if !eq && longVal[name] && i+1 < len(args) {
+				i++
+				val = args[i].val
+			}
+			p.flags[name] = val
+		default:
+			for j := 1; j < len(v); j++ {
+				f := "-" + v[j:j+1]
+				if strings.IndexByte(shortVal, v[j]) >= 0 {
+					val := v[j+1:]
+					if val == "" && i+1 < len(args) {
+						i++
+						val = args[i].val
+					}
+					p.flags[f] = val
+					break
+				}
+				p.flags[f] = ""
+			}
+		}
+	}
+	return p
+}
+
+// writeWhy judges writing to a (e.g. > a, tee a, cp x a).
+func (c *cmdChecker) writeWhy(a shArg) string {
+	if !a.ok {
+		return "writes to a path it cannot resolve"
+	}
+	p := c.abs(a.val)
+	if p == "" {
+		if c.remote {
+			return ""
+		}
+		return "writes to a relative path after a cd it cannot resolve"
+	}
+	if a.glob {
+		p = globLiteralDir(p)
+	}
+	switch {
+	case safeDevices[p], strings.HasPrefix(p, "/dev/fd/"), strings.HasPrefix(p, "/proc/self/fd/"),
+		strings.HasPrefix(p, "/dev/shm/"):
+		return ""
+	case strings.HasPrefix(p, "/dev/tcp/"), strings.HasPrefix(p, "/dev/udp/"):
+		return "opens a network connection from the shell"
+	case strings.HasPrefix(p, "/dev/"):
+		return "writes to a raw device"
+	}
+	real := c.env.real(p, true)
+	if why := c.env.persistWhy(p); why != "" {
+		return why
+	}
+	if why := c.env.persistWhy(real); why != "" {
+		return why
+	}
+	switch c.env.zoneOf(real) {
+	case zoneWork, zoneRoot, zoneScratch:
+		return ""
+	case zoneGit:
+		return "writes into .git"
+	}
+	for _, d := range []string{"/etc", "/usr", "/boot", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/sys", "/proc", "/var", "/System", "/Library"} {
+		if pathWithin(real, d) {
+			return "writes into system directory " + d
+		}
+	}
+	return "writes outside the workspace"
+}
+
+var safeDevices = nameSet("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
+	"/dev/tty", "/dev/full", "/dev/random", "/dev/urandom")
+
+// persistWhy names files whose change persists beyond the session.
+func (e *guardPaths) persistWhy(p string) string {
+	for _, h := range []string{e.homeLex, e.home, "/root"} {
+		if h == "/" || !pathWithin(p, h) || p == h {
+			continue
+		}
+		rel := strings.TrimPrefix(p, h+"/")
+		switch {
+		case rel == ".ssh/authorized_keys" || strings.HasPrefix(rel, ".ssh/authorized_keys"):
+			return "grants SSH access (authorized_keys)"
+		case rel == ".gitconfig" || rel == ".config/git/config":
+			return "changes the global git config"
+		case rcFiles[rel], strings.HasPrefix(rel, ".config/autostart/"):
+			return "modifies a shell or tool startup file"
+		case strings.HasPrefix(rel, ".config/systemd/"), strings.HasPrefix(rel, "Library/LaunchAgents/"):
+			return "installs a persistent service"
+		}
+	}
+	if strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron") {
+		return "installs a scheduled job"
+	}
+	return ""
+}
+
+// deleteWhy judges deleting a; recursive for rm -r and friends. Only
+// literal paths to regenerable artifacts, single workspace files and
+// scratch folders under /tmp are fine.
+func (c *cmdChecker) deleteWhy(a shArg, recursive bool) string {
+	if !a.ok {
+		return "deletes a path it cannot resolve"
+	}
+	p := c.abs(a.val)
+	if p == "" && c.remote {
+		return "deletes files on a remote host"
+	} else if p == "" {
+		return "deletes a relative path after a cd it cannot resolve"
+	}
+	if a.glob {
+		dir := c.env.real(globLiteralDir(p), true)
+		pat := filepath.Base(p)
+		if c.env.isScratchRoot(dir) && filepath.Dir(p) == globLiteralDir(p) && strings.IndexAny(pat, "*?[") >= 3 {
+			return "" // /tmp/aci-*: a named family of scratch folders
+		}
+		switch c.env.zoneOf(dir) {
+		case zoneScratch:
+			return ""
+		case zoneWork, zoneRoot:
+			// Fine inside an artifact folder, or when only artifact names
+			// match (*.o, **/__pycache__).
+			if isBuildArtifact(pat) || isBuildArtifact(c.env.relWork(dir)) {
+				return ""
+			}
+			return "deletes workspace files by wildcard"
+		case zoneGit:
+			return "deletes git history (.git)"
+		}
+		return "deletes outside the workspace by wildcard"
+	}
+	real := c.env.real(p, strings.HasSuffix(a.val, "/"))
+	if real == "/" {
+		return "deletes the root filesystem"
+	}
+	switch c.env.zoneOf(real) {
+	case zoneRoot:
+		return "deletes the whole workspace"
+	case zoneAncestor:
+		return "deletes a directory holding the workspace"
+	case zoneHome:
+		if real == c.env.home || real == c.env.homeLex {
+			return "deletes the home directory"
+		}
+		return "deletes outside the workspace"
+	case zoneGit:
+		if !recursive && strings.HasSuffix(real, ".lock") {
+			return "" // a stale index.lock
+		}
+		return "deletes git history (.git)"
+	case zoneScratch:
+		return ""
+	case zoneWork:
+		if isBuildArtifact(c.env.relWork(real)) {
+			return ""
+		}
+		if !recursive {
+			return ""
+		}
+		// A file, or nothing (unless this command put something there
+		// first: mv src x && rm -rf x), loses no folder of sources.
+		fi, err := os.Lstat(real)
+		if err == nil && !fi.IsDir() || os.IsNotExist(err) && !c.createdHere(real) {
+			return ""
+		}
+		return "recursively deletes workspace sources"
+	}
+	return "deletes outside the workspace"
+}
+
+// createdHere reports a path this command created or moved something to
+// before, or one inside or holding such a path.
+func (c *cmdChecker) createdHere(p string) bool {
+	for k := range c.created {
+		if pathWithin(p, k) || pathWithin(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// markCreated records a destination written by mv, cp, ln, mkdir ...
+func (c *cmdChecker) markCreated(a shArg) {
+	if p := c.abs(a.val); a.ok && p != "" {
+		c.created[c.env.real(p, false)] = true
+	}
+}
+
+// moveWhy judges moving a away from where it is.
+func (c *cmdChecker) moveWhy(a shArg) string {
+	if !a.ok {
+		return "moves a path it cannot resolve"
+	}
+	p := c.abs(a.val)
+	if p == "" {
+		return "moves a relative path after a cd it cannot resolve"
+	}
+	if a.glob {
+		p = globLiteralDir(p)
+		if z := c.env.zoneOf(c.env.real(p, true)); z == zoneWork || z == zoneRoot || z == zoneScratch {
+			return ""
+		}
+		return "moves files outside the workspace"
+	}
+	switch c.env.zoneOf(c.env.real(p, false)) {
+	case zoneWork, zoneScratch:
+		return ""
+	case zoneRoot, zoneAncestor:
+		return "moves the workspace away"
+	case zoneGit:
+		return "moves git history (.git)"
+	case zoneHome:
+		return "moves the home directory"
+	}
+	return "moves files outside the workspace"
+}
+
+func ruleRm(c *cmdChecker, in *guardCall) string {
+	p := parseCmdArgs(in.args, "", nil)
+	if p.has("--no-preserve-root") {
+		return "deletes without the root safeguard"
+	}
+	rec := p.has("-r", "-R", "--recursive")
+	for _, a := range p.ops {
+		if why := c.deleteWhy(a, rec); why != "" {
+			return why
+		}
+	}
+	if in.extra {
+		return "deletes paths read from input"
+	}
+	return ""
+}
+
+// ruleRimraf judges rimraf-style deleters: recursive, and globbing their
+// own operands.
+func ruleRimraf(c *cmdChecker, in *guardCall) string {
+	for _, a := range parseCmdArgs(in.args, "", nil).ops {
+		if a.ok && strings.ContainsAny(a.val, "*?[{") {
+			a.glob = true
+		}
+		if why := c.deleteWhy(a, true); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+func ruleUnlink(c *cmdChecker, in *guardCall) string {
+	for _, a := range cmdOperands(in.args) {
+		if why := c.deleteWhy(a, false); why != "" {
+			return why
+		}
+	}
+	if in.extra {
+		return "deletes paths read from input"
+	}
+	return ""
+}
+
+func ruleShred(c *cmdChecker, in *guardCall) string {
+	p := parseCmdArgs(in.args, "nsx", nameSet("--iterations", "--size", "--random-source"))
+	for _, a := range p.ops {
+		if a.ok && strings.HasPrefix(c.abs(a.val), "/dev/") {
+			return "overwrites a raw device"
+		}
+		if why := c.deleteWhy(a, false); why != "" {
+			return strings.Replace(why, "deletes", "shreds", 1)
+		}
+	}
+	if in.extra {
+		return "shreds paths read from input"
+	}
+	return ""
+}
+
+// copyDest splits copy-like operands into sources and destination.
+func copyDest(p parsedArgs, in *guardCall) (srcs []shArg, dst *shArg) {
+	if t, ok := p.get("-t", "--target-directory"); ok {
+		a := litArg(t)
+		return p.ops, &a
+	}
+	if len(p.ops) < 2 || in.extra {
+		return p.ops, nil
+	}
+	last := p.ops[len(p.ops)-1]
+	return p.ops[:len(p.ops)-1], &last
+}
+
+func ruleMv(c *cmdChecker, in *guardCall) string {
+	p := parseCmdArgs(in.args, "tS", nameSet("--target-directory", "--suffix"))
+	srcs, dst := copyDest(p, in)
+	if dst == nil && in.extra {
+		return "moves paths read from input"
+	}
+	for _, a := range srcs {
+		if why := c.moveWhy(a); why != "" {
+			return why
+		}
+	}
+	if dst != nil {
+		c.markCreated(*dst)
+		return c.writeWhy(*dst)
+	}
+	return ""
+}
+
+func ruleMkdir(c *cmdChecker, in *guardCall) string {
+	for _, a := range parseCmdArgs(in.args, "m", nameSet("--mode", "--context")).ops {
+		c.markCreated(a)
+	}
+	return ""
+}
+
+func ruleCp(c *cmdChecker, in *guardCall) string {
+	p := parseCmdArgs(in.args, "tS", nameSet("--target-directory", "--suffix"))
+	_, dst := copyDest(p, in)
+	if dst == nil {
+		if in.extra {
+			return "copies paths read from input"
+		}
+		return ""
+	}
+	c.markCreated(*dst)
+	return c.writeWhy(*dst)
+}
+
+func ruleInstall(c *cmdChecker, in *guardCall) string {
+	p := parseCmdArgs(in.args, "mogSt", nameSet("--mode", "--owner", "--group", "--suffix", "--target-directory"))
+	if p.has("-d", "--directory") {
+		for _, a := range p.ops {
+			if why := c.writeWhy(a); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	if _, dst := copyDest(p, in); dst != nil {
+		return c.writeWhy(*dst)
+	}
+	return ""
+}
+
+func ruleLn(c *cmdChecker, in *guardCall) string {
+	p := parseCmdArgs(in.args, "tS", nameSet("--target-directory", "--suffix"))
+	if len(p.ops) == 2 && p.ops[0].ok && p.ops[1].ok {
+		// Remember the link: reading it later reads its target.
+		if l, t := c.abs(p.ops[1].val), c.abs(p.ops[0].val); l != "" && t != "" {
+			c.shared.links[l] = t
+		}
+	}
+	if _, dst := copyDest(p, in); dst != nil {
+		c.markCreated(*dst)
+		return c.writeWhy(*dst)
+	}
+	return ""
+}
+
+// ruleWriteOps judges commands whose operands are all written (tee,
+// truncate, touch-like writers).
+func ruleWriteOps(shortVal string, longVal map[string]bool) guardRule {
+	return func(c *cmdChecker, in *guardCall) string {
+		for _, a := range parseCmdArgs(in.args, shortVal, longVal).ops {
+			if why := c.writeWhy(a); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+}
+
+func ruleDd(c *cmdChecker, in *guardCall) string {
+	for _, a := range in.args {
+		k, v, ok := strings.Cut(a.val, "=")
+		if !a.ok && strings.HasPrefix(a.val, "of=") {
+			return "writes to a path it cannot resolve"
+		}
+		if !ok || !a.ok {
+			continue
+		}
+		switch k {
+		case "of":
+			if why := c.writeWhy(litArg(v)); why != "" {
+				return why
+			}
+		case "if":
+			if why := c.secretArg(litArg(v), false); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+func ruleSed(c *cmdChecker, in *guardCall) string {
+	inplace, script := false, false
+	var ops []shArg
+	for i := 0; i < len(in.args); i++ {
+		a := in.args[i]
+		v := a.val
+		switch {
+		case !a.ok || !strings.HasPrefix(v, "-") || v == "-":
+			ops = append(ops, a)
+		case v == "-e" || v == "-f" || v == "--expression" || v == "--file":
+			script = true
+			i++
+		case strings.HasPrefix(v, "--expression=") || strings.HasPrefix(v, "--file="):
+			script = true
+		case strings.HasPrefix(v, "--in-place"):
+			inplace = true
+		case v == "-l" || v == "--line-length":
+			i++
+		case !strings.HasPrefix(v, "--") && strings.ContainsRune(v, 'i'):
+			inplace = true
+		case !strings.HasPrefix(v, "--") && (strings.HasSuffix(v, "e") || strings.HasSuffix(v, "f")):
+			script = true
+			i++
+		}
+	}
+	if !inplace {
+		return ""
+	}
+	if !script && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	for _, a := range ops {
+		if why := c.writeWhy(a); why != "" {
+			return "edits in place: " + why
+		}
+	}
+	return ""
+}

@@ -1,0 +1,259 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ruleGit flags git commands that rewrite shared history, discard work or
+// change global configuration. Ordinary commits, pushes and branch
+// switches pass.
+func ruleGit(c *cmdChecker, in *guardCall) string {
+	args := in.args
+	// Global options before the subcommand.
+	for len(args) > 0 && args[0].ok && strings.HasPrefix(args[0].val, "-") {
+		v := args[0].val
+		args = args[1:]
+		switch v {
+		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
+			if v == "-c" && len(args) > 0 {
+				if why := c.gitConfigCommand(args[0]); why != "" {
+					return why
+				}
+			}
+			if v == "-C" && len(args) > 0 {
+				saved := c.cwd
+				c.cd(args[:1])
+				defer func() { c.cwd = saved }()
+			}
+			if len(args) > 0 {
+				args = args[1:]
+			}
+		}
+	}
+	if len(args) == 0 {
+		return ""
+	}
+	if !args[0].ok {
+		return "runs a git subcommand it cannot resolve"
+	}
+	sub, rest := args[0].val, args[1:]
+	p := parseCmdArgs(rest, "", nil)
+	shortHas := func(letter byte) bool {
+		for f := range p.flags {
+			if len(f) == 2 && f[1] == letter {
+				return true
+			}
+		}
+		return false
+	}
+	switch sub {
+	case "push":
+		for f := range p.flags {
+			if f == "-f" || f == "-d" || f == "--mirror" || f == "--delete" || f == "--prune" ||
+				strings.HasPrefix(f, "--force") {
+				return "force-pushes or deletes remote history"
+			}
+		}
+		for i, a := range p.ops {
+			if a.ok && (strings.HasPrefix(a.val, "+") || strings.HasPrefix(a.val, ":") || strings.Contains(a.val, ":+")) {
+				return "force-pushes or deletes remote history"
+			}
+			if i == 0 && (!a.ok || strings.Contains(a.val, "://") || remoteHostOperand(a) && strings.Contains(a.val, "@")) {
+				return "pushes code to an ad-hoc remote"
+			}
+		}
+	case "reset":
+		if p.has("--hard", "--merge") {
+			return "discards uncommitted work"
+		}
+	case "clean":
+		if (shortHas('f') || p.has("--force")) && !shortHas('n') && !p.has("--dry-run") {
+			return "deletes untracked files"
+		}
+	case "checkout":
+		return c.gitCheckout(rest, p)
+	case "restore":
+		staged := p.has("--staged", "-S")
+		worktree := p.has("--worktree", "-W")
+		if !staged || worktree {
+			return "discards uncommitted changes"
+		}
+	case "switch":
+		if p.has("-f", "--force", "--discard-changes") {
+			return "discards uncommitted changes"
+		}
+	case "branch":
+		if p.has("-D") || p.has("-d", "--delete") && p.has("-f", "--force") || p.has("-M", "-C") ||
+			p.has("-f", "--force") && len(p.ops) > 0 {
+			return "force-deletes or overwrites a branch"
+		}
+	case "stash":
+		if len(p.ops) > 0 && p.ops[0].ok && (p.ops[0].val == "clear" || p.ops[0].val == "drop") {
+			return "discards stashed work"
+		}
+	case "filter-branch", "filter-repo":
+		return "rewrites history"
+	case "update-ref":
+		if p.has("-d", "--stdin") {
+			return "deletes a ref"
+		}
+	case "reflog":
+		if len(p.ops) > 0 && (p.ops[0].val == "expire" || p.ops[0].val == "delete") {
+			return "drops reflog entries"
+		}
+	case "gc":
+		if v, ok := p.get("--prune"); ok && v != "" && !strings.Contains(v, "week") && !strings.Contains(v, "day") {
+			return "prunes unreachable objects"
+		}
+	case "prune":
+		return "prunes unreachable objects"
+	case "worktree":
+		if len(p.ops) > 0 && p.ops[0].val == "remove" && p.has("-f", "--force") {
+			return "force-removes a worktree"
+		}
+	case "config":
+		return gitConfig(rest, p)
+	case "clone":
+		if len(p.ops) >= 2 {
+			c.markCreated(p.ops[len(p.ops)-1])
+		} else if len(p.ops) == 1 {
+			c.markCreated(litArg(strings.TrimSuffix(filepath.Base(p.ops[0].val), ".git")))
+		}
+	case "rebase":
+		for i, a := range rest {
+			if (a.val == "-x" || a.val == "--exec") && i+1 < len(rest) {
+				return c.gitRuns(rest[i+1:i+2], in)
+			}
+			if v, ok := strings.CutPrefix(a.val, "--exec="); ok {
+				return c.gitRuns([]shArg{{val: v, ok: a.ok}}, in)
+			}
+		}
+	case "bisect":
+		if len(p.ops) > 1 && p.ops[0].val == "run" {
+			return c.gitRuns(p.ops[1:], in)
+		}
+	case "rm":
+		if p.has("-f", "--force") && !p.has("--cached") {
+			return "force-deletes tracked files with their changes"
+		}
+	case "submodule":
+		if len(p.ops) > 0 && p.ops[0].val == "deinit" && p.has("-f", "--force") {
+			return "discards submodule work"
+		}
+		if len(p.ops) > 1 && p.ops[0].val == "foreach" {
+			return c.gitRuns(p.ops[1:], in)
+		}
+	}
+	return ""
+}
+
+// gitCommandKeys are config keys whose value git runs as a command.
+var gitCommandKeys = []string{"core.pager", "core.editor", "core.sshcommand", "core.fsmonitor",
+	"core.hookspath", "core.askpass", "sequence.editor", "diff.external", "credential.helper",
+	"gpg.program", "gpg.ssh.program", "pager.", "alias.", "filter.", "merge.", "diff.",
+	"uploadpack.packobjectshook", "protocol.ext.allow", "remote.", "include.path", "includeif."}
+
+// gitConfigCommand judges `git -c key=value` when value is a command.
+func (c *cmdChecker) gitConfigCommand(a shArg) string {
+	if !a.ok {
+		return "sets git configuration it cannot resolve"
+	}
+	key, val, _ := strings.Cut(a.val, "=")
+	key = strings.ToLower(key)
+	for _, k := range gitCommandKeys {
+		if !strings.HasPrefix(key, k) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(key, "core.hookspath"), strings.HasPrefix(key, "include"):
+			return "points git at hooks or config outside its repository"
+		case strings.HasPrefix(key, "protocol."):
+			return "enables git's ext:: transport, which runs commands"
+		case strings.HasPrefix(key, "remote.") && !strings.HasSuffix(key, "uploadpack") && !strings.HasSuffix(key, "receivepack"):
+			return ""
+		case strings.HasPrefix(key, "diff.") && !strings.HasSuffix(key, "textconv") && key != "diff.external" && !strings.HasSuffix(key, ".command"),
+			strings.HasPrefix(key, "filter.") && !strings.HasSuffix(key, "clean") && !strings.HasSuffix(key, "smudge") && !strings.HasSuffix(key, "process"),
+			strings.HasPrefix(key, "merge.") && !strings.HasSuffix(key, "driver"):
+			return ""
+		}
+		c.nested(strings.TrimPrefix(val, "!"), a.word, false)
+		return ""
+	}
+	return ""
+}
+
+// gitRuns judges commands git runs for rebase -x, bisect run, submodule
+// foreach.
+func (c *cmdChecker) gitRuns(args []shArg, in *guardCall) string {
+	vals := make([]string, 0, len(args))
+	for _, a := range args {
+		if !a.ok {
+			return "makes git run a command it cannot resolve"
+		}
+		vals = append(vals, a.val)
+	}
+	c.nested(strings.Join(vals, " "), in.node, false)
+	return ""
+}
+
+// gitCheckout flags forms that overwrite worktree files: "--" paths, ".",
+// -f, and operands that name existing files rather than branches.
+func (c *cmdChecker) gitCheckout(rest []shArg, p parsedArgs) string {
+	if p.has("-f", "--force") {
+		return "discards uncommitted changes"
+	}
+	if p.has("-b", "-B", "--orphan") {
+		return ""
+	}
+	for i, a := range rest {
+		if a.ok && a.val == "--" {
+			if i+1 < len(rest) {
+				return "discards uncommitted changes to files"
+			}
+			return ""
+		}
+	}
+	for _, a := range p.ops {
+		if !a.ok {
+			return "checks out a path it cannot resolve"
+		}
+		if a.val == "." || a.val == ":/" || a.glob {
+			return "discards uncommitted changes"
+		}
+		if pa := c.abs(a.val); pa != "" {
+			if _, err := os.Lstat(pa); err == nil && len(p.ops) >= 1 {
+				return "discards uncommitted changes to files"
+			}
+		}
+	}
+	return ""
+}
+
+func gitConfig(rest []shArg, p parsedArgs) string {
+	if !p.has("--global", "--system") {
+		for f, v := range p.flags {
+			if f == "--file" || f == "-f" {
+				if strings.Contains(v, ".gitconfig") {
+					return "changes the global git config"
+				}
+			}
+		}
+		return ""
+	}
+	for _, ro := range []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool"} {
+		if p.has(ro) {
+			return ""
+		}
+	}
+	ops := p.ops
+	if len(ops) > 0 && (ops[0].val == "get" || ops[0].val == "list") {
+		return ""
+	}
+	if len(ops) <= 1 && !p.has("--unset", "--unset-all", "--add", "--replace-all", "--edit", "-e",
+		"--rename-section", "--remove-section") {
+		return "" // reading one key
+	}
+	return "changes the global git config"
+}

@@ -1,0 +1,470 @@
+package tools
+
+import (
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Rules for commands that run other code: shells, interpreters, eval,
+// source, trap, alias, ssh, awk and find -exec.
+
+type invKind int
+
+const (
+	invNone   invKind = iota // nothing runs (e.g. bash -c with no script)
+	invStdin                 // reads the program from stdin
+	invCode                  // inline code (-c, -e)
+	invFile                  // a script file
+	invModule                // python -m
+)
+
+type langInvocation struct {
+	mode    invKind
+	code    []shArg
+	file    shArg
+	module  string
+	rest    []shArg // arguments after the module
+	inplace bool    // perl/ruby -i
+	files   []shArg // operands after inline code
+}
+
+func parseShellArgs(args []shArg) langInvocation {
+	cmode, smode := false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.val
+		if a.ok && v == "--" {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			a, v = args[i], args[i].val
+		} else if a.ok && len(v) > 1 && (v[0] == '-' || v[0] == '+') {
+			if strings.HasPrefix(v, "--") {
+				if v == "--rcfile" || v == "--init-file" {
+					i++
+				}
+				continue
+			}
+			letters := v[1:]
+			cmode = cmode || v[0] == '-' && strings.ContainsRune(letters, 'c')
+			smode = smode || v[0] == '-' && strings.ContainsRune(letters, 's')
+			if strings.ContainsAny(letters, "oO") {
+				i++
+			}
+			continue
+		}
+		switch {
+		case cmode:
+			return langInvocation{mode: invCode, code: []shArg{a}}
+		case smode || a.ok && (v == "-" || v == "/dev/stdin"):
+			return langInvocation{mode: invStdin}
+		}
+		return langInvocation{mode: invFile, file: a}
+	}
+	if cmode {
+		return langInvocation{mode: invNone}
+	}
+	return langInvocation{mode: invStdin}
+}
+
+// argAnchor is the node to highlight for an argument.
+func argAnchor(a shArg, in *guardCall) syntax.Node {
+	if a.word != nil {
+		return a.word
+	}
+	return in.node
+}
+
+func ruleShell(c *cmdChecker, in *guardCall) string {
+	inv := parseShellArgs(in.args)
+	switch inv.mode {
+	case invCode:
+		a := inv.code[0]
+		if a.proc != nil || !a.ok {
+			return "runs a script it cannot resolve"
+		}
+		c.nested(a.val, argAnchor(a, in), false)
+	case invFile:
+		return c.runFile(inv.file, in)
+	}
+	return ""
+}
+
+// runFile judges running a script file: fine when local, dangerous when
+// downloaded, fed by <(...) or unresolvable.
+func (c *cmdChecker) runFile(a shArg, in *guardCall) string {
+	switch {
+	case a.proc != nil:
+		use := shellStdin
+		if !shellNames[in.name] && in.name != "source" && in.name != "." {
+			use = stdinUse{kind: stdinCode, lang: in.name}
+		}
+		c.feeder(lastStmtOf(a.proc.Stmts), in.node, use)
+		return ""
+	case !a.ok:
+		return "runs a script it cannot resolve"
+	case strings.Contains(a.val, "://"):
+		return "runs downloaded code"
+	case c.downloads[c.abs(a.val)]:
+		return "runs downloaded code"
+	}
+	use := shellStdin
+	if !shellNames[in.name] && in.name != "source" && in.name != "." {
+		use = stdinUse{kind: stdinCode, lang: in.name}
+	}
+	c.runsWritten(c.abs(a.val), in.node, use)
+	return ""
+}
+
+// Per-language flags: short letters taking inline code and taking a value.
+var (
+	codeLetters = map[string]string{"python": "c", "perl": "eE", "ruby": "e", "node": "ep", "bun": "e",
+		"php": "r", "lua": "e", "Rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c"}
+	valLetters = map[string]string{"python": "WXQ", "perl": "MmIFxCdDl0", "ruby": "rICEFxTWK",
+		"node": "r", "php": "dcfz", "lua": "l", "osascript": "l", "bun": "r"}
+	longCodeFlags = nameSet("--eval", "--print", "-command", "--command", "-encodedcommand", "-enc", "-ec")
+)
+
+func parseInterpArgs(lang string, args []shArg) langInvocation {
+	var inv langInvocation
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.val
+		if !a.ok || !strings.HasPrefix(v, "-") || v == "-" {
+			switch {
+			case len(inv.code) > 0:
+				inv.files = append(inv.files, args[i:]...)
+				i = len(args)
+				continue
+			case a.ok && v == "-":
+				inv.mode = invStdin
+				return inv
+			case lang == "deno" && a.ok && v == "eval" && i+1 < len(args):
+				inv.code = append(inv.code, args[i+1])
+				i++
+				continue
+			case (lang == "deno" || lang == "bun") && a.ok && v == "run":
+				continue
+			}
+			inv.mode, inv.file, inv.rest = invFile, a, args[i+1:]
+			return inv
+		}
+		lower := strings.ToLower(v)
+		if name, val, eq := strings.Cut(lower, "="); longCodeFlags[name] || lang == "pwsh" && (name == "-c" || name == "-e") {
+			code := shArg{val: val, ok: true}
+			if !eq && i+1 < len(args) {
+				i++
+				code = args[i]
+			}
+			if strings.HasPrefix(name, "-e") || name == "-encodedcommand" {
+				code.ok = false // base64: cannot be read
+			}
+			inv.code = append(inv.code, code)
+			continue
+		}
+		if strings.HasPrefix(v, "--") {
+			if v == "--require" || v == "--import" || v == "--loader" {
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			ch, rest := v[j], v[j+1:]
+			if strings.IndexByte(codeLetters[lang], ch) >= 0 {
+				if rest != "" {
+					inv.code = append(inv.code, litArg(rest))
+				} else if i+1 < len(args) {
+					i++
+					inv.code = append(inv.code, args[i])
+				}
+				break
+			}
+			if lang == "python" && ch == 'm' {
+				inv.mode, inv.module = invModule, rest
+				if rest == "" && i+1 < len(args) {
+					i++
+					inv.module = args[i].val
+				}
+				inv.rest = args[i+1:]
+				return inv
+			}
+			if ch == 'i' && (lang == "perl" || lang == "ruby") {
+				inv.inplace = true
+				break
+			}
+			if strings.IndexByte(valLetters[lang], ch) >= 0 {
+				if rest == "" {
+					i++
+				}
+				break
+			}
+		}
+	}
+	switch {
+	case len(inv.code) > 0:
+		inv.mode = invCode
+	case inv.mode == invNone:
+		inv.mode = invStdin
+	}
+	return inv
+}
+
+func ruleInterp(c *cmdChecker, in *guardCall) string {
+	inv := parseInterpArgs(in.name, in.args)
+	switch inv.mode {
+	case invCode:
+		vals := make([]string, 0, len(inv.code))
+		for _, a := range inv.code {
+			if !a.ok {
+				return "runs code it cannot resolve"
+			}
+			vals = append(vals, a.val)
+		}
+		if why := c.codeWhy(in.name, strings.Join(vals, "\n"), in.node, 0); why != "" {
+			return why
+		}
+	case invFile:
+		if why := c.runFile(inv.file, in); why != "" {
+			return why
+		}
+	case invModule:
+		if inv.module == "pip" {
+			return rulePip(c, &guardCall{name: "pip", args: inv.rest, node: in.node})
+		}
+	}
+	if inv.inplace {
+		for _, f := range inv.files {
+			if why := c.writeWhy(f); why != "" {
+				return "edits in place: " + why
+			}
+		}
+	}
+	return ""
+}
+
+func ruleEval(c *cmdChecker, in *guardCall) string {
+	vals := make([]string, 0, len(in.args))
+	for _, a := range in.args {
+		if !a.ok {
+			return "evaluates code it cannot resolve"
+		}
+		vals = append(vals, a.val)
+	}
+	if in.extra {
+		return "evaluates code read from input"
+	}
+	c.nested(strings.Join(vals, " "), in.node, false)
+	return ""
+}
+
+func ruleSource(c *cmdChecker, in *guardCall) string {
+	ops := cmdOperands(in.args)
+	if len(ops) == 0 {
+		return ""
+	}
+	return c.runFile(ops[0], in)
+}
+
+func ruleTrap(c *cmdChecker, in *guardCall) string {
+	ops := cmdOperands(in.args)
+	if len(ops) == 0 || hasLitArg(in.args, "-l", "-p") {
+		return ""
+	}
+	a := ops[0]
+	if !a.ok {
+		return "sets a trap it cannot resolve"
+	}
+	if a.val != "" && a.val != "-" {
+		c.nested(a.val, argAnchor(a, in), false)
+	}
+	return ""
+}
+
+func ruleAlias(c *cmdChecker, in *guardCall) string {
+	for _, a := range in.args {
+		if !a.ok {
+			return "defines an alias it cannot resolve"
+		}
+		if _, v, ok := strings.Cut(a.val, "="); ok {
+			c.nested(v, argAnchor(a, in), false)
+		}
+	}
+	return ""
+}
+
+func ruleSSH(c *cmdChecker, in *guardCall) string {
+	const val = "BbcDEeFIiJLlmOoPpQRSWw"
+	var ops []shArg
+	for i := 0; i < len(in.args); i++ {
+		a := in.args[i]
+		v := a.val
+		if len(ops) > 0 || !a.ok || !strings.HasPrefix(v, "-") {
+			ops = append(ops, a)
+			continue
+		}
+		if len(v) == 2 && strings.IndexByte(val, v[1]) >= 0 && i+1 < len(in.args) {
+			i++
+			opt := in.args[i]
+			if v == "-o" && opt.ok {
+				k, cmd, _ := strings.Cut(opt.val, "=")
+				if strings.EqualFold(k, "ProxyCommand") || strings.EqualFold(k, "LocalCommand") {
+					c.nested(cmd, argAnchor(opt, in), false)
+				}
+			}
+		}
+	}
+	if len(ops) < 2 {
+		return ""
+	}
+	vals := make([]string, 0, len(ops)-1)
+	for _, a := range ops[1:] {
+		if !a.ok {
+			return "runs a remote command it cannot resolve"
+		}
+		vals = append(vals, a.val)
+	}
+	c.nested(strings.Join(vals, " "), in.node, true)
+	return ""
+}
+
+func ruleAwk(c *cmdChecker, in *guardCall) string {
+	var prog *shArg
+	var files []shArg
+	inplace := false
+	for i := 0; i < len(in.args); i++ {
+		a := in.args[i]
+		v := a.val
+		switch {
+		case prog != nil:
+			files = append(files, a)
+		case a.ok && (v == "-f" || v == "--file"):
+			return "" // the program is a file
+		case a.ok && (v == "-F" || v == "-v" || v == "--assign" || v == "--field-separator"):
+			i++
+		case a.ok && (v == "-i" || v == "--include") && i+1 < len(in.args):
+			inplace = inplace || in.args[i+1].val == "inplace"
+			i++
+		case a.ok && strings.HasPrefix(v, "-") && v != "-":
+		default:
+			prog = &in.args[i]
+		}
+	}
+	if prog == nil {
+		return ""
+	}
+	if why := c.codeWhy("awk", prog.val, in.node, 0); why != "" {
+		return why
+	}
+	if inplace {
+		for _, f := range files {
+			if why := c.writeWhy(f); why != "" {
+				return "edits in place: " + why
+			}
+		}
+	}
+	return ""
+}
+
+// ruleFind judges -delete and the payloads of -exec/-ok, where {} stands for
+// the files found below each root.
+func ruleFind(c *cmdChecker, in *guardCall) string {
+	args := in.args
+	i := 0
+	for i < len(args) && args[i].ok && (args[i].val == "-H" || args[i].val == "-L" || args[i].val == "-P" ||
+		strings.HasPrefix(args[i].val, "-O") || args[i].val == "-D") {
+		if args[i].val == "-D" {
+			i++
+		}
+		i++
+	}
+	var roots []shArg
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.ok && (strings.HasPrefix(a.val, "-") || a.val == "(" || a.val == "!" || a.val == ",") {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = []shArg{litArg(".")}
+	}
+	if in.extra {
+		roots = append(roots, shArg{val: "input"})
+	}
+	expr := args[min(i, len(args)):]
+	var names []string
+	for j := 0; j+1 < len(expr); j++ {
+		if v := expr[j].val; v == "-name" || v == "-iname" {
+			names = append(names, expr[j+1].val)
+		}
+	}
+	for j := 0; j < len(expr); j++ {
+		switch expr[j].val {
+		case "-delete":
+			for _, r := range roots {
+				for _, t := range findMatches(r, names) {
+					if why := c.deleteWhy(t, true); why != "" {
+						return why
+					}
+				}
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			k := j + 1
+			for k < len(expr) && !(expr[k].ok && (expr[k].val == ";" || expr[k].val == "+")) {
+				k++
+			}
+			c.findPayload(expr[j+1:k], roots, names, in)
+			j = k
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			if j+1 < len(expr) {
+				if why := c.writeWhy(expr[j+1]); why != "" {
+					return why
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// findMatches stands for what find matches below root: a wildcard whose
+// last part is the -name pattern, so artifact patterns stay recognisable.
+func findMatches(root shArg, names []string) []shArg {
+	if len(names) == 0 {
+		names = []string{"*"}
+	}
+	out := make([]shArg, 0, len(names))
+	for _, n := range names {
+		out = append(out, shArg{val: filepath.Join(root.val, "**", n), ok: root.ok, glob: true})
+	}
+	return out
+}
+
+func (c *cmdChecker) findPayload(payload, roots []shArg, names []string, in *guardCall) {
+	if len(payload) == 0 {
+		return
+	}
+	for _, r := range roots {
+		for _, t := range findMatches(r, names) {
+			args := make([]shArg, len(payload))
+			for i, a := range payload {
+				switch {
+				case a.ok && a.val == "{}":
+					args[i] = t
+				case a.ok && strings.Contains(a.val, "{}") && i > 0:
+					args[i] = shArg{val: a.val}
+				default:
+					args[i] = a
+				}
+			}
+			sub := &guardCall{node: in.node, args: args}
+			c.unwrap(sub)
+			c.judge(sub)
+			if c.found != nil {
+				return
+			}
+		}
+	}
+}

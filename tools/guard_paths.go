@@ -1,0 +1,355 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// CheckFileAccess judges opening path through a file window. Relative paths
+// are taken against workdir and symlinks are resolved (the longest existing
+// prefix, since the file may not exist yet), so that a write cannot walk
+// around the guard through a link or "..".
+func CheckFileAccess(path, workdir string, write bool) (v Verdict) {
+	defer func() {
+		if r := recover(); r != nil {
+			if guardStrict.Load() {
+				panic(r)
+			}
+			v = Verdict{Dangerous: true, Reason: "the guard could not judge this path", Part: path}
+		}
+	}()
+	if path == "" {
+		return Verdict{}
+	}
+	if why := hiddenCharWhy(path); why != "" {
+		return Verdict{Dangerous: true, Reason: "path " + why, Part: path}
+	}
+	env := newGuardPaths(workdir)
+	p := path
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		p = env.homeLex + p[1:]
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(env.workLex, p)
+	}
+	p = filepath.Clean(p)
+	real := guardResolve(p, true)
+	for _, q := range []string{p, real} {
+		if why := env.secretWhy(q, false); why != "" {
+			return Verdict{Dangerous: true, Reason: why + ": " + path, Part: path}
+		}
+	}
+	if !write {
+		return Verdict{}
+	}
+	switch env.zoneOf(real) {
+	case zoneWork, zoneRoot:
+		return Verdict{}
+	case zoneGit:
+		return Verdict{Dangerous: true, Reason: "writes into .git: " + path, Part: path}
+	}
+	return Verdict{Dangerous: true, Reason: "writes outside the workspace: " + real, Part: path}
+}
+
+// guardPaths holds the anchors that paths are judged against.
+type guardPaths struct {
+	work    string // workspace, absolute, symlinks resolved; "" for a remote host
+	workLex string // workspace, absolute and clean as given
+	home    string // resolved $HOME
+	homeLex string
+	scratch []string // temp roots; only paths strictly below them are scratch
+}
+
+// guardEnvCache keeps recent anchors briefly: resolving them costs several
+// syscalls and most calls share a workdir. Entries expire so that a changed
+// symlink or $HOME is picked up soon.
+var guardEnvCache struct {
+	sync.Mutex
+	m map[string]cachedGuardPaths
+}
+
+type cachedGuardPaths struct {
+	env *guardPaths
+	at  time.Time
+}
+
+const guardPathsTTL = 2 * time.Second
+
+func newGuardPaths(workdir string) *guardPaths {
+	key := workdir + "\x00" + os.Getenv("HOME") + "\x00" + os.TempDir()
+	if !filepath.IsAbs(workdir) {
+		wd, _ := os.Getwd() // relative workdirs depend on the process cwd
+		key += "\x00" + wd
+	}
+	now := time.Now()
+	guardEnvCache.Lock()
+	defer guardEnvCache.Unlock()
+	if ce, ok := guardEnvCache.m[key]; ok && now.Sub(ce.at) < guardPathsTTL {
+		return ce.env
+	}
+	if guardEnvCache.m == nil || len(guardEnvCache.m) >= 16 {
+		guardEnvCache.m = map[string]cachedGuardPaths{}
+	}
+	e := buildGuardPaths(workdir)
+	guardEnvCache.m[key] = cachedGuardPaths{env: e, at: now}
+	return e
+}
+
+func buildGuardPaths(workdir string) *guardPaths {
+	if workdir == "" {
+		workdir, _ = os.Getwd()
+	}
+	if !filepath.IsAbs(workdir) {
+		if wd, err := os.Getwd(); err == nil {
+			workdir = filepath.Join(wd, workdir)
+		}
+	}
+	e := &guardPaths{workLex: filepath.Clean(workdir)}
+	e.work = guardResolve(e.workLex, true)
+	if e.work == "/" {
+		e.work = "" // a workspace of / would make every path a workspace path
+	}
+	home := os.Getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if home == "" || !filepath.IsAbs(home) {
+		home = "/" // unknown home: treat "~" as the root, which nothing may delete
+	}
+	e.homeLex = filepath.Clean(home)
+	e.home = guardResolve(e.homeLex, true)
+	for _, t := range []string{"/tmp", "/var/tmp", os.TempDir()} {
+		if t == "" || t == "/" {
+			continue
+		}
+		for _, v := range []string{filepath.Clean(t), guardResolve(filepath.Clean(t), true)} {
+			if v != "/" && !strIn(e.scratch, v) {
+				e.scratch = append(e.scratch, v)
+			}
+		}
+	}
+	return e
+}
+
+func strIn(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// guardResolve resolves symlinks component by component, so that dangling
+// links and paths that do not exist yet still resolve to where a write would
+// land. followLast=false keeps the final component (rm removes a link, not
+// its target).
+func guardResolve(p string, followLast bool) string {
+	p = filepath.Clean(p)
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	return guardResolveComps("/", strings.Split(strings.TrimPrefix(p, "/"), "/"), followLast, 0)
+}
+
+// real is guardResolve with a shortcut: paths in the workspace start from
+// its already resolved root, which saves most of the syscalls.
+func (e *guardPaths) real(p string, followLast bool) string {
+	p = filepath.Clean(p)
+	if e.work != "" && strings.HasPrefix(p, e.workLex+"/") {
+		rest := strings.TrimPrefix(p, e.workLex+"/")
+		return guardResolveComps(e.work, strings.Split(rest, "/"), followLast, 0)
+	}
+	return guardResolve(p, followLast)
+}
+
+// guardResolveComps walks comps down from cur, a resolved directory.
+func guardResolveComps(cur string, comps []string, followLast bool, hops int) string {
+	for i, comp := range comps {
+		if comp == "" {
+			continue
+		}
+		next := filepath.Join(cur, comp)
+		if i == len(comps)-1 && !followLast {
+			return next
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return filepath.Join(append([]string{cur}, comps[i:]...)...)
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		t, err := os.Readlink(next)
+		if err != nil || hops >= 40 {
+			return filepath.Join(append([]string{next}, comps[i+1:]...)...)
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(cur, t)
+		}
+		np := filepath.Clean(filepath.Join(append([]string{t}, comps[i+1:]...)...))
+		return guardResolveComps("/", strings.Split(strings.TrimPrefix(np, "/"), "/"), followLast, hops+1)
+	}
+	return cur
+}
+
+// pathWithin reports whether p is dir or below it.
+func pathWithin(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+type pathZone int
+
+const (
+	zoneOutside  pathZone = iota
+	zoneWork              // inside the workspace
+	zoneRoot              // the workspace itself
+	zoneAncestor          // a directory holding the workspace
+	zoneGit               // inside a .git directory of the workspace
+	zoneScratch           // strictly below a temp root
+	zoneHome              // the home directory or one holding it
+)
+
+// zoneOf classifies an absolute, resolved path.
+func (e *guardPaths) zoneOf(p string) pathZone {
+	if e.work != "" {
+		switch {
+		case p == e.work:
+			return zoneRoot
+		case pathWithin(p, e.work):
+			rel := strings.TrimPrefix(p, strings.TrimSuffix(e.work, "/")+"/")
+			for _, c := range strings.Split(rel, "/") {
+				if c == ".git" {
+					return zoneGit
+				}
+			}
+			return zoneWork
+		case pathWithin(e.work, p):
+			return zoneAncestor
+		}
+	}
+	if e.homeLex != "/" {
+		if pathWithin(e.home, p) || pathWithin(e.homeLex, p) {
+			return zoneHome
+		}
+		// A home below /tmp (tests, containers) is still a home, not scratch.
+		if pathWithin(p, e.home) || pathWithin(p, e.homeLex) {
+			return zoneOutside
+		}
+	} else if p == "/" {
+		return zoneHome
+	}
+	for _, s := range e.scratch {
+		if p != s && pathWithin(p, s) {
+			return zoneScratch
+		}
+	}
+	return zoneOutside
+}
+
+// isScratchRoot reports a temp root itself (/tmp), which is not scratch.
+func (e *guardPaths) isScratchRoot(p string) bool { return strIn(e.scratch, p) }
+
+// relWork is p relative to the workspace, for artifact checks.
+func (e *guardPaths) relWork(p string) string {
+	if p == e.work {
+		return "."
+	}
+	return strings.TrimPrefix(p, strings.TrimSuffix(e.work, "/")+"/")
+}
+
+// isBuildArtifact reports whether a workspace-relative path lies in, or is, a
+// regenerable build artifact, which deleting loses nothing.
+func isBuildArtifact(rel string) bool {
+	for _, c := range strings.Split(rel, "/") {
+		if artifactDirs[c] {
+			return true
+		}
+		for pat := range artifactFiles {
+			if ok, _ := filepath.Match(pat, c); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// homesOf lists the home directories p may be in: the user's, root's, and
+// other users' (/home/x, /Users/x), since their keys are secrets too.
+func (e *guardPaths) homesOf(p string) []string {
+	out := []string{e.homeLex, e.home, "/root"}
+	for _, base := range []string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(p, base); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			if name != "" {
+				out = append(out, base+name)
+			}
+		}
+	}
+	return out
+}
+
+// secretWhy names the secret p is, or holds when dirs is set (an archive or
+// recursive copy of ~/.ssh takes the keys with it); "" when p is no secret.
+func (e *guardPaths) secretWhy(p string, dirs bool) string {
+	p = filepath.Clean(p)
+	for _, pre := range secretSystemPrefixes {
+		if p == strings.TrimSuffix(pre, "/") || strings.HasPrefix(p, pre) {
+			return "reads a system secret"
+		}
+	}
+	if strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ") {
+		return "reads another process's environment"
+	}
+	if strings.HasPrefix(p, "/etc/ssh/ssh_host_") && strings.HasSuffix(p, "_key") {
+		return "reads a private key"
+	}
+	for _, h := range e.homesOf(p) {
+		if h == "" || h == "/" || !pathWithin(p, h) {
+			continue
+		}
+		if p == h {
+			if dirs {
+				return "reads the home directory with its keys"
+			}
+			continue
+		}
+		rel := strings.TrimPrefix(p, h+"/")
+		if why := secretHomeRel(rel, dirs); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+func secretHomeRel(rel string, dirs bool) string {
+	if credentialFiles[rel] {
+		return "reads credentials"
+	}
+	if rel == ".gnupg" || strings.HasPrefix(rel, ".gnupg/") {
+		return "reads GnuPG private keys"
+	}
+	if key, ok := strings.CutPrefix(rel, ".ssh/"); ok {
+		base := filepath.Base(key)
+		if strings.HasSuffix(base, ".pub") {
+			return ""
+		}
+		if strings.HasPrefix(base, "id_") || strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") {
+			return "reads a private key"
+		}
+	}
+	if dirs && secretDirs[rel] {
+		return "reads a directory holding secrets"
+	}
+	return ""
+}

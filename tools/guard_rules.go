@@ -1,0 +1,329 @@
+package tools
+
+import (
+	"strings"
+)
+
+// guardRule judges one effective command; it returns why it is dangerous, or "".
+type guardRule func(c *cmdChecker, in *guardCall) string
+
+var guardRules map[string]guardRule
+
+// alwaysDangerous returns a rule that flags every use of a command.
+func alwaysDangerous(why string) guardRule {
+	return func(*cmdChecker, *guardCall) string { return why }
+}
+
+// init builds the table; a literal would form an initialization cycle
+// (rules -> nested -> judge -> rules).
+func init() {
+	guardRules = map[string]guardRule{
+		"rm": ruleRm, "rimraf": ruleRimraf, "del-cli": ruleRimraf, "trash": ruleRimraf, "unlink": ruleUnlink, "shred": ruleShred, "srm": ruleShred, "wipe": ruleShred,
+		"mv": ruleMv, "cp": ruleCp, "mkdir": ruleMkdir, "install": ruleInstall, "ln": ruleLn, "dd": ruleDd, "sed": ruleSed,
+		"tee":      ruleWriteOps("", nil),
+		"truncate": ruleWriteOps("sr", nameSet("--size", "--reference")),
+		"chmod":    ruleChmod, "chown": ruleChown, "chgrp": ruleChown, "chattr": ruleChattr,
+		"setfacl": ruleChattr, "tar": ruleTar, "unzip": ruleUnzip, "rsync": ruleRsync, "scp": ruleScp,
+		"curl": ruleCurl, "wget": ruleWget, "nc": ruleNetcat, "ncat": ruleNetcat, "netcat": ruleNetcat,
+		"socat": ruleNetcat, "gpg": ruleGpg, "gpg2": ruleGpg,
+		"git": ruleGit, "find": ruleFind, "cd": ruleCd, "pushd": ruleCd, "popd": rulePopd,
+		"eval": ruleEval, "source": ruleSource, ".": ruleSource, "trap": ruleTrap, "alias": ruleAlias,
+		"ssh": ruleSSH, "awk": ruleAwk, "read": ruleForget, "mapfile": ruleForget,
+		"readarray": ruleForget, "unset": ruleForget, "getopts": ruleForget,
+		"echo": rulePrint, "printf": rulePrint, "print": rulePrint, "printenv": rulePrintenv,
+		"kill": ruleKill, "systemctl": ruleSystemctl, "service": ruleService, "crontab": ruleCrontab,
+		"sysctl": ruleSysctl, "launchctl": ruleLaunchctl, "init": alwaysDangerous("changes the system run level"),
+		"mount":    argCountDanger("mounts or unmounts filesystems", 0),
+		"umount":   argCountDanger("mounts or unmounts filesystems", 0),
+		"iptables": ruleFirewall, "ip6tables": ruleFirewall, "nft": ruleFirewall, "ufw": ruleFirewall,
+		"firewall-cmd": ruleFirewall, "pfctl": ruleFirewall,
+		"hostnamectl": subcmdDanger("set-"), "timedatectl": subcmdDanger("set-"), "localectl": subcmdDanger("set-"),
+		"loginctl": subcmdDanger("terminate-", "kill-"), "defaults": subcmdDanger("write", "delete", "import"),
+		"diskutil": subcmdDanger("erase", "partition", "zero", "random", "secureErase", "reformat", "apfs", "unmount"),
+		"zfs":      subcmdDanger("destroy", "rollback"), "date": ruleDate,
+		"npm": ruleNpm, "pnpm": ruleNpm, "bun": ruleBun, "yarn": ruleYarn, "pip": rulePip,
+		"easy_install": alwaysDangerous("installs packages globally"), "gem": ruleGem,
+		"apt":      rulePkg("install", "remove", "purge", "upgrade", "full-upgrade", "dist-upgrade", "autoremove", "reinstall", "build-dep"),
+		"apt-get":  rulePkg("install", "remove", "purge", "upgrade", "dist-upgrade", "autoremove", "reinstall", "build-dep"),
+		"aptitude": rulePkg("install", "remove", "purge", "upgrade", "full-upgrade", "safe-upgrade", "reinstall"),
+		"yum":      rulePkg("install", "remove", "erase", "update", "upgrade", "reinstall", "downgrade", "autoremove", "groupinstall", "localinstall"),
+		"dnf":      rulePkg("install", "remove", "erase", "update", "upgrade", "reinstall", "downgrade", "autoremove", "distro-sync", "swap"),
+		"microdnf": rulePkg("install", "remove", "upgrade", "update"),
+		"zypper":   rulePkg("install", "in", "remove", "rm", "update", "up", "dist-upgrade", "dup", "patch"),
+		"brew":     rulePkg("install", "uninstall", "remove", "rm", "reinstall", "upgrade", "link", "unlink", "tap", "untap", "autoremove", "cleanup"),
+		"port":     rulePkg("install", "uninstall", "upgrade", "selfupdate"),
+		"apk":      rulePkg("add", "del", "upgrade", "fix"),
+		"snap":     rulePkg("install", "remove", "refresh", "revert"),
+		"flatpak":  rulePkg("install", "uninstall", "update"),
+		"choco":    rulePkg("install", "uninstall", "upgrade"), "winget": rulePkg("install", "uninstall", "upgrade"),
+		"scoop": rulePkg("install", "uninstall", "update"), "emerge": ruleEmerge,
+		"pacman": rulePacman, "yay": rulePacman, "paru": rulePacman, "nix-env": ruleNixEnv,
+		"dpkg":                anyFlagDanger("installs or removes system packages", "-i", "--install", "-r", "--remove", "-P", "--purge", "--unpack", "--configure"),
+		"rpm":                 anyFlagDanger("installs or removes system packages", "-i", "--install", "-U", "--upgrade", "-e", "--erase", "-F", "--freshen"),
+		"update-alternatives": anyFlagDanger("changes system alternatives", "--install", "--set", "--remove", "--remove-all", "--config", "--auto"),
+		"cargo":               pubRule("publish", "yank", "owner"), "twine": pubRule("upload", "register"),
+		"poetry": pubRule("publish"), "flit": pubRule("publish"), "hatch": pubRule("publish"),
+		"vsce": pubRule("publish", "unpublish"), "ovsx": pubRule("publish"),
+		"mvn": pubRule("deploy", "release:perform"), "gradle": pubRule("publish", "publishToMavenCentral", "uploadArchives"),
+		"gradlew": pubRule("publish", "publishToMavenCentral", "uploadArchives"), "pod": pubRule("trunk"),
+		"dotnet": ruleDotnet, "gh": ruleGh, "docker": ruleDocker, "kubectl": ruleKubectl, "oc": ruleKubectl,
+		"helm": subcmdDanger("uninstall", "delete", "del", "un", "push"), "terraform": ruleTerraform,
+		"pulumi": subcmdDanger("destroy", "cancel"), "aws": ruleAws, "gsutil": ruleGsutil,
+		"gcloud": anyWordDanger("destroys cloud resources", "delete", "remove", "reset"),
+		"az":     anyWordDanger("destroys cloud resources", "delete", "purge", "remove"),
+		"heroku": anyWordDanger("destroys cloud resources", "apps:destroy", "pg:reset", "destroy"),
+		"flyctl": anyWordDanger("destroys cloud resources", "destroy"), "fly": anyWordDanger("destroys cloud resources", "destroy"),
+		"vercel": anyWordDanger("destroys cloud resources", "remove", "rm"),
+		"psql":   ruleSQL, "mysql": ruleSQL, "sqlite3": ruleSQL, "clickhouse-client": ruleSQL,
+		"clickhouse": ruleSQL, "duckdb": ruleSQL, "cockroach": ruleSQL, "mongo": ruleSQL,
+		"mongosh": ruleSQL, "redis-cli": ruleSQL, "cqlsh": ruleSQL, "sqlcmd": ruleSQL,
+		"fuser": anyFlagDanger("kills processes using a file", "-k", "--kill"),
+		"vim":   ruleVim, "vi": ruleVim, "nvim": ruleVim, "view": ruleVim, "ex": ruleVim,
+	}
+	for _, n := range []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh", "rbash", "tcsh", "csh"} {
+		guardRules[n] = ruleShell
+	}
+	for n := range codeLangs {
+		guardRules[n] = ruleInterp
+	}
+	guardRules["bun"] = ruleBun
+	for n := range diskFormatters {
+		guardRules[n] = alwaysDangerous("formats or partitions a disk")
+	}
+	guardRules["mkfs"] = alwaysDangerous("formats a filesystem")
+	for n := range powerCmds {
+		guardRules[n] = alwaysDangerous("shuts down or restarts the machine")
+	}
+	for n := range accountCmds {
+		guardRules[n] = alwaysDangerous("changes system or account settings")
+	}
+	for n := range broadKillers {
+		guardRules[n] = alwaysDangerous("kills processes by name")
+	}
+}
+
+// positionalWords are the operands that are not options, in order.
+func positionalWords(args []shArg) []string {
+	var out []string
+	for _, a := range args {
+		if a.ok && !strings.HasPrefix(a.val, "-") {
+			out = append(out, a.val)
+		}
+	}
+	return out
+}
+
+// subcmdDanger flags a command whose first subcommand starts with a prefix.
+func subcmdDanger(prefixes ...string) guardRule {
+	return func(c *cmdChecker, in *guardCall) string {
+		pos := positionalWords(in.args)
+		if len(pos) == 0 {
+			return ""
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(pos[0], p) {
+				return "runs " + in.name + " " + pos[0] + ", which changes or destroys state"
+			}
+		}
+		return ""
+	}
+}
+
+// anyWordDanger flags a command when any positional word is one of words.
+func anyWordDanger(why string, words ...string) guardRule {
+	ws := nameSet(words...)
+	return func(c *cmdChecker, in *guardCall) string {
+		for _, p := range positionalWords(in.args) {
+			if ws[p] {
+				return why
+			}
+		}
+		return ""
+	}
+}
+
+// anyFlagDanger flags a command using any of the given options (also inside
+// short clusters like -ivh).
+func anyFlagDanger(why string, flags ...string) guardRule {
+	return func(c *cmdChecker, in *guardCall) string {
+		for _, a := range in.args {
+			for _, f := range flags {
+				if a.val == f || strings.HasPrefix(a.val, f+"=") ||
+					len(f) == 2 && strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "--") && strings.Contains(a.val[1:], f[1:]) {
+					return why
+				}
+			}
+		}
+		return ""
+	}
+}
+
+// argCountDanger flags a command given more than n arguments.
+func argCountDanger(why string, n int) guardRule {
+	return func(c *cmdChecker, in *guardCall) string {
+		if len(positionalWords(in.args)) > n {
+			return why
+		}
+		return ""
+	}
+}
+
+func rulePkg(subs ...string) guardRule {
+	ss := nameSet(subs...)
+	return func(c *cmdChecker, in *guardCall) string {
+		for _, p := range positionalWords(in.args) {
+			if ss[p] {
+				return "changes system packages (" + in.name + " " + p + ")"
+			}
+		}
+		return ""
+	}
+}
+
+func pubRule(subs ...string) guardRule {
+	ss := nameSet(subs...)
+	return func(c *cmdChecker, in *guardCall) string {
+		if hasLitArg(in.args, "--dry-run", "-n") && in.name != "cargo" || hasLitArg(in.args, "--dry-run") {
+			return ""
+		}
+		pos := positionalWords(in.args)
+		for _, p := range pos {
+			if ss[p] {
+				return "publishes (" + in.name + " " + p + ")"
+			}
+		}
+		return ""
+	}
+}
+
+func npmGlobalFlag(args []shArg) bool {
+	return hasLitArg(args, "-g", "--global", "--location=global") || func() bool {
+		for i, a := range args {
+			if a.val == "--location" && i+1 < len(args) && args[i+1].val == "global" {
+				return true
+			}
+		}
+		return false
+	}()
+}
+
+func ruleNpm(c *cmdChecker, in *guardCall) string {
+	pos := positionalWords(in.args)
+	if len(pos) == 0 {
+		return ""
+	}
+	switch pos[0] {
+	case "publish", "unpublish", "deprecate", "dist-tag", "owner":
+		if hasLitArg(in.args, "--dry-run") || pos[0] == "dist-tag" && (len(pos) < 2 || pos[1] == "ls") {
+			return ""
+		}
+		return "publishes to the package registry"
+	case "i", "install", "add", "un", "uninstall", "remove", "rm", "r", "update", "up", "upgrade", "link", "ln", "unlink":
+		if npmGlobalFlag(in.args) {
+			return "installs packages globally"
+		}
+	}
+	return ""
+}
+
+func ruleBun(c *cmdChecker, in *guardCall) string {
+	pos := positionalWords(in.args)
+	if len(pos) > 0 && pos[0] == "publish" && !hasLitArg(in.args, "--dry-run") {
+		return "publishes to the package registry"
+	}
+	if npmGlobalFlag(in.args) {
+		return "installs packages globally"
+	}
+	return ruleInterp(c, in)
+}
+
+func ruleYarn(c *cmdChecker, in *guardCall) string {
+	pos := positionalWords(in.args)
+	if len(pos) == 0 {
+		return ""
+	}
+	switch {
+	case pos[0] == "global" && len(pos) > 1 && pos[1] != "list" && pos[1] != "bin" && pos[1] != "dir":
+		return "installs packages globally"
+	case pos[0] == "publish" || pos[0] == "npm" && len(pos) > 1 && pos[1] == "publish":
+		return "publishes to the package registry"
+	}
+	return ""
+}
+
+func rulePip(c *cmdChecker, in *guardCall) string {
+	pos := positionalWords(in.args)
+	if len(pos) == 0 || pos[0] != "install" && pos[0] != "uninstall" {
+		return ""
+	}
+	for _, a := range in.args {
+		switch {
+		case a.val == "--user", a.val == "--break-system-packages":
+			return "installs packages outside a virtual environment"
+		case a.val == "--target" || a.val == "-t" || a.val == "--prefix" || a.val == "--root" ||
+			strings.HasPrefix(a.val, "--target=") || strings.HasPrefix(a.val, "--prefix=") || strings.HasPrefix(a.val, "--root="):
+			return "installs packages outside the workspace"
+		}
+	}
+	return ""
+}
+
+func ruleGem(c *cmdChecker, in *guardCall) string {
+	pos := positionalWords(in.args)
+	if len(pos) == 0 {
+		return ""
+	}
+	switch pos[0] {
+	case "push", "yank", "owner":
+		return "publishes to the package registry"
+	case "install", "i", "uninstall", "update", "cleanup":
+		if hasLitArg(in.args, "--user-install") {
+			return ""
+		}
+		return "installs gems system-wide"
+	}
+	return ""
+}
+
+func rulePacman(c *cmdChecker, in *guardCall) string {
+	for _, a := range in.args {
+		v := a.val
+		if strings.HasPrefix(v, "-S") || strings.HasPrefix(v, "--sync") {
+			if strings.ContainsAny(v[2:], "sigl") && !strings.ContainsAny(v[2:], "uy") {
+				continue // search and info queries
+			}
+			return "changes system packages"
+		}
+		if strings.HasPrefix(v, "-R") || strings.HasPrefix(v, "-U") || v == "--remove" || v == "--upgrade" {
+			return "changes system packages"
+		}
+	}
+	return ""
+}
+
+func ruleEmerge(c *cmdChecker, in *guardCall) string {
+	if hasLitArg(in.args, "-p", "--pretend", "-s", "--search", "-S", "--searchdesc", "--info") {
+		return ""
+	}
+	return "changes system packages"
+}
+
+func ruleNixEnv(c *cmdChecker, in *guardCall) string {
+	for _, a := range in.args {
+		if a.val == "-i" || a.val == "--install" || a.val == "-e" || a.val == "--uninstall" || a.val == "-u" || a.val == "--upgrade" {
+			return "changes installed packages"
+		}
+	}
+	return ""
+}
+
+func ruleDotnet(c *cmdChecker, in *guardCall) string {
+	pos := positionalWords(in.args)
+	if len(pos) >= 2 && pos[0] == "nuget" && (pos[1] == "push" || pos[1] == "delete") {
+		return "publishes to the package registry"
+	}
+	if len(pos) >= 2 && pos[0] == "tool" && pos[1] == "install" && npmGlobalFlag(in.args) {
+		return "installs tools globally"
+	}
+	return ""
+}

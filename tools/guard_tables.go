@@ -1,0 +1,121 @@
+package tools
+
+import "regexp"
+
+// Tables the guard judges by. Kept apart from the logic so they are easy to
+// review and extend.
+
+func nameSet(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// artifactDirs are regenerable build and cache directories: deleting them
+// inside the workspace loses nothing a build cannot recreate.
+var artifactDirs = nameSet("node_modules", "build", "dist", "target", "out", "bin", "obj",
+	"coverage", ".next", ".nuxt", ".cache", ".venv", "venv", "__pycache__", ".pytest_cache",
+	".mypy_cache", ".ruff_cache", ".tox", ".nox", ".gradle", ".parcel-cache", ".turbo",
+	".svelte-kit", ".angular", ".eggs", "htmlcov", ".nyc_output", "tmp", ".tmp",
+	".terraform", ".sass-cache", "_build", ".stack-work", "dist-newstyle", "zig-cache",
+	"zig-out", ".zig-cache", ".dart_tool", "CMakeFiles", "cmake-build-debug",
+	"cmake-build-release", ".build", "DerivedData", ".expo", ".vite", "storybook-static",
+	".docusaurus", "vendor", "site", "_site", ".jekyll-cache")
+
+// artifactFiles are file-name patterns of regenerable outputs.
+var artifactFiles = nameSet("*.o", "*.a", "*.so", "*.dylib", "*.dll", "*.exe", "*.obj", "*.pyc",
+	"*.pyo", "*.class", "*.log", "*.tmp", "*.temp", "*.bak", "*.orig", "*.rej", "*.swp",
+	"*~", "*.test", "*.out", "*.prof", "*.pprof", "*.cov", "*.coverprofile", "*.lcov",
+	".coverage", "coverage.*", "*.egg-info", "*.tsbuildinfo", ".DS_Store", "*.gcda",
+	"*.gcno", "*.d", "*.whl", "*.tgz", "*.pyd", "*.lo", "*.la", "*.elc", "*.hi",
+	"*.cmi", "*.cmo", "*.cmx", "*.beam", "*.jar", "*.war", "*.stackdump", "core")
+
+// credentialFiles are home-relative files whose content is a credential.
+var credentialFiles = nameSet(".aws/credentials", ".netrc", "_netrc", ".docker/config.json",
+	".config/gh/hosts.yml", ".git-credentials", ".pgpass", ".kube/config", ".npmrc",
+	".pypirc", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
+	".vault-token", ".config/gcloud/application_default_credentials.json",
+	".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db",
+	".terraform.d/credentials.tfrc.json", ".azure/accessTokens.json",
+	".azure/msal_token_cache.json", ".config/hub", ".my.cnf", ".config/rclone/rclone.conf",
+	".s3cfg", ".boto", ".config/op/config", ".password-store", ".local/share/keyrings")
+
+// secretDirs are home-relative directories that hold secrets, dangerous to
+// archive or copy as a whole.
+var secretDirs = nameSet(".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config", ".config/gh",
+	".config/gcloud", ".azure", ".password-store", ".local/share/keyrings")
+
+// secretSystemPrefixes are system files holding password hashes or keys.
+var secretSystemPrefixes = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers",
+	"/etc/ssl/private/", "/etc/master.passwd", "/var/lib/sss/", "/etc/security/opasswd"}
+
+// rcFiles are home-relative shell and tool startup files: writing them
+// persists code that runs in every later session.
+var rcFiles = nameSet(".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc",
+	".zprofile", ".zshenv", ".zlogin", ".kshrc", ".cshrc", ".tcshrc", ".config/fish/config.fish",
+	".inputrc", ".xinitrc", ".xprofile", ".ssh/authorized_keys", ".ssh/config",
+	".ssh/rc", ".gitconfig", ".config/git/config", ".npmrc", ".pypirc", ".curlrc", ".wgetrc",
+	".vimrc", ".config/autostart", ".pam_environment")
+
+// privilegeCmds always escalate privileges.
+var privilegeCmds = nameSet("sudo", "doas", "su", "pkexec", "run0", "sudoedit", "runuser",
+	"calife", "please", "chroot", "nsenter", "setpriv", "capsh")
+
+var shellNames = nameSet("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh",
+	"rbash", "tcsh", "csh")
+
+// codeLangs maps interpreters to the flag that takes inline code.
+var codeLangs = map[string]string{"python": "-c", "perl": "-e", "ruby": "-e", "node": "-e",
+	"php": "-r", "lua": "-e", "Rscript": "-e", "osascript": "-e", "bun": "-e", "deno": "eval",
+	"pwsh": "-c", "powershell": "-c", "tclsh": "", "jshell": "", "irb": ""}
+
+// netSenders send what they read from stdin to the network.
+var netSenders = nameSet("nc", "ncat", "netcat", "socat", "telnet", "openssl", "cryptcat")
+
+// diskFormatters write raw devices or partition tables: always dangerous.
+var diskFormatters = nameSet("mkfs", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "fdisk", "sfdisk", "cfdisk",
+	"gdisk", "sgdisk", "cgdisk", "parted", "gparted", "wipefs", "blkdiscard", "badblocks",
+	"partprobe", "pvremove", "vgremove", "lvremove", "pvcreate", "vgcreate", "mdadm",
+	"cryptsetup", "zpool", "newfs", "hdparm", "nvme", "sg_format", "flashrom")
+
+// powerCmds change the machine's run state.
+var powerCmds = nameSet("shutdown", "reboot", "halt", "poweroff", "telinit", "kexec", "pm-suspend",
+	"pm-hibernate", "systemd-hibernate")
+
+// accountCmds change users, groups, passwords or login shells.
+var accountCmds = nameSet("chsh", "chfn", "passwd", "useradd", "userdel", "usermod", "groupadd",
+	"groupdel", "groupmod", "gpasswd", "chpasswd", "chage", "visudo", "vipw", "vigr",
+	"adduser", "deluser", "addgroup", "delgroup", "newusers", "dscl", "sysadminctl",
+	"modprobe", "insmod", "rmmod", "depmod", "setcap", "update-grub", "grub-install",
+	"grub-mkconfig", "efibootmgr", "csrutil", "nvram", "bless", "spctl", "kextload",
+	"kextunload", "at", "batch", "swapon", "swapoff", "setenforce", "semanage", "tccutil")
+
+// broadKillers signal processes by name or pattern, not by pid.
+var broadKillers = nameSet("killall", "pkill", "killall5", "skill", "slay", "xkill", "pkill2")
+
+// secretReadOK are commands that may name a secret file without printing or
+// copying it (ssh -i uses the key, ls lists it).
+var secretReadOK = nameSet("ls", "stat", "file", "test", "[", "[[", "ssh", "ssh-add", "ssh-keygen",
+	"ssh-copy-id", "chmod", "chown", "chgrp", "cd", "dirname", "basename", "realpath",
+	"readlink", "du", "df", "which", "type", "touch", "mkdir", "rm", "unlink", "git", "wc",
+	"sha256sum", "sha1sum", "md5sum", "shasum", "b2sum", "cksum", "ssh-keyscan", "sftp", "mosh",
+	"mv", "find", "echo", "printf", "kubectl", "helm", "docker",
+	"gpg", "gpg2", "aws", "gcloud", "az", "terraform")
+
+// recursiveReaders copy or archive whole directories given as operands.
+var recursiveReaders = nameSet("tar", "zip", "7z", "rsync", "scp", "cp", "rclone", "restic",
+	"borg")
+
+// secretVarName matches environment variable names that hold secrets.
+var secretVarName = regexp.MustCompile(`(?i)(api_?key|secret|token|passw(or)?d|passphrase|credential|private_?key|_pat$|^pat_|auth_?key|access_?key|session_?key|_key$|^key$|bearer|cookie|signing|webhook_?url|dsn$|database_url)`)
+
+// sqlDanger matches SQL that drops or empties data; DELETE and UPDATE are
+// judged per statement for a WHERE clause.
+var (
+	sqlDrop   = regexp.MustCompile(`(?is)\b(drop\s+(table|database|schema|view|index|user|role|owned|function|procedure|trigger|sequence|materialized|collection|keyspace)|truncate(\s+table)?\s+[\w"'\x60.]+|alter\s+table\s+.*\bdrop\b|flushall|flushdb|dropdatabase\s*\(|\.drop\s*\(\s*\))`)
+	sqlDelete = regexp.MustCompile(`(?is)^\s*(delete\s+from|update\s+[\w"'\x60.]+\s+set)\b`)
+	sqlWhere  = regexp.MustCompile(`(?i)\bwhere\b`)
+	mongoWipe = regexp.MustCompile(`(?i)(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)`)
+)

@@ -1,0 +1,143 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// commandVars hold commands that programs run later (git runs
+// GIT_SSH_COMMAND, man runs PAGER).
+var commandVars = nameSet("GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_PAGER", "GIT_SEQUENCE_EDITOR",
+	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PAGER", "MANPAGER", "EDITOR",
+	"VISUAL", "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "BROWSER", "FZF_DEFAULT_COMMAND",
+	"GIT_PROXY_COMMAND", "RSYNC_RSH", "CVS_RSH", "FCEDIT", "SYSTEMD_PAGER", "GH_PAGER", "GH_EDITOR")
+
+// sourcedVars make a program load code: a file a shell sources, a library
+// the loader injects, options that require modules.
+var sourcedVars = nameSet("BASH_ENV", "ENV", "ZDOTDIR", "LD_PRELOAD", "LD_AUDIT",
+	"DYLD_INSERT_LIBRARIES", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "GIT_EXEC_PATH")
+
+// commandVar judges assignments whose value is run as a command.
+func (c *cmdChecker) commandVar(a *syntax.Assign) {
+	if a == nil || a.Name == nil || a.Value == nil {
+		return
+	}
+	name := a.Name.Value
+	switch {
+	case commandVars[name]:
+		v, ok := c.literal(a.Value)
+		if !ok {
+			c.flag(a, "sets a command variable it cannot resolve")
+			return
+		}
+		c.nested(v, a.Value, false)
+	case sourcedVars[name]:
+		v, ok := c.literal(a.Value)
+		if !ok {
+			c.flag(a, "injects code it cannot resolve through "+name)
+			return
+		}
+		switch name {
+		case "NODE_OPTIONS", "PERL5OPT", "RUBYOPT":
+			// Memory and warning flags are fine; flags that load code are not.
+			for _, f := range strings.Fields(v) {
+				for _, pre := range []string{"-r", "--require", "--import", "--loader", "--experimental-loader", "-M", "-m", "-e", "--eval", "-I"} {
+					if f == pre || strings.HasPrefix(f, pre+"=") || len(pre) == 2 && strings.HasPrefix(f, pre) {
+						c.flag(a, "injects code through "+name)
+						return
+					}
+				}
+			}
+		case "LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "GIT_EXEC_PATH":
+			// Only libraries built in the workspace.
+			for _, p := range strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ' ' }) {
+				if q := c.abs(p); q == "" || c.env.zoneOf(c.env.real(q, true)) != zoneWork {
+					c.flag(a, "injects code through "+name)
+					return
+				}
+			}
+		default:
+			c.flag(a, "injects code through "+name)
+		}
+	}
+}
+
+func (c *cmdChecker) declClause(x *syntax.DeclClause) {
+	for _, a := range x.Args {
+		c.substs(a)
+		c.commandVar(a)
+		c.assign(a)
+	}
+}
+
+// assign tracks NAME=literal so later expansions resolve; anything
+// conditional or non-literal makes the variable unknown.
+func (c *cmdChecker) assign(a *syntax.Assign) {
+	if a == nil || a.Name == nil || a.Naked {
+		return
+	}
+	name := a.Name.Value
+	if a.Array != nil || a.Index != nil || a.Append || c.cond > 0 {
+		delete(c.vars, name)
+		return
+	}
+	if a.Value == nil {
+		c.vars[name] = ""
+		return
+	}
+	if v, ok := c.literal(a.Value); ok {
+		c.vars[name] = v
+	} else if v, ok := c.mktemp(a.Value); ok {
+		c.vars[name] = v
+	} else {
+		delete(c.vars, name)
+	}
+}
+
+// mktemp resolves w when it is exactly $(mktemp ...): a fresh path whose
+// directory is known, so "rm -rf $tmp" later can be judged.
+func (c *cmdChecker) mktemp(w *syntax.Word) (string, bool) {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return "", false
+	}
+	cs, ok := parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(cs.Stmts[0].Redirs) > 0 {
+		return "", false
+	}
+	in := c.effective(ce)
+	if in.name != "mktemp" {
+		return "", false
+	}
+	p := parseCmdArgs(in.args, "p", nameSet("--tmpdir", "--suffix"))
+	tmpl := "tmp.XXXXXXXXXX"
+	if len(p.ops) > 1 || len(p.ops) == 1 && !p.ops[0].ok {
+		return "", false
+	}
+	if len(p.ops) == 1 {
+		tmpl = p.ops[0].val
+	}
+	dir, hasDir := p.get("-p", "--tmpdir")
+	switch {
+	case filepath.IsAbs(tmpl):
+		return tmpl, true
+	case hasDir || p.has("-t") || len(p.ops) == 0:
+		if dir == "" {
+			dir = os.TempDir()
+		}
+		return filepath.Join(c.abs(dir), tmpl), c.abs(dir) != ""
+	}
+	return c.abs(tmpl), c.abs(tmpl) != ""
+}

@@ -1,0 +1,257 @@
+package tools
+
+import (
+	"strings"
+
+	"github.com/mattn/go-shellwords"
+)
+
+// Wrappers run their arguments as a command (env, timeout, nice, xargs,
+// npx ...); peeling them finds what really runs.
+
+// peel strips one wrapper; more=false when name is the real command.
+func (c *cmdChecker) peel(in *guardCall, rest []shArg) ([]shArg, bool) {
+	switch in.name {
+	case "nohup", "unbuffer", "chronic", "builtin", "catchsegv", "proxychains", "proxychains4",
+		"torsocks", "tsocks", "firejail", "rlwrap", "winpty", "faketime":
+		return rest, true
+	case "env":
+		return c.peelEnv(in, rest)
+	case "command":
+		for i, a := range rest {
+			switch {
+			case a.val == "-v" || a.val == "-V":
+				return nil, false // command -v only looks a name up
+			case a.val == "-p" || a.val == "--":
+			default:
+				return rest[i:], true
+			}
+		}
+		return nil, true
+	case "exec":
+		return skipWrapperOpts(rest, "a", nil), true
+	case "time":
+		return skipWrapperOpts(rest, "fo", nameSet("--format", "--output")), true
+	case "nice":
+		return skipWrapperOpts(rest, "n", nameSet("--adjustment")), true
+	case "setsid", "caffeinate", "sg":
+		return skipWrapperOpts(rest, "tw", nil), true
+	case "ionice":
+		return skipWrapperOpts(rest, "cnP", nameSet("--class", "--classdata")), true
+	case "stdbuf":
+		return skipWrapperOpts(rest, "ioe", nameSet("--input", "--output", "--error")), true
+	case "timeout", "gtimeout":
+		r := skipWrapperOpts(rest, "sk", nameSet("--signal", "--kill-after"))
+		if len(r) > 0 {
+			r = r[1:] // the duration
+		}
+		return r, true
+	case "taskset":
+		r := skipWrapperOpts(rest, "", nil)
+		if len(r) > 0 {
+			r = r[1:] // the mask or CPU list
+		}
+		return r, true
+	case "chrt":
+		r := skipWrapperOpts(rest, "T", nil)
+		if len(r) > 0 {
+			r = r[1:] // the priority
+		}
+		return r, true
+	case "flock":
+		r := skipWrapperOpts(rest, "wEc", nameSet("--timeout", "--conflict-exit-code", "--command"))
+		for i, a := range rest {
+			if (a.val == "-c" || a.val == "--command") && i+1 < len(rest) {
+				return []shArg{litArg("sh"), litArg("-c"), rest[i+1]}, true
+			}
+		}
+		if len(r) > 0 {
+			r = r[1:] // the lock file
+		}
+		return r, true
+	case "busybox", "toybox":
+		return rest, len(rest) > 0
+	case "xargs":
+		return c.peelXargs(in, rest), true
+	case "watch":
+		r := skipWrapperOpts(rest, "nqd", nameSet("--interval", "--differences"))
+		if len(r) == 0 {
+			return nil, false
+		}
+		return watchScript(r), true
+	case "poetry", "pipenv", "pdm", "rye", "uv", "hatch", "bundle":
+		if len(rest) > 1 && (rest[0].val == "run" || rest[0].val == "exec") && !strings.HasPrefix(rest[1].val, "-") {
+			return rest[1:], true
+		}
+	case "npm", "pnpm", "yarn", "bun":
+		if len(rest) > 1 && (rest[0].val == "exec" || rest[0].val == "dlx" || rest[0].val == "x") {
+			return peelPackageRunner(rest[1:])
+		}
+	case "npx", "pnpx", "bunx":
+		return peelPackageRunner(rest)
+	}
+	return nil, false
+}
+
+// peelPackageRunner strips npx-style options; the package's binary runs
+// with the rest ("npx rimraf dist" runs rimraf).
+func peelPackageRunner(rest []shArg) ([]shArg, bool) {
+	for i := 0; i < len(rest); i++ {
+		v := rest[i].val
+		switch {
+		case !rest[i].ok:
+			return rest[i:], true
+		case v == "--":
+			return rest[i+1:], true
+		case v == "-c" || v == "--call":
+			if i+1 < len(rest) {
+				return []shArg{litArg("sh"), litArg("-c"), rest[i+1]}, true
+			}
+			return nil, false
+		case v == "-p" || v == "--package":
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			return rest[i:], true
+		}
+	}
+	return nil, false
+}
+
+// watchScript joins args into a script for sh -c, as watch and env -S do.
+func watchScript(args []shArg) []shArg {
+	parts := make([]string, len(args))
+	ok := true
+	for i, a := range args {
+		parts[i] = a.val
+		ok = ok && a.ok
+	}
+	return []shArg{litArg("sh"), litArg("-c"), {val: strings.Join(parts, " "), ok: ok}}
+}
+
+func (c *cmdChecker) peelEnv(in *guardCall, rest []shArg) ([]shArg, bool) {
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		v := a.val
+		switch {
+		case !a.ok:
+			return rest[i:], true
+		case v == "--":
+			return rest[i+1:], true
+		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") ||
+			(strings.HasPrefix(v, "-S") && len(v) > 2):
+			s := strings.TrimPrefix(strings.TrimPrefix(v, "--split-string="), "-S")
+			if v == "-S" || v == "--split-string" {
+				if i+1 >= len(rest) {
+					return nil, false
+				}
+				i++
+				if !rest[i].ok {
+					return rest[i:], true
+				}
+				s = rest[i].val
+			}
+			words, err := shellwords.Parse(s)
+			if err != nil {
+				return []shArg{{val: s}}, true
+			}
+			out := make([]shArg, 0, len(words)+len(rest))
+			for _, w := range words {
+				out = append(out, litArg(w))
+			}
+			return append(out, rest[i+1:]...), true
+		case v == "-u" || v == "-C" || v == "-P" || v == "--unset" || v == "--chdir":
+			if (v == "-C" || v == "--chdir") && i+1 < len(rest) {
+				in.chdir = &rest[i+1]
+			}
+			i++
+		case strings.HasPrefix(v, "-"):
+			if cd, ok := strings.CutPrefix(v, "--chdir="); ok {
+				d := litArg(cd)
+				in.chdir = &d
+			}
+		case strings.Contains(v, "=") && !strings.HasPrefix(v, "="):
+		default:
+			return rest[i:], true
+		}
+	}
+	return nil, false // bare env prints the environment
+}
+
+// peelXargs strips xargs options; the payload gets arguments from stdin, so
+// words that -I replaces become unknown.
+func (c *cmdChecker) peelXargs(in *guardCall, rest []shArg) []shArg {
+	repl := ""
+	i := 0
+	for ; i < len(rest); i++ {
+		v := rest[i].val
+		if !rest[i].ok || !strings.HasPrefix(v, "-") || v == "-" {
+			break
+		}
+		if v == "--" {
+			i++
+			break
+		}
+		if v == "-I" || v == "--replace" {
+			if i+1 < len(rest) {
+				repl = rest[i+1].val
+			}
+			i++
+			continue
+		}
+		if strings.HasPrefix(v, "--replace=") {
+			repl = strings.TrimPrefix(v, "--replace=")
+			continue
+		}
+		if strings.HasPrefix(v, "-I") || strings.HasPrefix(v, "-i") {
+			repl = v[2:]
+			if repl == "" {
+				repl = "{}"
+			}
+			continue
+		}
+		if len(v) == 2 && strings.Contains("adeELlnPs", v[1:]) {
+			i++
+		}
+	}
+	in.extra = true
+	out := append([]shArg(nil), rest[min(i, len(rest)):]...)
+	if repl != "" {
+		for j := range out {
+			if j > 0 && strings.Contains(out[j].val, repl) {
+				out[j].ok = false
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []shArg{litArg("echo")}
+	}
+	return out
+}
+
+// skipWrapperOpts drops leading options; short letters in withVal and long names
+// in longVal take a separate value.
+func skipWrapperOpts(args []shArg, withVal string, longVal map[string]bool) []shArg {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		if !args[i].ok {
+			return args[i:]
+		}
+		if v == "--" {
+			return args[i+1:]
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			return args[i:]
+		}
+		if strings.HasPrefix(v, "--") {
+			if longVal[v] {
+				i++
+			}
+			continue
+		}
+		if len(v) == 2 && strings.ContainsRune(withVal, rune(v[1])) {
+			i++
+		}
+	}
+	return nil
+}
