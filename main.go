@@ -82,7 +82,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 	}
 
-	client := agent.NewOpenAIClient(agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream})
+	client := agent.NewOpenAIClient(agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
+		FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: func(s string) { fmt.Fprintln(stderr, "aci:", s) }})
 	describe := func(err error) string { return agent.Describe(err, cfg.BaseURL, cfg.Model) }
 	hints := prompt.Hints{
 		Workdir:      workdir,

@@ -210,7 +210,7 @@ func TestStepLimit(t *testing.T) {
 }
 
 func TestExitCodesAndConfig(t *testing.T) {
-	srv := fakeai.New(t, fakeai.Reply{Status: 500, ErrorMessage: "boom"})
+	srv := fakeai.New(t, fakeai.Reply{Status: 400, ErrorMessage: "boom"})
 	tests := []struct {
 		name   string
 		env    []string
@@ -226,7 +226,7 @@ func TestExitCodesAndConfig(t *testing.T) {
 		{name: "no question", stdin: "  \n", code: 2, stderr: "no question"},
 		{name: "version", args: []string{"--version"}, code: 0, stdout: "aci "},
 		{name: "help", args: []string{"--help"}, code: 0, stdout: "Usage:"},
-		{name: "api error", stdin: "hi", code: 1, stderr: "API error 500: boom"},
+		{name: "api error", stdin: "hi", code: 1, stderr: "API error 400: boom"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

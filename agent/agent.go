@@ -54,6 +54,10 @@ type Agent struct {
 	system  string
 	turn    int // model replies in this session, for call ids
 	stats   Stats
+	// lastPrompt is the size of the last request in tokens, as reported or
+	// estimated; it decides when to compress.
+	lastPrompt int64
+	question   string // the user message of the running turn
 }
 
 // Stats counts a session's usage.
@@ -91,6 +95,7 @@ func (a *Agent) Windows() *windows.Manager { return a.wm }
 // launcher.
 func (a *Agent) Reset() {
 	a.history = nil
+	a.lastPrompt = 0
 	a.cfg.Hints.Summary = ""
 	a.system = prompt.System(a.cfg.BasePrompt, a.cfg.Hints)
 	a.wm.Reset()
@@ -108,19 +113,19 @@ func (a *Agent) Messages() []Message {
 // until a reply has no tool call, or the step limit is reached.
 func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 	a.history = append(a.history, Message{Role: "user", Content: question})
+	a.question = question
 	for step := 1; ; step++ {
 		if step > a.cfg.MaxSteps {
 			return "", fmt.Errorf("%w: %d model calls in this turn without a final answer (raise --max-steps or ACI_MAX_STEPS)", ErrStepLimit, a.cfg.MaxSteps)
 		}
-		var partial strings.Builder
-		reply, err := a.client.Complete(ctx, a.Messages(), func(s string) {
-			partial.WriteString(s)
-			a.emit(Event{Kind: EventText, Text: s})
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				a.markInterrupted(partial.String())
+		if a.needsCompression() {
+			// Also mid-turn: the turn goes on from the summary.
+			if _, err := a.compress(ctx, "", false); err != nil {
+				return "", err
 			}
+		}
+		reply, err := a.complete(ctx)
+		if err != nil {
 			return "", err
 		}
 		a.turn++
@@ -152,12 +157,42 @@ func (a *Agent) markInterrupted(partial string) {
 	a.history = append(a.history, Message{Role: "assistant", Content: text + interruptedNote})
 }
 
+// complete sends the next request. A request refused as too long for the
+// model's context compresses the history and is sent once more.
+func (a *Agent) complete(ctx context.Context) (Reply, error) {
+	for retried := false; ; retried = true {
+		msgs := a.Messages()
+		var partial strings.Builder
+		reply, err := a.client.Complete(ctx, msgs, func(s string) {
+			partial.WriteString(s)
+			a.emit(Event{Kind: EventText, Text: s})
+		})
+		if err == nil {
+			if !reply.HasUsage {
+				reply.Usage.PromptTokens = estimateTokens(msgs)
+			}
+			return reply, nil
+		}
+		if ctx.Err() != nil {
+			a.markInterrupted(partial.String())
+			return Reply{}, err
+		}
+		if retried || !isContextOverflow(err) || len(a.history) == 0 {
+			return Reply{}, err
+		}
+		if _, cerr := a.compress(ctx, "", true); cerr != nil {
+			return Reply{}, fmt.Errorf("%w (and compressing the history failed: %v)", err, cerr)
+		}
+	}
+}
+
 func (a *Agent) record(r Reply) {
 	a.stats.Steps++
 	a.stats.PromptTokens += r.Usage.PromptTokens
 	a.stats.CompletionTokens += r.Usage.CompletionTokens
 	a.stats.CachedTokens += r.Usage.CachedTokens
 	a.stats.LastPrompt = r.Usage.PromptTokens
+	a.lastPrompt = r.Usage.PromptTokens
 	a.emit(Event{Kind: EventUsage, Usage: r.Usage})
 }
 

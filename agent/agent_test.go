@@ -137,7 +137,7 @@ func TestDescribe(t *testing.T) {
 	}{
 		{fakeai.Reply{Status: 401}, "the API key was refused"},
 		{fakeai.Reply{Status: 404, ErrorCode: "model_not_found"}, "model m not found at"},
-		{fakeai.Reply{Status: 500, ErrorMessage: "kaput"}, "API error 500: kaput"},
+		{fakeai.Reply{Status: 400, ErrorMessage: "kaput"}, "API error 400: kaput"},
 	}
 	for _, tt := range tests {
 		srv := fakeai.New(t, tt.reply)

@@ -6,9 +6,13 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -47,17 +51,36 @@ type ClientConfig struct {
 	APIKey  string
 	Model   string
 	Stream  bool
+	// FallbackModels are tried in turn once Model has failed for good with
+	// a retryable error or was not found (OPENAI_FALLBACK_MODELS).
+	FallbackModels []string
+	// Notify receives one line per retry and per fallback; it may be nil.
+	Notify func(string)
+	// IdleTimeout aborts an attempt that receives nothing (no headers, no
+	// stream data) for this long; 0 means DefaultIdleTimeout.
+	IdleTimeout time.Duration
 }
+
+// DefaultIdleTimeout is how long a request may receive nothing before it is
+// aborted and retried.
+const DefaultIdleTimeout = 120 * time.Second
+
+// connectTimeout bounds dialing and the TLS handshake: a host that does not
+// answer by then is down or unreachable, and waiting only delays the retry.
+const connectTimeout = 10 * time.Second
 
 // OpenAIClient talks to any OpenAI-compatible /chat/completions endpoint.
+// Complete (retry.go) retries and falls back; attempt sends one request.
 type OpenAIClient struct {
 	client openai.Client
-	model  string
+	apiKey string // only to redact it from raw bodies shown in errors
 	stream bool
+	idle   time.Duration
+	retry  retrier
 }
 
-// NewOpenAIClient builds a client. The SDK's own retries are off: the loop
-// decides what to retry.
+// NewOpenAIClient builds a client. The SDK's own retries are off: Complete
+// counts and announces every attempt itself.
 func NewOpenAIClient(cfg ClientConfig) *OpenAIClient {
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
@@ -67,18 +90,28 @@ func NewOpenAIClient(cfg ClientConfig) *OpenAIClient {
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	return &OpenAIClient{client: openai.NewClient(opts...), model: cfg.Model, stream: cfg.Stream}
+	idle := cfg.IdleTimeout
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
+	return &OpenAIClient{
+		client: openai.NewClient(opts...), apiKey: cfg.APIKey, stream: cfg.Stream, idle: idle,
+		retry: newRetrier(cfg.Model, cfg.FallbackModels, cfg.Notify),
+	}
 }
 
 func newTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = 0 // a long generation is not a fault; cancellation ends it
-	t.TLSHandshakeTimeout = 10 * time.Second
+	t.DialContext = (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext
+	t.TLSHandshakeTimeout = connectTimeout
+	// No ResponseHeaderTimeout: attempt's idle timer covers waiting for
+	// headers too, with a duration tests can shorten.
+	t.ResponseHeaderTimeout = 0
 	return t
 }
 
-func (c *OpenAIClient) params(msgs []Message) openai.ChatCompletionNewParams {
-	p := openai.ChatCompletionNewParams{Model: c.model}
+func (c *OpenAIClient) params(model string, msgs []Message) openai.ChatCompletionNewParams {
+	p := openai.ChatCompletionNewParams{Model: model}
 	for _, m := range msgs {
 		switch m.Role {
 		case "system":
@@ -92,12 +125,37 @@ func (c *OpenAIClient) params(msgs []Message) openai.ChatCompletionNewParams {
 	return p
 }
 
-// Complete sends one request.
-func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func(string)) (Reply, error) {
-	params := c.params(msgs)
+// errIdle is the cause attempt's idle timer cancels a request with.
+var errIdle = errors.New("idle")
+
+// attempt sends one request to model. An idle timer, reset whenever
+// headers or body bytes arrive, aborts it when the server goes silent; a
+// recorder keeps the start of the body so a reply that is not JSON can be
+// shown.
+func (c *OpenAIClient) attempt(ctx context.Context, model string, msgs []Message, onText func(string)) (Reply, error) {
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := time.AfterFunc(c.idle, func() { cancel(errIdle) })
+	defer timer.Stop()
+	rec := &recorder{onData: func() { timer.Reset(c.idle) }}
+	r, err := c.send(actx, model, msgs, onText, rec)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(actx), errIdle) {
+		return Reply{}, &IdleError{After: c.idle}
+	}
+	return r, err
+}
+
+func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, onText func(string), rec *recorder) (Reply, error) {
+	params := c.params(model, msgs)
+	mw := option.WithMiddleware(rec.middleware)
 	if !c.stream {
-		resp, err := c.client.Chat.Completions.New(ctx, params)
+		resp, err := c.client.Chat.Completions.New(ctx, params, mw)
 		if err != nil {
+			// The whole 2xx body arrived, yet the SDK failed: it is not the
+			// JSON it should be.
+			if rec.eof && rec.status/100 == 2 {
+				return Reply{}, c.parseError(rec, err)
+			}
 			return Reply{}, err
 		}
 		if len(resp.Choices) == 0 {
@@ -114,12 +172,14 @@ func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func
 		return r, nil
 	}
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	stream := c.client.Chat.Completions.NewStreaming(ctx, params)
+	stream := c.client.Chat.Completions.NewStreaming(ctx, params, mw)
 	defer stream.Close()
 	var r Reply
 	var text []byte
 	finished := false
+	chunks := 0
 	for stream.Next() {
+		chunks++
 		chunk := stream.Current()
 		if chunk.JSON.Usage.Valid() && (chunk.Usage.PromptTokens > 0 || chunk.Usage.CompletionTokens > 0) {
 			r.HasUsage = true
@@ -142,9 +202,19 @@ func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func
 		}
 	}
 	if err := stream.Err(); err != nil {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &syntax) || errors.As(err, &typ) {
+			return Reply{}, c.parseError(rec, err)
+		}
 		return Reply{}, fmt.Errorf("stream: %w", err)
 	}
 	if !finished {
+		// A body with no event in it at all is not a stream (an HTML page,
+		// a bare JSON object): show it rather than call it cut off.
+		if chunks == 0 && rec.eof && !strings.Contains(string(rec.head), "data:") && strings.TrimSpace(string(rec.head)) != "" {
+			return Reply{}, c.parseError(rec, errors.New("no server-sent events in the response"))
+		}
 		// A clean close without a finish_reason is still a cut-off reply.
 		return Reply{}, ErrStreamCut
 	}
@@ -152,5 +222,58 @@ func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func
 	return r, nil
 }
 
+// parseError keeps the start of the raw body, never the API key.
+func (c *OpenAIClient) parseError(rec *recorder, err error) error {
+	raw := string(rec.head)
+	if c.apiKey != "" {
+		raw = strings.ReplaceAll(raw, c.apiKey, "[redacted]")
+	}
+	return &ParseError{Raw: raw, Err: err}
+}
+
 // ErrStreamCut reports a stream that ended before the reply was finished.
 var ErrStreamCut = errors.New("the response stream was cut off before the reply finished")
+
+// rawKeep is how much of a body the recorder keeps for error messages.
+const rawKeep = 1024
+
+// recorder watches one attempt's response: its status, and the first bytes
+// of its body. It is used from the goroutine that runs the request and
+// reads the body, so it needs no lock.
+type recorder struct {
+	onData func() // called whenever headers or body bytes arrive
+	status int
+	head   []byte
+	eof    bool // the body was read to its end
+}
+
+func (r *recorder) middleware(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if res != nil {
+		r.onData()
+		r.status = res.StatusCode
+		if res.Body != nil {
+			res.Body = &recordingBody{ReadCloser: res.Body, r: r}
+		}
+	}
+	return res, err
+}
+
+type recordingBody struct {
+	io.ReadCloser
+	r *recorder
+}
+
+func (b *recordingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.r.onData()
+		if room := rawKeep - len(b.r.head); room > 0 {
+			b.r.head = append(b.r.head, p[:min(n, room)]...)
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		b.r.eof = true
+	}
+	return n, err
+}

@@ -1,0 +1,138 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+
+	"github.com/aci-dev/aci/prompt"
+	"github.com/aci-dev/aci/protocol"
+)
+
+// summaryInstruction asks for the summary that replaces the history. The
+// goal and the current question are kept verbatim: a paraphrase drifts.
+const summaryInstruction = `Stop here and do not call any action. The conversation is about to be compressed: write a summary that will replace everything above, so that you can continue the work from it alone. The open windows stay open and keep showing live content, so do not copy file contents.
+
+Use these headings:
+## Goal
+The user's overall goal, and their current request quoted verbatim.
+## Done so far
+What was done, in order, with the results that matter (tests run and their outcome).
+## Files changed
+Each path and what changed in it.
+## Decisions
+Decisions taken and why; constraints the user gave.
+## Errors met
+Errors and how they were resolved, or that they are not resolved yet.
+## Remaining
+What remains to be done.
+## Next step
+The very next action to take.`
+
+// condensedChars caps each message of the transcript sent when the full
+// history no longer fits the model's context.
+const condensedChars = 2000
+
+// Compression reports what a compression did.
+type Compression struct {
+	Before, After int64 // prompt tokens before, estimated tokens after
+	Summary       string
+}
+
+// needsCompression reports whether the last prompt outgrew the threshold.
+func (a *Agent) needsCompression() bool {
+	return a.cfg.CompressTokens > 0 && a.lastPrompt > a.cfg.CompressTokens && len(a.history) > 0
+}
+
+// Compact compresses the history on demand (the REPL's /compact); focus,
+// if given, says what the summary should keep in particular.
+func (a *Agent) Compact(ctx context.Context, focus string) (Compression, error) {
+	if len(a.history) == 0 {
+		return Compression{}, errors.New("nothing to compress yet")
+	}
+	return a.compress(ctx, focus, false)
+}
+
+// compress asks the model for a summary, then replaces the history with
+// nothing and puts the summary in the system message. Windows stay open.
+// condensed sends a cut-down transcript instead of the full history, for
+// when the history itself no longer fits.
+func (a *Agent) compress(ctx context.Context, focus string, condensed bool) (Compression, error) {
+	before := a.lastPrompt
+	if before == 0 {
+		before = estimateTokens(a.Messages())
+	}
+	instruction := summaryInstruction
+	if a.question != "" {
+		instruction += "\n\nThe current request, verbatim:\n" + a.question
+	}
+	if focus != "" {
+		instruction += "\n\nThe user asks the summary to focus on: " + focus
+	}
+	var msgs []Message
+	if condensed {
+		msgs = []Message{
+			{Role: "system", Content: a.system},
+			{Role: "user", Content: "The conversation so far, with long messages cut:\n\n" + transcript(a.history, condensedChars) + "\n\n" + instruction},
+		}
+	} else {
+		msgs = append([]Message{{Role: "system", Content: a.system}}, a.history...)
+		msgs = append(msgs, Message{Role: "user", Content: instruction})
+	}
+	reply, err := a.client.Complete(ctx, msgs, nil)
+	if err != nil {
+		return Compression{}, fmt.Errorf("compress history: %w", err)
+	}
+	a.record(reply)
+	summary := strings.TrimSpace(protocol.Parse(reply.Content, 0).Text)
+	if summary == "" {
+		return Compression{}, errors.New("compress history: the model returned an empty summary")
+	}
+	a.cfg.Hints.Summary = summary
+	a.system = prompt.System(a.cfg.BasePrompt, a.cfg.Hints)
+	a.history = nil
+	after := estimateTokens(a.Messages())
+	a.lastPrompt = after
+	c := Compression{Before: before, After: after, Summary: summary}
+	a.emit(Event{Kind: EventCompressed, Text: summary, Usage: Usage{PromptTokens: before, CompletionTokens: after}})
+	return c, nil
+}
+
+// transcript renders history as text, each message cut to max characters.
+func transcript(history []Message, max int) string {
+	var b strings.Builder
+	for _, m := range history {
+		text := m.Content
+		if len(text) > max {
+			text = text[:max/2] + "\n[… cut …]\n" + text[len(text)-max/2:]
+		}
+		fmt.Fprintf(&b, "[%s]\n%s\n\n", m.Role, strings.ToValidUTF8(text, ""))
+	}
+	return b.String()
+}
+
+// estimateTokens guesses a request's size for servers that report no usage:
+// about four characters a token.
+func estimateTokens(msgs []Message) int64 {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.Content) + 8
+	}
+	return int64(n / 4)
+}
+
+// isContextOverflow reports whether the API refused a request as too long.
+func isContextOverflow(err error) bool {
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) {
+		return false
+	}
+	if apiErr.Code == "context_length_exceeded" {
+		return true
+	}
+	msg := strings.ToLower(apiErr.Message)
+	return strings.Contains(msg, "context length") || strings.Contains(msg, "maximum context") || strings.Contains(msg, "context window")
+}
