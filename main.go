@@ -11,8 +11,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -101,12 +103,64 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		})
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got atomic.Value // the signal that ended the run
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	go func() {
+		if s, ok := <-sigs; ok {
+			got.Store(s)
+			cancel()
+		}
+	}()
 	wm := windows.NewManager(windows.Env{Workdir: workdir, OutputLimit: cfg.OutputLimit, Approver: ui.PipeApprover(cfg.Yes, stderr)}, apps()...)
 	defer wm.CloseAll()
 	a := agent.New(client, wm, acfg, ui.PipeEvents(stderr))
-	return ui.RunPipe(ctx, a, question, stdout, stderr, describe)
+	defer startSession(ctx, a, cfg, workdir, stderr)()
+	code = ui.RunPipe(ctx, a, question, stdout, stderr, describe)
+	// SIGTERM and SIGHUP end aci like any Unix program: 128 + the signal.
+	if s, ok := got.Load().(syscall.Signal); ok && s != syscall.SIGINT {
+		code = 128 + int(s)
+	}
+	return code
+}
+
+// startSession gives the agent its transcript: a new one, or with --resume
+// the latest of this working directory, replayed into the agent. It returns
+// the function that closes the transcript.
+func startSession(ctx context.Context, a *agent.Agent, cfg config, workdir string, stderr io.Writer) func() {
+	dir, err := agent.SessionsDir()
+	if err != nil {
+		fmt.Fprintln(stderr, "aci: no session transcript:", err)
+		return func() {}
+	}
+	if cfg.Resume {
+		s, err := agent.LatestSession(dir, workdir)
+		if err == nil {
+			t, terr := agent.ResumeTranscript(s.Path, cfg.APIKey)
+			if terr == nil {
+				reopened := a.Resume(ctx, s)
+				a.SetTranscript(t)
+				fmt.Fprintf(stderr, "aci: resumed %s (%d messages", filepath.Base(s.Path), len(s.History))
+				if len(reopened) > 0 {
+					fmt.Fprintf(stderr, ", reopened %s", strings.Join(reopened, ", "))
+				}
+				fmt.Fprintln(stderr, ")")
+				return func() { t.Close() }
+			}
+			err = terr
+		}
+		fmt.Fprintf(stderr, "aci: %v; starting a new session\n", err)
+	}
+	t, err := agent.NewTranscript(dir, workdir, cfg.Model, cfg.APIKey)
+	if err != nil {
+		fmt.Fprintln(stderr, "aci: no session transcript:", err)
+		return func() {}
+	}
+	a.SetTranscript(t)
+	return func() { t.Close() }
 }
 
 // apps are the window kinds the launcher offers, in its order.

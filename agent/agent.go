@@ -58,6 +58,41 @@ type Agent struct {
 	// estimated; it decides when to compress.
 	lastPrompt int64
 	question   string // the user message of the running turn
+	log        *Transcript
+}
+
+// SetTranscript makes the agent write its session to t as it goes.
+func (a *Agent) SetTranscript(t *Transcript) { a.log = t }
+
+// Restore continues a session written earlier: its history, summary and
+// reply count. The caller reopens its windows.
+func (a *Agent) Restore(s Session) {
+	a.history = append([]Message(nil), s.History...)
+	a.turn = s.Turn
+	a.cfg.Hints.Summary = s.Summary
+	a.system = prompt.System(a.cfg.BasePrompt, a.cfg.Hints)
+}
+
+// appendMessage adds to the history and the transcript together.
+func (a *Agent) appendMessage(m Message) {
+	a.history = append(a.history, m)
+	turn := 0
+	if m.Role == "assistant" {
+		turn = a.turn
+	}
+	a.log.Write(Record{Type: "message", Role: m.Role, Content: m.Content, Turn: turn})
+}
+
+// logWindows records the open windows, so a resumed session reopens them.
+func (a *Agent) logWindows() {
+	if a.log == nil {
+		return
+	}
+	var ws []WindowRecord
+	for _, w := range a.wm.Windows()[1:] {
+		ws = append(ws, WindowRecord{ID: w.ID(), App: w.App(), Target: w.Title()})
+	}
+	a.log.Write(Record{Type: "windows", Windows: ws})
 }
 
 // Stats counts a session's usage.
@@ -99,6 +134,7 @@ func (a *Agent) Reset() {
 	a.cfg.Hints.Summary = ""
 	a.system = prompt.System(a.cfg.BasePrompt, a.cfg.Hints)
 	a.wm.Reset()
+	a.log.Write(Record{Type: "reset"})
 }
 
 // Messages builds the next request: system, history, then the live windows.
@@ -112,7 +148,7 @@ func (a *Agent) Messages() []Message {
 // Run answers one user message: it calls the model and runs its actions
 // until a reply has no tool call, or the step limit is reached.
 func (a *Agent) Run(ctx context.Context, question string) (string, error) {
-	a.history = append(a.history, Message{Role: "user", Content: question})
+	a.appendMessage(Message{Role: "user", Content: question})
 	a.question = question
 	for step := 1; ; step++ {
 		if step > a.cfg.MaxSteps {
@@ -132,12 +168,13 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 		a.record(reply)
 		a.emit(Event{Kind: EventReply, Text: reply.Content})
 		parsed := protocol.Parse(reply.Content, a.turn)
-		a.history = append(a.history, Message{Role: "assistant", Content: reply.Content})
+		a.appendMessage(Message{Role: "assistant", Content: reply.Content})
 		if !parsed.HasCalls() {
 			return parsed.Text, nil
 		}
 		results := a.runBatch(ctx, parsed.Calls)
-		a.history = append(a.history, Message{Role: "user", Content: protocol.RenderResults(results)})
+		a.appendMessage(Message{Role: "user", Content: protocol.RenderResults(results)})
+		a.logWindows()
 		if err := ctx.Err(); err != nil {
 			a.markInterrupted("")
 			return "", err
@@ -154,7 +191,7 @@ func (a *Agent) markInterrupted(partial string) {
 	if text != "" {
 		text += "\n"
 	}
-	a.history = append(a.history, Message{Role: "assistant", Content: text + interruptedNote})
+	a.appendMessage(Message{Role: "assistant", Content: text + interruptedNote})
 }
 
 // complete sends the next request. A request refused as too long for the
@@ -194,6 +231,8 @@ func (a *Agent) record(r Reply) {
 	a.stats.LastPrompt = r.Usage.PromptTokens
 	a.lastPrompt = r.Usage.PromptTokens
 	a.emit(Event{Kind: EventUsage, Usage: r.Usage})
+	u := r.Usage
+	a.log.Write(Record{Type: "usage", Usage: &u})
 }
 
 // runBatch runs every call in order, whatever became of the ones before.
@@ -212,6 +251,7 @@ func (a *Agent) runBatch(ctx context.Context, calls []protocol.Call) []protocol.
 			res.Status, res.Text = out.Status, out.Text
 		}
 		a.emit(Event{Kind: EventResult, Call: c, Result: res})
+		a.log.Write(Record{Type: "call", Call: &CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID, Status: res.Status}})
 		results = append(results, res)
 	}
 	return results

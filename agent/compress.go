@@ -94,6 +94,7 @@ func (a *Agent) compress(ctx context.Context, focus string, condensed bool) (Com
 	a.cfg.Hints.Summary = summary
 	a.system = prompt.System(a.cfg.BasePrompt, a.cfg.Hints)
 	a.history = nil
+	a.log.Write(Record{Type: "summary", Content: summary})
 	after := estimateTokens(a.Messages())
 	a.lastPrompt = after
 	c := Compression{Before: before, After: after, Summary: summary}

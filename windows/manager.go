@@ -87,18 +87,41 @@ func (m *Manager) Execute(ctx context.Context, windowID, actionID string, raw ma
 
 // Open opens a window of app on target, as launcher.open does.
 func (m *Manager) Open(ctx context.Context, appName, target string) (Window, Result) {
+	return m.open(ctx, appName, target, 0)
+}
+
+// Reopen opens a window under the id it had in an earlier session, so the
+// history's references to it stay right.
+func (m *Manager) Reopen(ctx context.Context, id, target string) (Window, Result) {
+	i := strings.LastIndexByte(id, '_')
+	var n int
+	if i < 0 {
+		return nil, Fail("bad window id %q", id)
+	}
+	if _, err := fmt.Sscanf(id[i+1:], "%d", &n); err != nil || n < 1 {
+		return nil, Fail("bad window id %q", id)
+	}
+	return m.open(ctx, id[:i], target, n)
+}
+
+// open opens a window numbered n, or the next free number when n is 0.
+func (m *Manager) open(ctx context.Context, appName, target string, n int) (Window, Result) {
 	app, ok := m.apps[appName]
 	if !ok {
 		return nil, Fail("unknown app %q; apps: %s", appName, strings.Join(m.appOrder, ", "))
 	}
 	m.mu.Lock()
-	m.counters[appName]++
-	id := fmt.Sprintf("%s_%d", appName, m.counters[appName])
+	prev := m.counters[appName]
+	if n == 0 {
+		n = prev + 1
+	}
+	m.counters[appName] = max(prev, n)
+	id := fmt.Sprintf("%s_%d", appName, n)
 	m.mu.Unlock()
 	w, msg, err := app.Open(ctx, id, target)
 	if err != nil {
 		m.mu.Lock()
-		m.counters[appName]-- // the id was never shown, reuse it
+		m.counters[appName] = prev // the id was never shown, reuse it
 		m.mu.Unlock()
 		if d, ok := err.(deniedError); ok {
 			return nil, d.result
