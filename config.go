@@ -60,8 +60,8 @@ Flags:
   --help             show this help
 
 Configuration (environment, then .env in the working directory):
-  OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL, ACI_MAX_STEPS,
-  ACI_COMPRESS_TOKENS, ACI_OUTPUT_LIMIT, ACI_STREAM, ACI_YES
+  OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_FALLBACK_MODELS,
+  ACI_MAX_STEPS, ACI_COMPRESS_TOKENS, ACI_OUTPUT_LIMIT, ACI_STREAM, ACI_YES
 See .env.example.
 `
 
