@@ -3,23 +3,26 @@ module github.com/aci-dev/aci
 go 1.26.8
 
 require (
+	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
+	github.com/chzyer/readline v1.5.1
+	github.com/fatih/color v1.19.0
+	github.com/joho/godotenv v1.5.1
+	github.com/mattn/go-isatty v0.0.22
+	github.com/mattn/go-shellwords v1.0.16
+	github.com/openai/openai-go/v3 v3.96.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	golang.org/x/net v0.60.0
+	golang.org/x/sys v0.48.0
+	mvdan.cc/sh/v3 v3.14.1
+)
+
+require (
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
-	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // indirect
-	github.com/chzyer/readline v1.5.1 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
-	github.com/fatih/color v1.19.0 // indirect
-	github.com/joho/godotenv v1.5.1 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
-	github.com/mattn/go-isatty v0.0.22 // indirect
-	github.com/mattn/go-shellwords v1.0.16 // indirect
-	github.com/openai/openai-go/v3 v3.96.0 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
-	golang.org/x/net v0.60.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

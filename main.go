@@ -84,8 +84,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 	}
 
+	notices := ui.NewNotices(stderr)
 	client := agent.NewOpenAIClient(agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
-		FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: func(s string) { fmt.Fprintln(stderr, "aci:", s) }})
+		FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notices.Notify})
 	describe := func(err error) string { return agent.Describe(err, cfg.BaseURL, cfg.Model) }
 	hints := prompt.Hints{
 		Workdir:      workdir,
@@ -99,7 +100,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return ui.RunREPL(ui.REPLConfig{
 			Client: client, AgentConfig: acfg, Env: windows.Env{Workdir: workdir, OutputLimit: cfg.OutputLimit},
 			Apps: apps(), Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
-			Stdin: stdin, Stdout: stdout, Stderr: stderr,
+			Stdin: stdin, Stdout: stdout, Stderr: stderr, Notices: notices,
+			Start: func(a *agent.Agent) func() { return startSession(context.Background(), a, cfg, workdir, stderr) },
 		})
 	}
 

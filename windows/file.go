@@ -68,7 +68,7 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 	}
 	path = filepath.Clean(path)
 	if v := tools.CheckFileAccess(path, env.Workdir, false); v.Dangerous {
-		req := ApprovalRequest{Kind: "file", WindowID: id, Subject: "open " + target, Reason: v.Reason}
+		req := ApprovalRequest{Kind: "file", WindowID: id, Subject: "open " + target, Reason: v.Reason, Part: v.Part}
 		if d := env.Approver.Approve(ctx, req); !d.Allow {
 			return nil, "", deniedError{denied(req, d)}
 		}
@@ -215,7 +215,7 @@ func (w *fileWindow) approveWrite(ctx context.Context) *Result {
 	if !v.Dangerous {
 		return nil
 	}
-	req := ApprovalRequest{Kind: "file", WindowID: w.id, Subject: "write " + w.path, Reason: v.Reason}
+	req := ApprovalRequest{Kind: "file", WindowID: w.id, Subject: "write " + w.path, Reason: v.Reason, Part: v.Part}
 	if d := w.env.Approver.Approve(ctx, req); !d.Allow {
 		r := denied(req, d)
 		return &r

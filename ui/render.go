@@ -1,0 +1,284 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chzyer/readline"
+	"github.com/fatih/color"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/protocol"
+)
+
+// Spinner labels.
+const (
+	spinThinking = "thinking"
+	spinRunning  = "running"
+	spinWriting  = "writing a tool call"
+)
+
+// renderer draws a session on the terminal: the model's text as it streams
+// (without its <tool_call> blocks), one dim line per call and its result, a
+// spinner while waiting, and aci's own notes. Every write takes one lock,
+// because events arrive from the agent while the spinner ticks.
+type renderer struct {
+	mu     sync.Mutex
+	w      io.Writer
+	color  bool
+	spin   spinner
+	filter streamFilter
+
+	atStart bool // the cursor is at the start of a line
+	began   bool // the current reply has shown text
+	nl      int  // newlines the stream ended with, held until more text comes
+	resume  string
+
+	dim, bold, red, green, yellow, cyan, alert *color.Color
+}
+
+// newRenderer writes to w; colours and the spinner only when asked, which
+// the caller decides from the terminal, NO_COLOR and TERM.
+func newRenderer(w io.Writer, useColor, useSpinner bool) *renderer {
+	r := &renderer{w: w, color: useColor, atStart: true}
+	mk := func(a ...color.Attribute) *color.Color {
+		c := color.New(a...)
+		if useColor {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	r.dim, r.bold, r.red = mk(color.Faint), mk(color.Bold), mk(color.FgRed)
+	r.green, r.yellow, r.cyan = mk(color.FgGreen), mk(color.FgYellow), mk(color.FgCyan, color.Bold)
+	r.alert = mk(color.FgRed, color.Bold, color.Underline)
+	r.spin = spinner{mu: &r.mu, style: func(s string) string { return r.dim.Sprint(s) }}
+	if useSpinner {
+		r.spin.w = w
+	}
+	if useColor {
+		r.spin.erase = "\x1b[K" // without colour, spaces: NO_COLOR output has no escape codes
+	}
+	return r
+}
+
+// event shows one agent event; it is the agent's emit func.
+func (r *renderer) event(ev agent.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch ev.Kind {
+	case agent.EventText:
+		r.showLocked(r.filter.Write(ev.Text))
+		if r.filter.InBlock() {
+			r.endLineLocked()
+			r.spin.startLocked(spinWriting)
+		}
+	case agent.EventReply:
+		r.endReplyLocked()
+	case agent.EventCall:
+		r.spin.stopLocked()
+		r.endLineLocked()
+		fmt.Fprintln(r.w, r.dim.Sprint("▸ "+callHeadline(ev.Call, ev.Title, screenWidth()-4)))
+		r.spin.startLocked(spinRunning)
+	case agent.EventResult:
+		r.spin.stopLocked()
+		r.endLineLocked()
+		fmt.Fprintln(r.w, "  "+r.resultLine(ev.Result, screenWidth()-6))
+		r.spin.startLocked(spinThinking)
+	case agent.EventCompressed:
+		r.spin.stopLocked()
+		r.endLineLocked()
+		fmt.Fprintln(r.w, r.dim.Sprintf("compressed %d → %d tokens (earlier conversation summarized; windows stay open)", ev.Usage.PromptTokens, ev.Usage.CompletionTokens))
+		r.spin.startLocked(spinThinking)
+	}
+}
+
+var blankLines = regexp.MustCompile(`\n{3,}`)
+
+// showLocked writes streamed prose. Blank lines at the start of a reply are
+// dropped, newlines at the end of a delta wait for more text, and runs of
+// blank lines shrink to one, so the space a hidden tool call leaves behind
+// does not pile up.
+func (r *renderer) showLocked(text string) {
+	text = sanitize(text)
+	if !r.began {
+		text = strings.TrimLeft(text, "\n")
+	}
+	body := strings.TrimRight(text, "\n")
+	trail := len(text) - len(body)
+	if body == "" {
+		r.nl += trail
+		return
+	}
+	r.spin.stopLocked()
+	lead := len(body) - len(strings.TrimLeft(body, "\n"))
+	body = blankLines.ReplaceAllString(body[lead:], "\n\n")
+	nl := min(r.nl+lead, 2)
+	if !r.began {
+		nl = 0
+	}
+	if r.atStart && nl > 0 {
+		nl-- // the line is already ended
+	} else if !r.atStart && !r.began {
+		nl = 1 // never continue aci's own line
+	}
+	fmt.Fprint(r.w, strings.Repeat("\n", nl)+body)
+	r.began, r.atStart, r.nl = true, false, trail
+}
+
+// endReplyLocked shows what the filter held back and ends the line.
+func (r *renderer) endReplyLocked() {
+	r.showLocked(r.filter.Flush())
+	r.spin.stopLocked()
+	r.endLineLocked()
+	r.began = false
+}
+
+// endLineLocked moves to a fresh line unless the cursor is at one; held
+// newlines are dropped.
+func (r *renderer) endLineLocked() {
+	if !r.atStart {
+		fmt.Fprintln(r.w)
+		r.atStart = true
+	}
+	r.nl = 0
+}
+
+// beginTurn prepares for a turn's events: readline left the cursor at the
+// start of a line.
+func (r *renderer) beginTurn() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.filter, r.began, r.nl, r.atStart, r.resume = streamFilter{}, false, 0, true, ""
+	r.spin.startLocked(spinThinking)
+}
+
+// endTurn stops the spinner and ends the line, whatever the turn left.
+func (r *renderer) endTurn() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.filter.Flush()
+	r.spin.stopLocked()
+	r.endLineLocked()
+	r.began = false
+}
+
+// suspend clears the screen's live parts so a question can be asked;
+// resume restarts the spinner that was showing.
+func (r *renderer) suspend() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.resume = r.spin.activeLocked()
+	r.spin.stopLocked()
+	r.endLineLocked()
+}
+
+func (r *renderer) resumeSpinner() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.resume != "" {
+		r.spin.startLocked(r.resume)
+		r.resume = ""
+	}
+}
+
+// println writes one line of aci's own text (already styled).
+func (r *renderer) println(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.spin.stopLocked()
+	r.endLineLocked()
+	fmt.Fprintln(r.w, s)
+}
+
+// note writes a dim line.
+func (r *renderer) note(s string) { r.println(r.dim.Sprint(sanitize(s))) }
+
+// fail writes an error line.
+func (r *renderer) fail(s string) { r.println(r.red.Sprint("error: " + sanitize(s))) }
+
+// summary ends a turn with one dim line: model calls, tokens, time.
+func (r *renderer) summary(steps int, in, cached, out int64, d time.Duration) {
+	plural := "s"
+	if steps == 1 {
+		plural = ""
+	}
+	tokens := humanTokens(in) + " in"
+	if cached > 0 {
+		tokens += " (" + humanTokens(cached) + " cached)"
+	}
+	r.note(fmt.Sprintf("· %d step%s · %s / %s out · %s", steps, plural, tokens, humanTokens(out), humanDuration(d)))
+}
+
+// resultLine is a call's outcome: a mark and the first line of its text.
+func (r *renderer) resultLine(res protocol.Result, width int) string {
+	text := sanitize(res.Text)
+	switch res.Status {
+	case protocol.StatusOK:
+		return r.green.Sprint("✓") + " " + r.dim.Sprint(firstLine(text, width))
+	case protocol.StatusDenied:
+		return r.yellow.Sprint("⊘") + " " + r.dim.Sprint(firstLine("denied: "+text, width))
+	case protocol.StatusStarted:
+		return r.dim.Sprint("… " + firstLine(text, width))
+	}
+	return r.red.Sprint("✗") + " " + r.dim.Sprint(firstLine(text, width))
+}
+
+// callHeadline names a call in a few words: window, action and what it
+// works on (the command, the URL, the app and target, or the title).
+func callHeadline(c protocol.Call, title string, width int) string {
+	if c.WindowID == "" {
+		return "(unreadable tool call)"
+	}
+	detail := title
+	switch {
+	case c.WindowID == "launcher" && c.ActionID == "open":
+		detail = strings.TrimSpace(stringParam(c, "app") + " " + stringParam(c, "target"))
+	case stringParam(c, "command") != "":
+		detail = stringParam(c, "command")
+	case stringParam(c, "url") != "":
+		detail = stringParam(c, "url")
+	}
+	return firstLine(sanitize(strings.TrimSpace(c.WindowID+" "+c.ActionID+" "+detail)), width)
+}
+
+func stringParam(c protocol.Call, name string) string {
+	var s string
+	if raw, ok := c.Params[name]; ok && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return ""
+}
+
+// screenWidth is the terminal's width, or a reasonable one.
+func screenWidth() int {
+	if w := readline.GetScreenWidth(); w >= 40 {
+		return w
+	}
+	return 100
+}
+
+func humanTokens(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+func humanDuration(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}

@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+const (
+	pasteStart        = "\x1b[200~"
+	pasteEnd          = "\x1b[201~"
+	bracketedPasteOn  = "\x1b[?2004h"
+	bracketedPasteOff = "\x1b[?2004l"
+	// inlinePasteMax is the longest paste typed into the line as it is;
+	// readline redraws the whole line for every rune it inserts.
+	inlinePasteMax = 200
+)
+
+// pasteReader sits between the terminal and readline. It takes a bracketed
+// paste out of the key stream whole, so its newlines do not send the
+// message line by line: a short one-line paste is typed in as it is, any
+// other becomes a placeholder that the pasted text replaces when the
+// message is sent.
+type pasteReader struct {
+	r       io.Reader
+	store   *pasteStore
+	buf     []byte
+	out     []byte // ready for readline
+	held    []byte // a possible marker cut by the end of a read
+	paste   []byte // the paste so far
+	inPaste bool
+}
+
+func (p *pasteReader) Read(b []byte) (int, error) {
+	for len(p.out) == 0 {
+		if p.buf == nil {
+			p.buf = make([]byte, 4096)
+		}
+		n, err := p.r.Read(p.buf)
+		p.feed(p.buf[:n])
+		if err != nil {
+			if !p.inPaste {
+				p.out, p.held = append(p.out, p.held...), nil
+			}
+			if len(p.out) == 0 {
+				return 0, err
+			}
+		}
+	}
+	n := copy(b, p.out)
+	p.out = p.out[n:]
+	return n, nil
+}
+
+func (p *pasteReader) feed(data []byte) {
+	data = append(p.held, data...)
+	p.held = nil
+	for len(data) > 0 {
+		marker := []byte(pasteStart)
+		if p.inPaste {
+			marker = []byte(pasteEnd)
+		}
+		if i := bytes.Index(data, marker); i >= 0 {
+			if p.inPaste {
+				p.paste = append(p.paste, data[:i]...)
+				p.out = append(p.out, p.store.add(string(p.paste))...)
+				p.paste = nil
+			} else {
+				p.out = append(p.out, data[:i]...)
+			}
+			p.inPaste = !p.inPaste
+			data = data[i+len(marker):]
+			continue
+		}
+		k := partialSuffix(string(data), string(marker))
+		if p.inPaste {
+			p.paste = append(p.paste, data[:len(data)-k]...)
+		} else {
+			p.out = append(p.out, data[:len(data)-k]...)
+		}
+		p.held = append([]byte(nil), data[len(data)-k:]...)
+		break
+	}
+}
+
+// pasteStore keeps the pasted texts of the message being typed. The reader
+// fills it on readline's goroutine, the REPL empties it on its own.
+type pasteStore struct {
+	mu    sync.Mutex
+	items []pasteItem
+}
+
+type pasteItem struct{ placeholder, text string }
+
+// add returns what to type for a paste: the text, or a placeholder.
+func (s *pasteStore) add(text string) string {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.TrimRight(strings.ReplaceAll(text, "\r", "\n"), "\n")
+	if text == "" {
+		return ""
+	}
+	if utf8.RuneCountInString(text) <= inlinePasteMax && sanitize(text) == text && !strings.ContainsAny(text, "\n\t") {
+		return text
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.items) + 1
+	ph := fmt.Sprintf("[pasted text #%d, %d chars]", n, utf8.RuneCountInString(text))
+	if lines := strings.Count(text, "\n") + 1; lines > 1 {
+		ph = fmt.Sprintf("[pasted text #%d +%d lines]", n, lines)
+	}
+	s.items = append(s.items, pasteItem{ph, text})
+	return ph
+}
+
+// expand puts the pasted texts in place of their placeholders and forgets
+// them.
+func (s *pasteStore) expand(msg string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, it := range s.items {
+		msg = strings.Replace(msg, it.placeholder, it.text, 1)
+	}
+	s.items = nil
+	return msg
+}
+
+func (s *pasteStore) reset() { s.expand("") }

@@ -1,0 +1,8 @@
+package ui
+
+import "golang.org/x/sys/unix"
+
+const (
+	ioctlGetTermios = unix.TCGETS
+	ioctlSetTermios = unix.TCSETS // TCSANOW: pending input is kept
+)

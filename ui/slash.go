@@ -1,0 +1,190 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// command is one slash command. /help, Tab completion and dispatch all read
+// the commands table, so a new command (such as /compact) is one more entry
+// there, with nothing else to touch.
+type command struct {
+	name    string   // without the slash
+	aliases []string // also without
+	args    string   // how /help shows its arguments, e.g. "[focus]"
+	help    string   // one line
+	// run does it; arg is the rest of the line, trimmed. It returns true
+	// to leave the REPL.
+	run func(r *repl, arg string) bool
+}
+
+var commands []command
+
+// init fills the table: /help reads it, so it cannot be a plain initializer.
+func init() {
+	commands = []command{
+		{name: "help", help: "list the commands and keys", run: (*repl).cmdHelp},
+		{name: "reset", aliases: []string{"clear", "new"}, help: "forget the conversation and its summary, close every window but the launcher", run: (*repl).cmdReset},
+		{name: "windows", help: "list the open windows: id, app, title", run: (*repl).cmdWindows},
+		{name: "compact", args: "[focus]", help: "compress the conversation into a summary now, keeping what focus names", run: (*repl).cmdCompact},
+		{name: "usage", help: "tokens used in this session, and the last prompt's size against the compression threshold", run: (*repl).cmdUsage},
+		{name: "exit", aliases: []string{"quit"}, help: "leave aci", run: func(*repl, string) bool { return true }},
+	}
+}
+
+// parseSlash splits "/name rest" when the line is a command. A line such as
+// "/etc/hosts is wrong" is a message, not a command.
+func parseSlash(line string) (name, arg string, ok bool) {
+	line = strings.TrimSpace(line)
+	if !strings.HasPrefix(line, "/") {
+		return "", "", false
+	}
+	word, rest, _ := strings.Cut(line[1:], " ")
+	if word == "" {
+		return "", "", false
+	}
+	for _, c := range word {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return "", "", false
+		}
+	}
+	return strings.ToLower(word), strings.TrimSpace(rest), true
+}
+
+func findCommand(name string) *command {
+	for i, c := range commands {
+		if c.name == name {
+			return &commands[i]
+		}
+		for _, a := range c.aliases {
+			if a == name {
+				return &commands[i]
+			}
+		}
+	}
+	return nil
+}
+
+// command runs a slash command; true means leave.
+func (r *repl) command(name, arg string) bool {
+	c := findCommand(name)
+	if c == nil {
+		r.out.println(r.out.yellow.Sprint("unknown command /"+sanitize(name)) + r.out.dim.Sprint(" · /help lists the commands"))
+		return false
+	}
+	return c.run(r, arg)
+}
+
+// commandNames are every name and alias with its slash, sorted.
+func commandNames() []string {
+	var names []string
+	for _, c := range commands {
+		names = append(names, "/"+c.name)
+		for _, a := range c.aliases {
+			names = append(names, "/"+a)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// slashCompleter completes a command name on Tab.
+type slashCompleter struct{}
+
+func (slashCompleter) Do(line []rune, pos int) ([][]rune, int) {
+	head := string(line[:pos])
+	if !strings.HasPrefix(head, "/") || strings.ContainsAny(head, " \t") {
+		return nil, 0
+	}
+	var out [][]rune
+	for _, name := range commandNames() {
+		if strings.HasPrefix(name, head) {
+			out = append(out, []rune(name[len(head):]+" "))
+		}
+	}
+	return out, len([]rune(head))
+}
+
+func (r *repl) cmdHelp(string) bool {
+	o := r.out
+	o.println(o.bold.Sprint("Commands"))
+	for _, c := range commands {
+		name := "/" + c.name
+		if c.args != "" {
+			name += " " + c.args
+		}
+		line := fmt.Sprintf("  %-16s %s", name, c.help)
+		if len(c.aliases) > 0 {
+			line += o.dim.Sprint(" (also /" + strings.Join(c.aliases, ", /") + ")")
+		}
+		o.println(line)
+	}
+	o.println(o.bold.Sprint("Keys"))
+	for _, k := range [][2]string{
+		{"Enter", "send; a line ending in \\ continues on the next"},
+		{"Ctrl-C", "cancel the running turn; twice at an empty prompt to exit"},
+		{"Ctrl-D", "exit, at an empty prompt"},
+		{"Ctrl-R", "search the input history"},
+		{"Tab", "complete a command"},
+	} {
+		o.println(fmt.Sprintf("  %-16s %s", k[0], k[1]))
+	}
+	return false
+}
+
+func (r *repl) cmdReset(string) bool {
+	r.agent.Reset()
+	r.out.note("conversation cleared; all windows closed but the launcher")
+	return false
+}
+
+func (r *repl) cmdWindows(string) bool {
+	for _, w := range r.agent.Windows().Windows() {
+		r.out.println(fmt.Sprintf("  %-14s %-10s %s", w.ID(), w.App(), sanitize(w.Title())))
+	}
+	return false
+}
+
+func (r *repl) cmdUsage(string) bool {
+	s := r.agent.Stats()
+	limit := r.cfg.AgentConfig.CompressTokens
+	cached := ""
+	if s.CachedTokens > 0 {
+		cached = fmt.Sprintf(" (%d cached)", s.CachedTokens)
+	}
+	lines := []string{
+		fmt.Sprintf("  model calls        %d", s.Steps),
+		fmt.Sprintf("  prompt tokens      %d%s", s.PromptTokens, cached),
+		fmt.Sprintf("  completion tokens  %d", s.CompletionTokens),
+	}
+	last := fmt.Sprintf("  last prompt        %d tokens", s.LastPrompt)
+	if limit > 0 {
+		last += fmt.Sprintf(" of %d before compression (%d%%)", limit, s.LastPrompt*100/limit)
+	}
+	for _, l := range append(lines, last) {
+		r.out.println(l)
+	}
+	return false
+}
+
+// cmdCompact compresses on demand; Ctrl-C cancels it like a turn.
+func (r *repl) cmdCompact(focus string) bool {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.setCancel(cancel)
+	defer r.setCancel(nil)
+	defer r.in.quiet()()
+	r.out.beginTurn()
+	_, err := r.agent.Compact(ctx, focus)
+	r.out.endTurn()
+	switch {
+	case err == nil: // the compressed line came with the event
+	case ctx.Err() != nil:
+		r.out.println(r.out.yellow.Sprint("⊘ interrupted"))
+	default:
+		r.out.fail(r.cfg.Describe(err))
+	}
+	return false
+}
