@@ -250,11 +250,24 @@ func (e *guardPaths) zoneOf(p string) pathZone {
 		return zoneHome
 	}
 	for _, s := range e.scratch {
-		if p != s && pathWithin(p, s) {
+		// A workspace that itself lives under a temp root (a clone in /tmp)
+		// makes its top folder there project space, not scratch.
+		if p != s && pathWithin(p, s) && (e.work == "" || topBelow(s, p) != topBelow(s, e.work)) && !inRepository(s, p) {
 			return zoneScratch
 		}
 	}
 	return zoneOutside
+}
+
+// topBelow is the first path element of p below root, or "" when p is not
+// strictly below root.
+func topBelow(root, p string) string {
+	rest, ok := strings.CutPrefix(p, strings.TrimSuffix(root, "/")+"/")
+	if !ok || rest == "" {
+		return ""
+	}
+	top, _, _ := strings.Cut(rest, "/")
+	return top
 }
 
 // isScratchRoot reports a temp root itself (/tmp), which is not scratch.
@@ -352,4 +365,18 @@ func secretHomeRel(rel string, dirs bool) string {
 		return "reads a directory holding secrets"
 	}
 	return ""
+}
+
+// inRepository reports whether p, or a folder between root and p, is a git
+// work tree: a project kept under /tmp is not scratch.
+func inRepository(root, p string) bool {
+	for d := p; d != root && pathWithin(d, root); d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	return false
 }
