@@ -44,7 +44,7 @@ func ruleTar(c *cmdChecker, in *guardCall) string {
 			case "--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script":
 				return "runs a command through tar"
 			}
-		case strings.HasPrefix(v, "-") || i == 0 && strings.Trim(v, "ctxrudAzjJvfpkPC0123456789bBGhiklmMnoOsSTUvwWXZ") == "":
+		case strings.HasPrefix(v, "-") || i == 0 && strings.Trim(v, "ctxrudAzjJvfpkPC0123456789bBGhilmMnoOsSTUwWXZ") == "":
 			for _, r := range strings.TrimPrefix(v, "-") {
 				switch r {
 				case 'x':

@@ -3,6 +3,7 @@ package tools
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTaskEnds(t *testing.T) {
@@ -34,7 +35,9 @@ func TestTaskEnds(t *testing.T) {
 			if got := task.Output(1000); got != tc.tail {
 				t.Errorf("output %q, want %q", got, tc.tail)
 			}
-			if task.Elapsed() <= 0 || task.Elapsed() != task.Elapsed() {
+			first := task.Elapsed()
+			time.Sleep(2 * time.Millisecond)
+			if first <= 0 || task.Elapsed() != first {
 				t.Errorf("elapsed %v should be fixed once done", task.Elapsed())
 			}
 			if err := task.Kill(); err != nil || task.State() != tc.state {

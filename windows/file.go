@@ -37,11 +37,10 @@ type fileWindow struct {
 	title string // the path as given
 	path  string // absolute
 
-	mu        sync.Mutex
-	start     int // first line of the viewport, from 1
-	count     int // lines in the viewport
-	seen      tools.Signature
-	lastTotal int
+	mu    sync.Mutex
+	start int // first line of the viewport, from 1
+	count int // lines in the viewport
+	seen  tools.Signature
 	// cache holds the last rendering, valid while the file's signature and
 	// the viewport stay the same: most requests re-render unchanged files.
 	cache    string
@@ -149,7 +148,6 @@ func (w *fileWindow) render() string {
 	if err != nil {
 		return fmt.Sprintf("cannot read %s: %v", w.title, err)
 	}
-	w.lastTotal = lr.Total
 	var b strings.Builder
 	if lr.Total == 0 {
 		fmt.Fprintf(&b, "%s: empty file", w.title)

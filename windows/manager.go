@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -203,13 +202,3 @@ func (m *Manager) findOpen(app, title string) Window {
 type deniedError struct{ result Result }
 
 func (d deniedError) Error() string { return d.result.Text }
-
-// sortedKeys is used where map order must not leak into output.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
