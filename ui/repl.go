@@ -53,7 +53,7 @@ type repl struct {
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // the running turn's; nil between turns
-	quit   atomic.Bool        // SIGTERM or SIGHUP: leave after the turn
+	quit   atomic.Int32       // SIGTERM or SIGHUP (its number): leave after the turn
 }
 
 // RunREPL runs the interactive session until /exit, Ctrl-D or a double
@@ -131,8 +131,8 @@ func (r *repl) loop() int {
 	var lastCtrlC time.Time
 	for {
 		msg, blank, err := r.in.readMessage()
-		if r.quit.Load() {
-			return ExitInterrupted
+		if sig := r.quit.Load(); sig != 0 {
+			return 128 + int(sig) // as any Unix program ended by a signal
 		}
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):
@@ -167,8 +167,8 @@ func (r *repl) loop() int {
 			continue
 		}
 		r.turn(msg)
-		if r.quit.Load() {
-			return ExitInterrupted
+		if sig := r.quit.Load(); sig != 0 {
+			return 128 + int(sig) // as any Unix program ended by a signal
 		}
 	}
 }
@@ -230,8 +230,8 @@ func (r *repl) watchSignals() (stop func()) {
 		for {
 			select {
 			case s := <-ch:
-				if s != os.Interrupt {
-					r.quit.Store(true)
+				if sig, ok := s.(syscall.Signal); ok && s != os.Interrupt {
+					r.quit.Store(int32(sig))
 					r.in.Close()
 				}
 				r.cancelTurn()

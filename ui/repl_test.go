@@ -349,7 +349,7 @@ func TestREPLRestoresTheTerminalOnSIGTERM(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	s.waitFor("aci exited 130")
+	s.waitFor("aci exited 143")
 	scr := s.waitUntil("stty's local flags", func(scr string) bool { return strings.Contains(scr, "icanon") })
 	for _, flag := range []string{"echo", "icanon", "isig"} {
 		if !regexp.MustCompile(`(^|\s)` + flag + `(\s|$)`).MatchString(scr) {
