@@ -424,3 +424,25 @@ func TestREPLCompactAndUsage(t *testing.T) {
 		t.Errorf("after /compact the request should carry the summary, not the old messages: %+v", reqs[2].Messages)
 	}
 }
+
+func TestREPLResumeContinuesTheSession(t *testing.T) {
+	t.Parallel()
+	srv := fakeai.New(t, fakeai.Reply{Content: "noted the kiwi"}, fakeai.Reply{Content: "it was kiwi"})
+	first := startREPL(t, srv, nil)
+	first.waitPrompt()
+	first.typeLine("remember the word kiwi")
+	first.waitFor("noted the kiwi")
+	first.waitPrompt()
+	first.typeLine("/exit")
+	if code := first.exitStatus(); code != 0 {
+		t.Fatalf("/exit: status %d", code)
+	}
+	second := startPaneIn(t, srv, first.work, first.home, nil, func(bin string) []string { return []string{bin, "--resume"} })
+	second.waitFor("resumed")
+	second.waitPrompt()
+	second.typeLine("which word?")
+	second.waitFor("it was kiwi")
+	if req := srv.Requests()[1]; !hasMessage(req, "user", "remember the word kiwi") || !hasMessage(req, "assistant", "noted the kiwi") {
+		t.Errorf("the resumed request lacks the earlier turn: %+v", req.Messages)
+	}
+}

@@ -44,11 +44,18 @@ func startREPL(t *testing.T, srv *fakeai.Server, env []string, args ...string) *
 // startPane runs the command that argv builds from the binary's path.
 func startPane(t *testing.T, srv *fakeai.Server, env []string, argv func(bin string) []string) *session {
 	t.Helper()
+	return startPaneIn(t, srv, t.TempDir(), t.TempDir(), env, argv)
+}
+
+// startPaneIn is startPane in a given working directory and home, so a
+// second aci can continue what a first one left there.
+func startPaneIn(t *testing.T, srv *fakeai.Server, work, home string, env []string, argv func(bin string) []string) *session {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	bin := testbin.Build(t)
-	s := &session{t: t, srv: srv, work: t.TempDir(), home: t.TempDir()}
+	s := &session{t: t, srv: srv, work: work, home: home}
 	s.state = filepath.Join(s.home, "state")
 	s.sock = fmt.Sprintf("aci-test-%d-%x", os.Getpid(), rand.Uint64())
 	conf := filepath.Join(t.TempDir(), "tmux.conf")
