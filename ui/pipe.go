@@ -36,11 +36,20 @@ func PipeApprover(yes bool, stderr io.Writer) windows.Approver {
 	})
 }
 
-// PipeEvents writes one short line per tool call on w.
+// PipeEvents writes progress on w: the model's remarks between actions and
+// one short line per tool call. The final answer is not among them: it goes
+// to stdout alone.
 func PipeEvents(w io.Writer) func(agent.Event) {
 	return func(ev agent.Event) {
-		if ev.Kind == agent.EventResult {
+		switch ev.Kind {
+		case agent.EventReply:
+			if p := protocol.Parse(ev.Text, 0); p.HasCalls() && p.Text != "" {
+				fmt.Fprintln(w, p.Text)
+			}
+		case agent.EventResult:
 			fmt.Fprintln(w, CallLine(ev.Call, ev.Result))
+		case agent.EventCompressed:
+			fmt.Fprintf(w, "aci: compressed %d → %d tokens\n", ev.Usage.PromptTokens, ev.Usage.CompletionTokens)
 		}
 	}
 }
