@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"syscall"
@@ -48,6 +49,10 @@ type Fetcher struct {
 	MaxBytes int64
 	// Timeout bounds the whole fetch, body included; 0 means 30 s.
 	Timeout time.Duration
+	// CheckAddr, if set, vets every address the fetch connects to,
+	// redirects included, after DNS: an error refuses the connection. It
+	// only applies when Client has no Transport of its own.
+	CheckAddr func(ip netip.Addr) error
 }
 
 // fetchError keeps the message short and model-readable while still letting
@@ -151,6 +156,19 @@ func (f *Fetcher) client() *http.Client {
 	}
 	if c.CheckRedirect == nil {
 		c.CheckRedirect = checkRedirect
+	}
+	if f.CheckAddr != nil && c.Transport == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		d := &net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return err
+			}
+			return f.CheckAddr(ap.Addr().Unmap())
+		}}
+		t.DialContext = d.DialContext
+		t.Proxy = nil // the address vetted must be the one reached
+		c.Transport = t
 	}
 	return &c
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"strings"
 	"testing"
@@ -475,5 +476,29 @@ func checkPages(t *testing.T, text string, size int, pages []string) {
 		if p == "" && len(pages) > 1 {
 			t.Errorf("page %d is empty", i+1)
 		}
+	}
+}
+
+func TestFetchCheckAddrVetsEveryConnection(t *testing.T) {
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("inside"))
+	}))
+	defer target.Close()
+	var seen []netip.Addr
+	f := &Fetcher{CheckAddr: func(ip netip.Addr) error {
+		seen = append(seen, ip)
+		return errors.New("refused by policy")
+	}}
+	_, err := f.Fetch(context.Background(), target.URL)
+	if err == nil || !strings.Contains(err.Error(), "refused by policy") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(seen) == 0 || seen[0].String() != "127.0.0.1" {
+		t.Errorf("seen %v", seen)
+	}
+	f.CheckAddr = func(netip.Addr) error { return nil }
+	if page, err := f.Fetch(context.Background(), target.URL); err != nil || page.Text != "inside" {
+		t.Errorf("allowed fetch: %q %v", page.Text, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,5 +194,20 @@ func TestWebFetchWindow(t *testing.T) {
 	}
 	if r := do(t, m, "launcher", "open", `{"app":"web_fetch","target":"ftp://x"}`); r.Status != StatusError {
 		t.Errorf("open ftp = %+v", r)
+	}
+}
+
+func TestInternalAddr(t *testing.T) {
+	for _, tt := range []struct {
+		addr string
+		want bool
+	}{
+		{"127.0.0.1", false}, {"::1", false}, {"93.184.216.34", false}, {"2606:4700::1111", false},
+		{"10.1.2.3", true}, {"172.16.0.1", true}, {"192.168.1.1", true}, {"169.254.169.254", true},
+		{"fd00::1", true}, {"fe80::1", true}, {"0.0.0.0", true},
+	} {
+		if got := internalAddr(netip.MustParseAddr(tt.addr)); got != tt.want {
+			t.Errorf("internalAddr(%s) = %v, want %v", tt.addr, got, tt.want)
+		}
 	}
 }

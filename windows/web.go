@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"sync"
 
@@ -17,12 +18,16 @@ func WebApp(env *Env) App {
 		Desc:   "read a web page (http/https) as text, page by page",
 		Target: "URL",
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
-			w := &webWindow{env: env, id: id, fetcher: &tools.Fetcher{}}
+			w := &webWindow{env: env, id: id}
 			if strings.TrimSpace(target) == "" {
 				return w, "no page yet; use fetch(url)", nil
 			}
 			r := w.fetch(ctx, target)
-			if r.Status != StatusOK {
+			switch r.Status {
+			case StatusOK:
+			case StatusDenied:
+				return nil, "", deniedError{r}
+			default:
 				return nil, "", errors.New(r.Text)
 			}
 			return w, r.Text, nil
@@ -31,9 +36,8 @@ func WebApp(env *Env) App {
 }
 
 type webWindow struct {
-	env     *Env
-	id      string
-	fetcher *tools.Fetcher
+	env *Env
+	id  string
 
 	mu    sync.Mutex
 	page  tools.WebPage
@@ -96,7 +100,27 @@ func (w *webWindow) Do(ctx context.Context, action string, args Args) Result {
 }
 
 func (w *webWindow) fetch(ctx context.Context, url string) Result {
-	page, err := w.fetcher.Fetch(ctx, strings.TrimSpace(url))
+	url = strings.TrimSpace(url)
+	var refused *Result
+	f := &tools.Fetcher{CheckAddr: func(ip netip.Addr) error {
+		if !internalAddr(ip) {
+			return nil
+		}
+		// A page can ask the model to fetch a cloud metadata endpoint or an
+		// intranet service: the person decides.
+		req := ApprovalRequest{Kind: "fetch", WindowID: w.id, Subject: "fetch " + url + " (" + ip.String() + ")",
+			Reason: "connects to a private or link-local address (" + ip.String() + ")"}
+		if d := w.env.Approver.Approve(ctx, req); !d.Allow {
+			r := denied(req, d)
+			refused = &r
+			return errors.New("refused: " + req.Reason)
+		}
+		return nil
+	}}
+	page, err := f.Fetch(ctx, url)
+	if refused != nil {
+		return *refused
+	}
 	if err != nil {
 		return Fail("%v", err)
 	}
@@ -118,4 +142,12 @@ func (w *webWindow) showPage(n int) Result {
 	}
 	w.cur = n - 1
 	return OK("showing page %d of %d", n, len(w.pages))
+}
+
+// internalAddr reports addresses inside private networks or the machine's
+// link: not loopback (a local dev server is an everyday target), but
+// 10/8, 172.16/12, 192.168/16, fc00::/7, 169.254/16 and fe80::/10, and the
+// unspecified address.
+func internalAddr(ip netip.Addr) bool {
+	return ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsUnspecified()
 }
