@@ -112,12 +112,7 @@ func ruleRsync(c *cmdChecker, in *guardCall) string {
 	}
 	dst := p.ops[len(p.ops)-1]
 	if remoteHostOperand(dst) {
-		for _, s := range p.ops[:len(p.ops)-1] {
-			if !remoteHostOperand(s) {
-				return "sends local files to a remote host"
-			}
-		}
-		return ""
+		return uploadWhy(p.ops[:len(p.ops)-1])
 	}
 	for name := range p.flags {
 		if strings.HasPrefix(name, "--delete") || name == "--remove-source-files" {
@@ -136,12 +131,7 @@ func ruleScp(c *cmdChecker, in *guardCall) string {
 	}
 	dst := p.ops[len(p.ops)-1]
 	if remoteHostOperand(dst) {
-		for _, s := range p.ops[:len(p.ops)-1] {
-			if !remoteHostOperand(s) {
-				return "sends local files to a remote host"
-			}
-		}
-		return ""
+		return uploadWhy(p.ops[:len(p.ops)-1])
 	}
 	return c.writeWhy(dst)
 }
@@ -327,6 +317,17 @@ func ruleGpg(c *cmdChecker, in *guardCall) string {
 	for _, a := range in.args {
 		if strings.HasPrefix(a.val, "--export-secret") {
 			return "exports private keys"
+		}
+	}
+	return ""
+}
+
+// uploadWhy judges copying sources to a remote host: local data leaving
+// the machine is dangerous, remote-to-remote is not.
+func uploadWhy(sources []shArg) string {
+	for _, s := range sources {
+		if !remoteHostOperand(s) {
+			return "sends local files to a remote host"
 		}
 	}
 	return ""
