@@ -142,13 +142,7 @@ func TestREPLCtrlCCancelsTheTurn(t *testing.T) {
 	srv.WaitRequests(1, waitLimit)
 	s.waitFor("thinking")
 
-	sent := time.Now()
-	s.keys("C-c")
-	s.waitPrompt()
-	if d := time.Since(sent); d > time.Second {
-		t.Errorf("the prompt came back %v after Ctrl-C; want under a second", d)
-	}
-	s.waitFor("⊘ interrupted")
+	s.cancelWithCtrlC()
 
 	// The history stays consistent: the next request has the question and
 	// the interruption, and the conversation goes on.
@@ -382,13 +376,7 @@ func TestREPLCtrlCKillsTheRunningCommand(t *testing.T) {
 	})
 	s.waitFor("running")
 
-	sent := time.Now()
-	s.keys("C-c")
-	s.waitPrompt()
-	if d := time.Since(sent); d > time.Second {
-		t.Errorf("the prompt came back %v after Ctrl-C; want under a second", d)
-	}
-	s.waitFor("⊘ interrupted")
+	s.cancelWithCtrlC()
 	s.waitUntil("the command's process group to end", func(string) bool {
 		return syscall.Kill(pid, 0) != nil
 	})
@@ -445,4 +433,17 @@ func TestREPLResumeContinuesTheSession(t *testing.T) {
 	if req := srv.Requests()[1]; !hasMessage(req, "user", "remember the word kiwi") || !hasMessage(req, "assistant", "noted the kiwi") {
 		t.Errorf("the resumed request lacks the earlier turn: %+v", req.Messages)
 	}
+}
+
+// cancelWithCtrlC presses Ctrl-C during a turn and checks that the prompt
+// comes back within a second, the turn marked as interrupted.
+func (s *session) cancelWithCtrlC() {
+	s.t.Helper()
+	sent := time.Now()
+	s.keys("C-c")
+	s.waitPrompt()
+	if d := time.Since(sent); d > time.Second {
+		s.t.Errorf("the prompt came back %v after Ctrl-C; want under a second", d)
+	}
+	s.waitFor("⊘ interrupted")
 }
