@@ -1,0 +1,417 @@
+// The page of aci serve: the session list (branches as a tree), the
+// conversation of the open session streamed over Server-Sent Events, its
+// windows, approvals, state, Cancel, fork and usage. PROTOCOL.md §7.
+
+import * as API from './api.js';
+import { el, icon, tokens, ago } from './dom.js';
+import { Conversation } from './conv.js';
+import { Windows } from './wins.js';
+
+// The address may carry ?token=…: the server has set the cookie from it, so
+// drop it from the address bar (and from history) without reading it.
+if (/[?&]token=/.test(location.search)) {
+  history.replaceState(null, '', location.pathname + location.hash);
+}
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  sessions: $('sessions'), cwd: $('cwd'), newBtn: $('new'),
+  title: $('title'), meta: $('meta'), usage: $('usage'), state: $('state'), conn: $('conn'), cancel: $('cancel'),
+  scroll: $('scroll'), log: $('log'), empty: $('empty'),
+  composer: $('composer'), input: $('input'), send: $('send'),
+  wins: $('wins'), winCount: $('win-count'), banner: $('banner'), toast: $('toast'),
+};
+
+const STATE_LABEL = {
+  idle: 'idle', awaiting_model: 'thinking', awaiting_approval: 'needs approval', executing: 'running',
+};
+
+const S = {
+  id: null, // the open session
+  gen: 0, // bumps on every switch; late answers for an old session are dropped
+  info: null,
+  list: [],
+  es: null,
+  lastEvent: 0,
+  state: 'idle',
+  retry: 0,
+  retryTimer: 0,
+  winVersion: new Map(),
+};
+
+const conv = new Conversation(ui.log, {
+  forkTurn: (index) => index, // a turn's index counts from 1: fork keeps turns 1..index
+  onFork: (turn) => forkAt(turn),
+  onDecide: (requestID, decision) => API.decide(S.id, requestID, decision),
+});
+const wins = new Windows(ui.wins, ui.winCount);
+
+// ---- messages to the person ------------------------------------------------
+
+let toastTimer = 0;
+function toast(msg) {
+  ui.toast.textContent = msg;
+  ui.toast.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (ui.toast.hidden = true), 6000);
+}
+
+function fail(err) {
+  if (err && err.status === 401) {
+    ui.banner.replaceChildren(
+      el('strong', {}, 'Not signed in. '),
+      'Open the address that ', el('code', {}, 'aci serve'), ' printed (the one ending in ', el('code', {}, '?token=…'), ').');
+    ui.banner.hidden = false;
+    return;
+  }
+  toast(err && err.message ? err.message : String(err));
+}
+
+// ---- the session list --------------------------------------------------------
+
+async function refreshList() {
+  try {
+    S.list = (await API.listSessions()) || [];
+    ui.banner.hidden = true;
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  renderList();
+}
+
+function renderList() {
+  const nodes = new Map(S.list.map((s) => [s.id, { s, kids: [] }]));
+  const roots = [];
+  for (const n of nodes.values()) {
+    const p = n.s.parent && nodes.get(n.s.parent);
+    if (p && p !== n) p.kids.push(n);
+    else roots.push(n);
+  }
+  const item = (n) => {
+    const s = n.s;
+    const state = s.state || 'idle';
+    const meta = [`${s.turns || 0} turn${s.turns === 1 ? '' : 's'}`];
+    const when = ago(s.updated || s.created);
+    if (when) meta.push(when);
+    const a = el('a', {
+      class: 'sess' + (s.id === S.id ? ' active' : ''), href: '#' + encodeURIComponent(s.id), title: s.id,
+    },
+      el('span', { class: 'dot st-' + state, title: STATE_LABEL[state] || state }),
+      el('span', { class: 'sess-text' },
+        el('span', { class: 'sess-title' }, s.title || 'New session'),
+        el('span', { class: 'sess-meta' },
+          s.parent ? el('span', { class: 'branch', title: `a branch of ${s.parent} from its turn ${s.from_turn ?? '?'}` },
+            icon('branch'), `from turn ${s.from_turn ?? '?'}`) : null,
+          meta.join(' · '))));
+    const li = el('li', {}, a);
+    if (n.kids.length) {
+      n.kids.sort((x, y) => String(x.s.created).localeCompare(String(y.s.created)));
+      li.append(el('ul', { class: 'kids' }, n.kids.map(item)));
+    }
+    return li;
+  };
+  ui.sessions.replaceChildren(...roots.map(item));
+  if (!S.list.length) ui.sessions.append(el('li', { class: 'empty small' }, 'No sessions yet.'));
+}
+
+// ---- the open session -----------------------------------------------------
+
+function setState(state) {
+  S.state = state || 'idle';
+  ui.state.className = 'state st-' + S.state;
+  ui.state.textContent = STATE_LABEL[S.state] || S.state;
+  ui.state.hidden = !S.id;
+  ui.cancel.hidden = !S.id || S.state === 'idle';
+  ui.send.disabled = S.state !== 'idle' && !!S.id;
+  document.body.dataset.state = S.state;
+  const s = S.list.find((x) => x.id === S.id);
+  if (s && s.state !== S.state) {
+    s.state = S.state;
+    renderList();
+  }
+}
+
+function renderHead() {
+  const info = S.info;
+  if (!info) {
+    ui.title.textContent = S.id ? 'Loading…' : 'aci';
+    ui.meta.replaceChildren();
+    ui.usage.textContent = '';
+    return;
+  }
+  const listed = S.list.find((x) => x.id === info.id);
+  ui.title.textContent = (listed && listed.title) || (info.turns && info.turns[0] && info.turns[0].question) || 'New session';
+  const bits = [el('span', { class: 'mono', title: 'session id' }, info.id)];
+  if (info.model) bits.push(el('span', { class: 'mono', title: 'model' }, info.model));
+  if (info.parent) {
+    bits.push(el('span', { class: 'branch' }, icon('branch'), 'branch of ',
+      el('a', { href: '#' + encodeURIComponent(info.parent), class: 'mono' }, info.parent),
+      ` at turn ${info.from_turn ?? '?'}`));
+  }
+  ui.meta.replaceChildren(...bits.flatMap((b, i) => (i ? [el('span', { class: 'sep' }, '·'), b] : [b])));
+  if (info.cwd) {
+    ui.cwd.replaceChildren(el('span', {}, info.cwd));
+    ui.cwd.title = info.cwd;
+  }
+  const u = info.usage || {};
+  ui.usage.textContent = u.prompt_tokens || u.completion_tokens
+    ? `${tokens(u.prompt_tokens)} in · ${tokens(u.completion_tokens)} out` + (u.cached_tokens ? ` · ${tokens(u.cached_tokens)} cached` : '')
+    : '';
+  ui.usage.title = 'tokens this session: prompt, completion, cached';
+  document.title = `${ui.title.textContent} · aci`;
+}
+
+function showEmpty() {
+  ui.empty.hidden = !(!S.id || conv.empty);
+  ui.empty.replaceChildren(S.id
+    ? el('div', {}, el('div', { class: 'empty-big' }, 'Ask anything.'),
+      el('div', {}, 'aci works in ', el('code', {}, (S.info && S.info.cwd) || 'the workspace'), ': it runs commands, reads and edits files, and asks before anything risky.'))
+    : el('div', {}, el('div', { class: 'empty-big' }, 'No session open.'),
+      el('div', {}, 'Type a question below to start one, or pick one on the left.')));
+}
+
+async function open(id) {
+  closeEvents();
+  const gen = ++S.gen;
+  S.id = id;
+  S.info = null;
+  S.lastEvent = 0;
+  S.winVersion = new Map();
+  conv.reset();
+  wins.reset();
+  renderHead();
+  renderList();
+  setState('idle');
+  showEmpty();
+  if (!id) return;
+  let info;
+  try {
+    info = await API.getSession(id);
+  } catch (err) {
+    if (gen !== S.gen) return;
+    fail(err);
+    if (err.status === 404) {
+      S.id = null;
+      history.replaceState(null, '', location.pathname);
+      renderHead();
+      showEmpty();
+    }
+    return;
+  }
+  if (gen !== S.gen) return;
+  S.info = info;
+  renderHead();
+  conv.load(info.turns);
+  showEmpty();
+  setState(info.state);
+  for (const w of info.windows || []) {
+    wins.update(w);
+    loadWindow(gen, w.id);
+  }
+  openEvents(gen);
+  ui.input.focus();
+}
+
+async function loadWindow(gen, windowID) {
+  const v = S.winVersion.get(windowID) || 0;
+  try {
+    const w = await API.getWindow(S.id, windowID);
+    // A `window` event that came meanwhile is newer than this answer.
+    if (gen === S.gen && (S.winVersion.get(windowID) || 0) === v) wins.update(w);
+  } catch (err) {
+    if (gen === S.gen && err.status !== 404) fail(err);
+  }
+}
+
+let infoTimer = 0;
+function refreshInfo() {
+  clearTimeout(infoTimer);
+  infoTimer = setTimeout(async () => {
+    const gen = S.gen;
+    try {
+      const info = await API.getSession(S.id);
+      if (gen !== S.gen) return;
+      S.info = info;
+      renderHead();
+    } catch (err) {
+      if (gen === S.gen) fail(err);
+    }
+  }, 150);
+}
+
+// ---- events ------------------------------------------------------------------
+
+function closeEvents() {
+  clearTimeout(S.retryTimer);
+  if (S.es) S.es.close();
+  S.es = null;
+  setConn('');
+}
+
+function setConn(c) {
+  ui.conn.className = 'conn ' + c;
+  ui.conn.title = { live: 'live: events stream in', retry: 'reconnecting…', down: 'disconnected' }[c] || '';
+}
+
+function openEvents(gen) {
+  const es = new EventSource(API.eventsURL(S.id));
+  S.es = es;
+  for (const type of API.EVENT_TYPES) {
+    es.addEventListener(type, (ev) => {
+      if (gen !== S.gen) return;
+      const n = Number(ev.lastEventId);
+      if (n && n <= S.lastEvent) return; // already seen (a replay after reconnecting)
+      if (n) S.lastEvent = n;
+      let data;
+      try {
+        data = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      onEvent(type, data || {});
+    });
+  }
+  es.onopen = () => {
+    S.retry = 0;
+    setConn('live');
+  };
+  es.onerror = () => {
+    if (gen !== S.gen) return;
+    if (es.readyState !== EventSource.CLOSED) {
+      setConn('retry'); // the browser reconnects by itself, sending Last-Event-ID
+      return;
+    }
+    // The server refused the stream (restarted, signed out, session gone):
+    // load the session again, after a pause that grows.
+    setConn('down');
+    S.retry = Math.min(S.retry + 1, 6);
+    S.retryTimer = setTimeout(() => {
+      if (gen === S.gen) open(S.id);
+    }, 1000 * 2 ** S.retry);
+  };
+}
+
+function onEvent(type, d) {
+  switch (type) {
+    case 'state':
+      setState(d.state);
+      break;
+    case 'window':
+      S.winVersion.set(d.id, (S.winVersion.get(d.id) || 0) + 1);
+      wins.update(d);
+      break;
+    case 'result':
+      conv.handle(type, d);
+      refreshInfo();
+      refreshList();
+      break;
+    case 'usage':
+      refreshInfo();
+      break;
+    case 'turn':
+      conv.handle(type, d);
+      showEmpty();
+      if (d.turn === 1) refreshList();
+      break;
+    default:
+      conv.handle(type, d);
+  }
+}
+
+// ---- actions ------------------------------------------------------------------
+
+async function newSession() {
+  try {
+    const s = await API.createSession();
+    await refreshList();
+    location.hash = encodeURIComponent(s.id);
+    return s.id;
+  } catch (err) {
+    fail(err);
+    return null;
+  }
+}
+
+async function forkAt(turn) {
+  try {
+    const s = await API.fork(S.id, turn);
+    await refreshList();
+    location.hash = encodeURIComponent(s.id);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+async function send() {
+  const text = ui.input.value;
+  if (!text.trim()) return;
+  if (S.id && S.state !== 'idle') {
+    toast('A turn is running: wait for it, or Cancel it.');
+    return;
+  }
+  ui.send.disabled = true;
+  try {
+    let id = S.id;
+    if (!id) {
+      const s = await API.createSession();
+      id = s.id;
+      history.pushState(null, '', '#' + encodeURIComponent(id));
+      await open(id);
+      refreshList();
+    }
+    await API.sendMessage(id, text);
+    // Only now: a refused message stays in the box, nothing lost.
+    if (ui.input.value === text) ui.input.value = '';
+    autosize();
+  } catch (err) {
+    fail(err);
+  } finally {
+    ui.send.disabled = S.state !== 'idle' && !!S.id;
+  }
+}
+
+function autosize() {
+  ui.input.style.height = 'auto';
+  ui.input.style.height = Math.min(ui.input.scrollHeight, window.innerHeight * 0.4) + 'px';
+}
+
+ui.composer.addEventListener('submit', (e) => {
+  e.preventDefault();
+  send();
+});
+ui.input.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && !e.altKey && !e.ctrlKey && !e.metaKey) {
+    e.preventDefault();
+    send();
+  }
+});
+ui.input.addEventListener('input', autosize);
+ui.newBtn.addEventListener('click', () => newSession());
+ui.cancel.addEventListener('click', async () => {
+  try {
+    await API.cancelTurn(S.id);
+  } catch (err) {
+    fail(err);
+  }
+});
+
+function route() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  if (id !== (S.id || '')) open(id || null);
+}
+window.addEventListener('hashchange', route);
+
+// The list changes under other clients too: look again now and then.
+setInterval(() => {
+  if (!document.hidden) refreshList();
+}, 10000);
+
+(async () => {
+  await refreshList();
+  if (!location.hash && S.list.length) {
+    history.replaceState(null, '', '#' + encodeURIComponent(S.list[0].id));
+  }
+  route();
+  if (!S.id) showEmpty();
+})();

@@ -1,0 +1,294 @@
+// The conversation of one session: its turns, each with the question, the
+// model's words rendered as Markdown, a line per action with its output or
+// diff, notices, approval questions and the turn's result.
+
+import { el, icon, tokens, duration, nearBottom } from './dom.js';
+import { renderMarkdown, diffLines } from './md.js';
+
+// A window's params worth showing on the action's line, first found wins.
+const SUMMARY_KEYS = ['command', 'path', 'target', 'url', 'query', 'pattern', 'uri', 'n', 'text'];
+const MAX_OPEN_LINES = 24; // outputs up to this long start unfolded
+
+function summarize(params) {
+  if (!params || typeof params !== 'object') return { arg: '', rest: null };
+  const keys = Object.keys(params);
+  const key = SUMMARY_KEYS.find((k) => k in params);
+  if (!key) return { arg: keys.length ? compact(params) : '', rest: null };
+  const v = params[key];
+  const arg = typeof v === 'string' ? v : JSON.stringify(v);
+  const rest = keys.length > 1 ? Object.fromEntries(keys.filter((k) => k !== key).map((k) => [k, params[k]])) : null;
+  return { arg, rest };
+}
+
+function compact(v) {
+  const s = JSON.stringify(v);
+  return s.length > 200 ? s.slice(0, 200) + '…' : s;
+}
+
+function looksLikeDiff(s) {
+  return /^(--- |\+\+\+ |@@ |diff )/m.test(s) && /^@@ /m.test(s);
+}
+
+function firstLine(s) {
+  const l = String(s).split('\n').find((x) => x.trim() !== '') || '';
+  return l.length > 160 ? l.slice(0, 160) + '…' : l;
+}
+
+export class Conversation {
+  // hooks: onFork(turn), onDecide(requestID, decision) → Promise, forkTurn(index) → fork's "turn".
+  constructor(root, hooks) {
+    this.root = root;
+    this.hooks = hooks;
+    this.reset();
+  }
+
+  reset() {
+    this.root.replaceChildren();
+    this.turns = new Map(); // index → turn record
+    this.current = null;
+    this.calls = new Map(); // call_id → action record
+    this.pending = new Set(); // approval cards still waiting
+    this.dirty = new Set(); // text segments to render on the next frame
+    this.frame = 0;
+  }
+
+  // load shows the turns the session already has (GET /api/sessions/{id}).
+  load(turns) {
+    for (const t of turns || []) {
+      const rec = this.turn(t.index, t.question);
+      if (t.answer) this.appendText(rec, t.answer, true);
+    }
+    this.scroll(true);
+  }
+
+  get empty() {
+    return this.turns.size === 0;
+  }
+
+  // turn returns the record of turn index, making its block when new.
+  turn(index, question) {
+    let rec = this.turns.get(index);
+    if (!rec) {
+      const body = el('div', { class: 'turn-body' });
+      const forkBtn = el('button', {
+        class: 'fork ghost',
+        type: 'button',
+        title: 'Start a new branch holding the turns up to this one',
+        onclick: () => this.hooks.onFork(this.hooks.forkTurn(index)),
+      }, icon('branch'), 'fork');
+      const qtext = el('div', { class: 'q-text' });
+      const sec = el('section', { class: 'turn', 'data-turn': index },
+        el('div', { class: 'q' }, el('span', { class: 'turn-no' }, String(index)), qtext, forkBtn),
+        body);
+      rec = { index, sec, body, qtext, text: null, foot: null };
+      // Keep the blocks in turn order whatever order they come in.
+      const after = [...this.turns.values()].filter((r) => r.index > index).sort((a, b) => a.index - b.index)[0];
+      this.root.insertBefore(sec, after ? after.sec : null);
+      this.turns.set(index, rec);
+    }
+    if (question !== undefined) rec.qtext.textContent = question;
+    return rec;
+  }
+
+  // at is the turn events go to: the one begun last, else the last shown.
+  at() {
+    if (this.current) return this.current;
+    let last = null;
+    for (const r of this.turns.values()) if (!last || r.index > last.index) last = r;
+    return last;
+  }
+
+  handle(type, d) {
+    const stick = nearBottom(this.root.parentElement || this.root);
+    switch (type) {
+      case 'turn': {
+        const rec = this.turn(d.turn, d.question);
+        // A replayed turn is shown again from its events, with its actions.
+        rec.body.replaceChildren();
+        rec.text = null;
+        rec.foot = null;
+        this.current = rec;
+        break;
+      }
+      case 'text': {
+        const rec = this.at();
+        if (rec && d.text) this.appendText(rec, d.text, false);
+        break;
+      }
+      case 'tool_call':
+        this.toolCall(d);
+        break;
+      case 'tool_result':
+        this.toolResult(d);
+        break;
+      case 'notice': {
+        const rec = this.at();
+        if (rec) {
+          rec.text = null;
+          rec.body.append(el('div', { class: 'notice notice-' + (d.kind || 'info') },
+            el('span', { class: 'notice-kind' }, d.kind || 'note'), ' ', d.text || ''));
+        }
+        break;
+      }
+      case 'approval':
+        this.approval(d);
+        break;
+      case 'state':
+        if (d.state !== 'awaiting_approval') this.expireApprovals('answered');
+        break;
+      case 'result':
+        this.result(d);
+        break;
+    }
+    this.scroll(stick);
+  }
+
+  appendText(rec, text, whole) {
+    if (!rec.text) {
+      const node = el('div', { class: 'md' });
+      rec.body.append(node);
+      rec.text = { node, src: '' };
+    }
+    rec.text.src = whole ? text : rec.text.src + text;
+    this.dirty.add(rec.text);
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  // flush renders the text that changed since the last frame, at most once a frame.
+  flush() {
+    this.frame = 0;
+    const scroller = this.root.parentElement || this.root;
+    const stick = nearBottom(scroller, 120);
+    for (const seg of this.dirty) seg.node.replaceChildren(renderMarkdown(seg.src));
+    this.dirty.clear();
+    this.scroll(stick);
+  }
+
+  toolCall(d) {
+    const rec = this.at();
+    if (!rec) return;
+    rec.text = null;
+    const { arg, rest } = summarize(d.params);
+    const status = el('span', { class: 'act-status' }, '…');
+    const body = el('div', { class: 'act-body' });
+    if (rest) body.append(el('pre', { class: 'act-params' }, JSON.stringify(rest, null, 2)));
+    const node = el('details', { class: 'action running' },
+      el('summary', {},
+        el('span', { class: 'act-win' }, d.window_id || ''),
+        el('span', { class: 'act-id' }, d.action_id || ''),
+        el('span', { class: 'act-arg', title: arg }, firstLine(arg)),
+        status),
+      body);
+    rec.body.append(node);
+    this.calls.set(d.call_id, { node, body, status });
+  }
+
+  toolResult(d) {
+    const a = this.calls.get(d.call_id);
+    if (!a) return;
+    const st = d.status || 'ok';
+    a.node.classList.remove('running');
+    a.node.classList.add('st-' + st);
+    a.status.textContent = st === 'ok' ? '✓' : st === 'error' ? '✗ error' : st === 'denied' ? '⊘ denied' : st;
+    const out = typeof d.output === 'string' && d.output !== '' ? d.output : d.text || '';
+    if (!out) return;
+    const lines = out.replace(/\n$/, '').split('\n').length;
+    const pre = el('pre', { class: 'act-out' });
+    if (looksLikeDiff(out)) {
+      pre.classList.add('diff');
+      pre.append(diffLines(out));
+    } else pre.textContent = out;
+    a.body.append(pre);
+    a.status.append(el('span', { class: 'act-lines' }, ` ${lines} line${lines === 1 ? '' : 's'}`));
+    if (lines <= MAX_OPEN_LINES || st !== 'ok') a.node.open = true;
+  }
+
+  approval(d) {
+    const rec = this.at();
+    const holder = rec ? rec.body : this.root;
+    if (rec) rec.text = null;
+    const { arg } = summarize(d.params);
+    const buttons = el('div', { class: 'ap-buttons' });
+    const note = el('span', { class: 'ap-note' });
+    const card = el('div', { class: 'approval', role: 'group', 'aria-label': 'approval' },
+      el('div', { class: 'ap-head' }, el('span', { class: 'ap-icon' }, '?'),
+        el('span', {}, 'Allow ', el('code', {}, `${d.window_id || ''}.${d.action_id || ''}`), '?')),
+      arg ? el('pre', { class: 'ap-arg' }, arg) : null,
+      d.reason ? el('div', { class: 'ap-reason' }, d.reason) : null,
+      el('div', { class: 'ap-foot' }, buttons, note));
+    const rec2 = { card, buttons, note };
+    const choose = async (decision) => {
+      for (const b of buttons.querySelectorAll('button')) b.disabled = true;
+      note.textContent = '…';
+      try {
+        await this.hooks.onDecide(d.request_id, decision);
+        this.settle(rec2, decision === 'deny' ? 'denied' : decision === 'always' ? 'allowed always' : 'allowed', decision);
+      } catch (err) {
+        if (err.status === 404) this.settle(rec2, 'no longer waiting', 'gone');
+        else {
+          note.textContent = err.message;
+          for (const b of buttons.querySelectorAll('button')) b.disabled = false;
+        }
+      }
+    };
+    buttons.append(
+      el('button', { type: 'button', class: 'allow', onclick: () => choose('allow') }, 'Allow'),
+      el('button', { type: 'button', class: 'deny', onclick: () => choose('deny') }, 'Deny'),
+      el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'));
+    holder.append(card);
+    this.pending.add(rec2);
+    buttons.querySelector('button.allow')?.focus({ preventScroll: true });
+  }
+
+  settle(rec, text, kind) {
+    this.pending.delete(rec);
+    rec.buttons.remove();
+    rec.note.textContent = text;
+    rec.card.classList.add('settled', 'ap-' + kind);
+  }
+
+  expireApprovals(text) {
+    for (const rec of [...this.pending]) this.settle(rec, text, 'gone');
+  }
+
+  result(d) {
+    const rec = this.at();
+    if (!rec) return;
+    this.expireApprovals('no longer waiting');
+    for (const a of this.calls.values()) {
+      if (a.node.classList.contains('running')) {
+        a.node.classList.remove('running');
+        a.status.textContent = '–';
+      }
+    }
+    // The answer comes whole in the result: it replaces words streamed after
+    // the last action, or follows the actions.
+    if (d.result) this.appendText(rec, d.result, true);
+    const u = d.usage || {};
+    const bits = [];
+    if (d.num_steps) bits.push(`${d.num_steps} step${d.num_steps === 1 ? '' : 's'}`);
+    if (d.duration_ms) bits.push(duration(d.duration_ms));
+    if (u.prompt_tokens || u.completion_tokens) {
+      bits.push(`${tokens(u.prompt_tokens)} in · ${tokens(u.completion_tokens)} out` +
+        (u.cached_tokens ? ` · ${tokens(u.cached_tokens)} cached` : ''));
+    }
+    if (d.denials && d.denials.length) bits.push(`${d.denials.length} denied`);
+    rec.foot?.remove();
+    rec.foot = el('div', { class: 'turn-foot' + (d.is_error ? ' error' : '') },
+      d.is_error ? el('span', { class: 'err' }, d.error || 'the turn failed') : null,
+      bits.join(' · '));
+    rec.body.append(rec.foot);
+    rec.text = null;
+    this.current = null;
+  }
+
+  scroll(stick) {
+    const scroller = this.root.parentElement || this.root;
+    if (stick) scroller.scrollTop = scroller.scrollHeight;
+  }
+}
