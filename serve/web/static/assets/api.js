@@ -52,3 +52,106 @@ export const eventsURL = (id) => `api/sessions/${enc(id)}/events`;
 
 // The event types of §7.
 export const EVENT_TYPES = ['text', 'tool_call', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'usage'];
+
+// EventStream reads a session's Server-Sent Events with fetch rather than
+// EventSource, for one reason: the first request can send Last-Event-ID 0
+// and so get the session's buffered events (the actions of the turns so
+// far, the window contents), which an EventSource cannot ask for. After
+// that it behaves as EventSource does: it reconnects with the last id seen
+// and the server sends what came after it.
+export class EventStream {
+  // onEvent(type, data, id); onStatus('live' | 'retry' | 'down', error?)
+  constructor(url, onEvent, onStatus) {
+    this.url = url;
+    this.onEvent = onEvent;
+    this.onStatus = onStatus;
+    this.last = 0;
+    this.closed = false;
+    this.ctrl = null;
+    this.run();
+  }
+
+  close() {
+    this.closed = true;
+    this.ctrl?.abort();
+  }
+
+  async run() {
+    let failures = 0;
+    while (!this.closed) {
+      this.ctrl = new AbortController();
+      try {
+        const res = await fetch(this.url, {
+          credentials: 'same-origin',
+          cache: 'no-store',
+          headers: { Accept: 'text/event-stream', 'Last-Event-ID': String(this.last) },
+          signal: this.ctrl.signal,
+        });
+        if (!res.ok) {
+          let msg = `${res.status} ${res.statusText}`;
+          try {
+            msg = (await res.json()).error || msg;
+          } catch { /* not JSON */ }
+          throw new APIError(res.status, msg);
+        }
+        failures = 0;
+        this.onStatus('live');
+        await this.read(res.body);
+      } catch (err) {
+        if (this.closed) return;
+        // A refusal (signed out, no such session) will not mend by retrying.
+        if (err instanceof APIError && (err.status === 401 || err.status === 403 || err.status === 404)) {
+          this.onStatus('down', err);
+          return;
+        }
+      }
+      if (this.closed) return;
+      this.onStatus('retry');
+      failures++;
+      await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** failures, 15000)));
+    }
+  }
+
+  // read parses the stream as the EventSource specification does, and
+  // returns when it ends.
+  async read(body) {
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = '';
+    let type = '';
+    let data = [];
+    let id = null;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += value;
+      let nl;
+      while ((nl = buf.search(/\r\n|\r|\n/)) !== -1) {
+        if (buf[nl] === '\r' && nl === buf.length - 1) break; // a \r\n may be cut in two
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + (buf.startsWith('\r\n', nl) ? 2 : 1));
+        if (line === '') {
+          if (id !== null) this.last = Number(id) || this.last;
+          if (data.length && !this.closed) {
+            let obj = null;
+            try {
+              obj = JSON.parse(data.join('\n'));
+            } catch { /* not an object of ours */ }
+            if (obj) this.onEvent(type || 'message', obj, Number(id) || 0);
+          }
+          type = '';
+          data = [];
+          id = null;
+          continue;
+        }
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon === -1 ? line : line.slice(0, colon);
+        let val = colon === -1 ? '' : line.slice(colon + 1);
+        if (val.startsWith(' ')) val = val.slice(1);
+        if (field === 'event') type = val;
+        else if (field === 'data') data.push(val);
+        else if (field === 'id' && !val.includes('\0')) id = val;
+      }
+    }
+  }
+}

@@ -34,8 +34,6 @@ const S = {
   es: null,
   lastEvent: 0,
   state: 'idle',
-  retry: 0,
-  retryTimer: 0,
   winVersion: new Map(),
 };
 
@@ -68,6 +66,12 @@ function fail(err) {
 }
 
 // ---- the session list --------------------------------------------------------
+
+let listTimer = 0;
+function refreshListSoon() {
+  clearTimeout(listTimer);
+  listTimer = setTimeout(refreshList, 300);
+}
 
 async function refreshList() {
   try {
@@ -202,7 +206,7 @@ async function open(id) {
   if (gen !== S.gen) return;
   S.info = info;
   renderHead();
-  conv.load(info.turns);
+  conv.load(info.turns, info.state && info.state !== 'idle');
   showEmpty();
   setState(info.state);
   for (const w of info.windows || []) {
@@ -243,7 +247,6 @@ function refreshInfo() {
 // ---- events ------------------------------------------------------------------
 
 function closeEvents() {
-  clearTimeout(S.retryTimer);
   if (S.es) S.es.close();
   S.es = null;
   setConn('');
@@ -255,41 +258,16 @@ function setConn(c) {
 }
 
 function openEvents(gen) {
-  const es = new EventSource(API.eventsURL(S.id));
-  S.es = es;
-  for (const type of API.EVENT_TYPES) {
-    es.addEventListener(type, (ev) => {
-      if (gen !== S.gen) return;
-      const n = Number(ev.lastEventId);
-      if (n && n <= S.lastEvent) return; // already seen (a replay after reconnecting)
-      if (n) S.lastEvent = n;
-      let data;
-      try {
-        data = JSON.parse(ev.data);
-      } catch {
-        return;
-      }
-      onEvent(type, data || {});
-    });
-  }
-  es.onopen = () => {
-    S.retry = 0;
-    setConn('live');
-  };
-  es.onerror = () => {
+  S.es = new API.EventStream(API.eventsURL(S.id), (type, data, id) => {
     if (gen !== S.gen) return;
-    if (es.readyState !== EventSource.CLOSED) {
-      setConn('retry'); // the browser reconnects by itself, sending Last-Event-ID
-      return;
-    }
-    // The server refused the stream (restarted, signed out, session gone):
-    // load the session again, after a pause that grows.
-    setConn('down');
-    S.retry = Math.min(S.retry + 1, 6);
-    S.retryTimer = setTimeout(() => {
-      if (gen === S.gen) open(S.id);
-    }, 1000 * 2 ** S.retry);
-  };
+    if (id && id <= S.lastEvent) return; // seen already
+    if (id) S.lastEvent = id;
+    onEvent(type, data);
+  }, (status, err) => {
+    if (gen !== S.gen) return;
+    setConn(status);
+    if (status === 'down') fail(err);
+  });
 }
 
 function onEvent(type, d) {
@@ -304,7 +282,7 @@ function onEvent(type, d) {
     case 'result':
       conv.handle(type, d);
       refreshInfo();
-      refreshList();
+      refreshListSoon();
       break;
     case 'usage':
       refreshInfo();
@@ -312,7 +290,7 @@ function onEvent(type, d) {
     case 'turn':
       conv.handle(type, d);
       showEmpty();
-      if (d.turn === 1) refreshList();
+      refreshListSoon();
       break;
     default:
       conv.handle(type, d);
@@ -388,6 +366,14 @@ ui.input.addEventListener('keydown', (e) => {
 });
 ui.input.addEventListener('input', autosize);
 ui.newBtn.addEventListener('click', () => newSession());
+// The state says a question waits: a click brings it into view.
+ui.state.addEventListener('click', () => {
+  const card = [...ui.log.querySelectorAll('.approval:not(.settled)')].pop();
+  if (card) {
+    card.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    card.querySelector('button')?.focus({ preventScroll: true });
+  }
+});
 ui.cancel.addEventListener('click', async () => {
   try {
     await API.cancelTurn(S.id);

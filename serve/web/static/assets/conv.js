@@ -50,10 +50,14 @@ export class Conversation {
     this.pending = new Set(); // approval cards still waiting
     this.dirty = new Set(); // text segments to render on the next frame
     this.frame = 0;
+    this.running = false;
   }
 
-  // load shows the turns the session already has (GET /api/sessions/{id}).
-  load(turns) {
+  // load shows the turns the session already has (GET /api/sessions/{id});
+  // running: a turn is under way, so events before its `turn` event (which
+  // may have left the server's buffer) belong to the last turn.
+  load(turns, running) {
+    this.running = running;
     for (const t of turns || []) {
       const rec = this.turn(t.index, t.question);
       if (t.answer) this.appendText(rec, t.answer, true);
@@ -90,9 +94,11 @@ export class Conversation {
     return rec;
   }
 
-  // at is the turn events go to: the one begun last, else the last shown.
+  // at is the turn events go to: the one begun last; before any, the last
+  // shown if it is still running; else none (its events are shown already).
   at() {
     if (this.current) return this.current;
+    if (!this.running) return null;
     let last = null;
     for (const r of this.turns.values()) if (!last || r.index > last.index) last = r;
     return last;
