@@ -35,7 +35,7 @@ func TestHandler(t *testing.T) {
 	}{
 		{"GET", "/", 200, "text/html; charset=utf-8", `<script type="module" src="assets/app.js">`},
 		{"HEAD", "/", 200, "text/html; charset=utf-8", ""},
-		{"GET", "/assets/app.js", 200, "text/javascript; charset=utf-8", "EventSource"},
+		{"GET", "/assets/app.js", 200, "text/javascript; charset=utf-8", "EventStream"},
 		{"GET", "/assets/md.js", 200, "text/javascript; charset=utf-8", "renderMarkdown"},
 		{"GET", "/assets/style.css", 200, "text/css; charset=utf-8", "prefers-color-scheme"},
 		{"GET", "/assets/icon.svg", 200, "image/svg+xml", "<svg"},
