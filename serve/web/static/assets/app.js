@@ -14,6 +14,8 @@ if (/[?&]token=/.test(location.search)) {
 }
 
 const $ = (id) => document.getElementById(id);
+$('boot').remove();
+$('app').hidden = false;
 const ui = {
   sessions: $('sessions'), cwd: $('cwd'), newBtn: $('new'),
   title: $('title'), meta: $('meta'), usage: $('usage'), state: $('state'), conn: $('conn'), cancel: $('cancel'),
