@@ -276,6 +276,7 @@ function onEvent(type, d) {
   switch (type) {
     case 'state':
       setState(d.state);
+      conv.handle(type, d);
       break;
     case 'window':
       S.winVersion.set(d.id, (S.winVersion.get(d.id) || 0) + 1);

@@ -140,7 +140,8 @@ export class Conversation {
         this.approval(d);
         break;
       case 'state':
-        if (d.state !== 'awaiting_approval') this.expireApprovals('answered');
+        // The question is settled: answered if the turn goes on, else ended with it.
+        if (d.state !== 'awaiting_approval') this.expireApprovals(d.state === 'idle' ? 'no longer waiting' : 'answered');
         break;
       case 'result':
         this.result(d);
