@@ -181,7 +181,7 @@ export class Conversation {
     if (!rec) return;
     rec.text = null;
     const { arg, rest } = summarize(d.params);
-    const status = el('span', { class: 'act-status' }, '…');
+    const status = el('span', { class: 'act-status' }, 'running');
     const body = el('div', { class: 'act-body' });
     if (rest) body.append(el('pre', { class: 'act-params' }, JSON.stringify(rest, null, 2)));
     const node = el('details', { class: 'action running' },
@@ -219,13 +219,22 @@ export class Conversation {
     const rec = this.at();
     const holder = rec ? rec.body : this.root;
     if (rec) rec.text = null;
-    const { arg } = summarize(d.params);
+    // subject: the command, or "write PATH"; diff: the change a write would make.
+    const what = d.subject || summarize(d.params).arg;
     const buttons = el('div', { class: 'ap-buttons' });
     const note = el('span', { class: 'ap-note' });
+    const target = (d.window_id || '') + (d.action_id ? '.' + d.action_id : '');
+    let diff = null;
+    if (d.diff) {
+      diff = el('pre', { class: 'act-out diff ap-diff' });
+      diff.append(diffLines(d.diff));
+    }
     const card = el('div', { class: 'approval', role: 'group', 'aria-label': 'approval' },
       el('div', { class: 'ap-head' }, el('span', { class: 'ap-icon' }, '?'),
-        el('span', {}, 'Allow ', el('code', {}, `${d.window_id || ''}.${d.action_id || ''}`), '?')),
-      arg ? el('pre', { class: 'ap-arg' }, arg) : null,
+        el('span', {}, 'Allow ', el('code', {}, target), '?'),
+        d.kind ? el('span', { class: 'ap-kind' }, d.kind) : null),
+      what ? el('pre', { class: 'ap-arg' }, what) : null,
+      diff,
       d.reason ? el('div', { class: 'ap-reason' }, d.reason) : null,
       el('div', { class: 'ap-foot' }, buttons, note));
     const rec2 = { card, buttons, note };
