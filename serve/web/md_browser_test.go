@@ -115,6 +115,10 @@ func TestMarkdownInBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
+	// The page has started (its modules load under its Content-Security-Policy).
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!document.getElementById('app').hidden`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the page did not start: %v", err)
+	}
 	srcs := make([]string, len(markdownCases))
 	for i, c := range markdownCases {
 		srcs[i] = c.src
