@@ -290,11 +290,20 @@ function onEvent(type, d) {
     case 'usage':
       refreshInfo();
       break;
-    case 'turn':
+    case 'turn': {
       conv.handle(type, d);
       showEmpty();
+      // The list learns of the turn at once; the server's view follows.
+      const s = S.list.find((x) => x.id === S.id);
+      if (s) {
+        s.turns = Math.max(s.turns || 0, d.turn || 0);
+        if (!s.title) s.title = String(d.question || '').split('\n')[0].slice(0, 80);
+        renderList();
+        renderHead();
+      }
       refreshListSoon();
       break;
+    }
     default:
       conv.handle(type, d);
   }

@@ -258,7 +258,6 @@ export class Conversation {
       el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'));
     holder.append(card);
     this.pending.add(rec2);
-    buttons.querySelector('button.allow')?.focus({ preventScroll: true });
   }
 
   settle(rec, text, kind) {
