@@ -40,7 +40,8 @@ export class Windows {
       const pre = el('pre', { class: 'win-content' });
       const title = el('span', { class: 'win-title' });
       const app = el('span', { class: 'win-app' });
-      const node = el('details', { class: 'win', open: true, 'data-window': w.id },
+      // The launcher only lists the apps: folded until asked for.
+      const node = el('details', { class: 'win', open: w.app !== 'launcher', 'data-window': w.id },
         el('summary', {}, el('span', { class: 'win-id' }, w.id), app, title),
         pre);
       this.root.append(node);
