@@ -39,6 +39,10 @@ var markdownCases = []struct {
 		`<div class="table"><table><thead><tr><th>a</th><th class="al-right">b</th></tr></thead><tbody><tr><td>1</td><td class="al-right">2</td></tr></tbody></table></div>`},
 	{"quote", "> said", `<blockquote><p>said</p></blockquote>`},
 	{"escape", `\*not em\*`, `<p>*not em*</p>`},
+	{"brackets in a link", "[[x]](https://a.example/)",
+		`<p><a href="https://a.example/" target="_blank" rel="noopener noreferrer">[x]</a></p>`},
+	{"unclosed link", "[a](b", `<p>[a](b</p>`},
+	{"unclosed emphasis", "**a _b `c", "<p>**a _b `c</p>"},
 }
 
 // hostile are inputs whose every rendering must hold only the renderer's own

@@ -163,7 +163,10 @@ export class Conversation {
 
   schedule() {
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => this.flush());
+    // A long answer costs a noticeable time to render: a few times a second is enough.
+    const big = [...this.dirty].some((seg) => seg.src.length > 16000);
+    const run = () => requestAnimationFrame(() => this.flush());
+    this.frame = big ? setTimeout(run, 250) : run();
   }
 
   // flush renders the text that changed since the last frame, at most once a frame.

@@ -342,10 +342,20 @@ function parseList(lines, i, parent) {
 
 // ---- inline ----------------------------------------------------------------
 
+// The scans for a closing delimiter remember where none is left, so text
+// full of unmatched `*`, `_` or backticks renders in linear time: a memo
+// belongs to one string.
+const newMemo = () => ({ code: new Map(), closer: new Map() });
+
+// LINK_SCAN bounds how far a link's text and address may reach.
+const LINK_SCAN = 4000;
+
 // codeSpanEnd returns the index after the code span opening at i, or -1.
-function codeSpanEnd(s, i) {
+function codeSpanEnd(s, i, memo) {
   let n = 0;
   while (s[i + n] === '`') n++;
+  const none = memo.code.get(n);
+  if (none !== undefined && i + n >= none) return -1;
   let j = i + n;
   while ((j = s.indexOf('`', j)) !== -1) {
     let k = 0;
@@ -353,6 +363,7 @@ function codeSpanEnd(s, i) {
     if (k === n) return j + k;
     j += k;
   }
+  memo.code.set(n, i + n);
   return -1;
 }
 
@@ -361,7 +372,9 @@ const isWord = (c) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 
 // findCloser finds delim closing an emphasis opened before from, skipping
 // escapes and code spans; -1 when there is none.
-function findCloser(s, from, delim) {
+function findCloser(s, from, delim, memo) {
+  const none = memo.closer.get(delim);
+  if (none !== undefined && from >= none) return -1;
   for (let j = from; j < s.length; j++) {
     const c = s[j];
     if (c === '\\') {
@@ -369,7 +382,7 @@ function findCloser(s, from, delim) {
       continue;
     }
     if (c === '`') {
-      const end = codeSpanEnd(s, j);
+      const end = codeSpanEnd(s, j, memo);
       if (end !== -1) {
         j = end - 1;
         continue;
@@ -386,43 +399,61 @@ function findCloser(s, from, delim) {
       return j;
     }
   }
+  memo.closer.set(delim, from);
   return -1;
 }
 
-// linkAt parses [text](dest "title") at i: {text, dest, end} or null.
-function linkAt(s, i) {
-  let depth = 0;
-  let j = i;
-  for (; j < s.length; j++) {
+// brackets pairs every '[' of s with its ']' in one pass (escapes and
+// code spans skipped), so that looking for a link's end costs nothing.
+function brackets(s, memo) {
+  if (memo.brackets) return memo.brackets;
+  const pairs = new Map();
+  const open = [];
+  for (let j = 0; j < s.length; j++) {
     const c = s[j];
     if (c === '\\') {
       j++;
-      continue;
+    } else if (c === '`') {
+      const end = codeSpanEnd(s, j, memo);
+      if (end !== -1) j = end - 1;
+      else while (s[j + 1] === '`') j++;
+    } else if (c === '[') {
+      open.push(j);
+    } else if (c === ']' && open.length) {
+      pairs.set(open.pop(), j);
     }
-    if (c === '`') {
-      const end = codeSpanEnd(s, j);
-      if (end !== -1) {
-        j = end - 1;
-        continue;
-      }
-    }
-    if (c === '[') depth++;
-    else if (c === ']' && --depth === 0) break;
   }
-  if (j >= s.length || s[j + 1] !== '(') return null;
+  memo.brackets = pairs;
+  return pairs;
+}
+
+// find is s.indexOf(ch, from), remembering where ch no longer occurs.
+function find(s, ch, from, memo) {
+  const none = memo.closer.get('find' + ch);
+  if (none !== undefined && from >= none) return -1;
+  const at = s.indexOf(ch, from);
+  if (at === -1) memo.closer.set('find' + ch, from);
+  return at;
+}
+
+// linkAt parses [text](dest "title") at i: {text, dest, end} or null.
+function linkAt(s, i, memo) {
+  const j = brackets(s, memo).get(i);
+  if (j === undefined || j - i > LINK_SCAN) return null;
+  if (s[j + 1] !== '(') return null;
   const text = s.slice(i + 1, j);
   let k = j + 2;
   while (s[k] === ' ') k++;
   let dest = '';
   if (s[k] === '<') {
-    const close = s.indexOf('>', k);
+    const close = find(s, '>', k, memo);
     if (close === -1) return null;
     dest = s.slice(k + 1, close);
     k = close + 1;
   } else {
     let parens = 0;
     const start = k;
-    for (; k < s.length; k++) {
+    for (const end = Math.min(s.length, k + LINK_SCAN); k < end; k++) {
       const c = s[k];
       if (c === '\\') {
         k++;
@@ -439,7 +470,7 @@ function linkAt(s, i) {
   }
   while (s[k] === ' ') k++;
   if (s[k] === '"' || s[k] === "'") {
-    const close = s.indexOf(s[k], k + 1);
+    const close = find(s, s[k], k + 1, memo);
     if (close === -1) return null;
     k = close + 1;
     while (s[k] === ' ') k++;
@@ -457,9 +488,11 @@ function link(href, parent) {
   return a;
 }
 
-const reBareURL = /^https?:\/\/[^\s<>"'`]+/;
+// Sticky: they match at lastIndex, with no copy of the rest of the text.
+const reBareURL = /https?:\/\/[^\s<>"'`]+/iy;
+const reAutolink = /<((?:https?:\/\/|mailto:)[^\s<>]+)>/iy;
 
-export function parseInline(s, parent) {
+export function parseInline(s, parent, memo = newMemo()) {
   let buf = '';
   const flush = () => {
     if (buf) parent.append(buf);
@@ -482,7 +515,7 @@ export function parseInline(s, parent) {
       }
     }
     if (c === '`') {
-      const end = codeSpanEnd(s, i);
+      const end = codeSpanEnd(s, i, memo);
       let n = 0;
       while (s[i + n] === '`') n++;
       if (end === -1) {
@@ -506,7 +539,7 @@ export function parseInline(s, parent) {
       const sizes = c === '~' ? (n === 2 ? [2] : []) : n <= 3 ? [n] : [];
       if (opensOK && sizes.length) {
         const delim = c.repeat(n);
-        const close = findCloser(s, i + n, delim);
+        const close = findCloser(s, i + n, delim, memo);
         if (close !== -1) {
           flush();
           let outer;
@@ -531,7 +564,7 @@ export function parseInline(s, parent) {
     }
     if (c === '[' || (c === '!' && s[i + 1] === '[')) {
       const image = c === '!';
-      const l = linkAt(s, image ? i + 1 : i);
+      const l = linkAt(s, image ? i + 1 : i, memo);
       if (l) {
         const href = safeHref(l.dest);
         if (href) {
@@ -553,7 +586,8 @@ export function parseInline(s, parent) {
       }
     }
     if (c === '<') {
-      const m = /^<((?:https?:\/\/|mailto:)[^\s<>]+)>/.exec(s.slice(i));
+      reAutolink.lastIndex = i;
+      const m = reAutolink.exec(s);
       const href = m && safeHref(m[1]);
       if (href) {
         flush();
@@ -563,7 +597,8 @@ export function parseInline(s, parent) {
       }
     }
     if ((c === 'h' || c === 'H') && !isWord(s[i - 1])) {
-      const m = reBareURL.exec(s.slice(i));
+      reBareURL.lastIndex = i;
+      const m = reBareURL.exec(s);
       if (m) {
         let url = m[0];
         // Trailing punctuation belongs to the sentence, as does an unmatched ')'.
