@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,6 +43,10 @@ var markdownCases = []struct {
 	{"brackets in a link", "[[x]](https://a.example/)",
 		`<p><a href="https://a.example/" target="_blank" rel="noopener noreferrer">[x]</a></p>`},
 	{"unclosed link", "[a](b", `<p>[a](b</p>`},
+	{"closing hashes", "### Title ###", `<h3>Title</h3>`},
+	{"hash in heading", "# C# notes", `<h1>C# notes</h1>`},
+	{"deep quotes are text", strings.Repeat(">", 40) + " x", `<blockquote>` + strings.Repeat(`<blockquote>`, 16) +
+		`<p>` + strings.Repeat("&gt;", 23) + ` x</p>` + strings.Repeat(`</blockquote>`, 17)},
 	{"unclosed emphasis", "**a _b `c", "<p>**a _b `c</p>"},
 }
 

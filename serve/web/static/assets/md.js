@@ -44,7 +44,22 @@ export function renderMarkdown(src) {
 // ---- blocks ----------------------------------------------------------------
 
 const reFence = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const reHeading = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const reHeading = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
+
+// MAX_DEPTH bounds the nesting of quotes, lists, links and emphasis: deeper
+// shows as text (and the renderer's recursion stays far from the stack's end).
+const MAX_DEPTH = 16;
+
+// heading returns the level and text of an ATX heading line, or null.
+function heading(line) {
+  const m = reHeading.exec(line);
+  if (!m) return null;
+  let text = line.slice(m[0].length).trim();
+  // A closing run of #s, after white space, is not part of the text.
+  const close = /(?:^|[ \t])#+$/.exec(text);
+  if (close) text = text.slice(0, close.index).trim();
+  return { level: m[1].length, text };
+}
 const reRule = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const reQuote = /^ {0,3}> ?(.*)$/;
 const reItem = /^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)(.*)$/;
@@ -94,13 +109,19 @@ function isTableStart(lines, i) {
 // startsBlock says whether line interrupts a paragraph.
 function startsBlock(lines, i) {
   const l = lines[i];
-  if (fenceOpen(l) || reHeading.test(l) || reRule.test(l) || reQuote.test(l)) return true;
+  if (fenceOpen(l) || heading(l) || reRule.test(l) || reQuote.test(l)) return true;
   const m = reItem.exec(l);
   if (m && m[4] !== '' && (!/\d/.test(m[2]) || m[2].startsWith('1'))) return true;
   return isTableStart(lines, i);
 }
 
-function parseBlocks(lines, parent) {
+function parseBlocks(lines, parent, depth = 0) {
+  if (depth > MAX_DEPTH) {
+    const p = el('p');
+    p.textContent = lines.join('\n');
+    parent.append(p);
+    return;
+  }
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
@@ -122,9 +143,10 @@ function parseBlocks(lines, parent) {
       continue;
     }
     let m;
-    if ((m = reHeading.exec(line))) {
-      const h = el('h' + m[1].length);
-      parseInline(m[2] || '', h);
+    const head = heading(line);
+    if (head) {
+      const h = el('h' + head.level);
+      parseInline(head.text, h, undefined, depth);
       parent.append(h);
       i++;
       continue;
@@ -141,16 +163,16 @@ function parseBlocks(lines, parent) {
         i++;
       }
       const q = el('blockquote');
-      parseBlocks(body, q);
+      parseBlocks(body, q, depth + 1);
       parent.append(q);
       continue;
     }
     if (isTableStart(lines, i)) {
-      i = parseTable(lines, i, parent);
+      i = parseTable(lines, i, parent, depth);
       continue;
     }
     if (reItem.test(line)) {
-      i = parseList(lines, i, parent);
+      i = parseList(lines, i, parent, depth);
       continue;
     }
     const para = [line.trim()];
@@ -160,7 +182,7 @@ function parseBlocks(lines, parent) {
       i++;
     }
     const p = el('p');
-    parseInline(para.join('\n'), p);
+    parseInline(para.join('\n'), p, undefined, depth);
     parent.append(p);
   }
 }
@@ -235,7 +257,7 @@ function splitRow(line) {
   return cells;
 }
 
-function parseTable(lines, i, parent) {
+function parseTable(lines, i, parent, depth) {
   const head = splitRow(lines[i]);
   const align = splitRow(lines[i + 1]).map((d) =>
     d.startsWith(':') && d.endsWith(':') ? 'center' : d.endsWith(':') ? 'right' : '');
@@ -245,7 +267,7 @@ function parseTable(lines, i, parent) {
   const tr = el('tr');
   head.forEach((c, k) => {
     const th = el('th', align[k] ? 'al-' + align[k] : '');
-    parseInline(c, th);
+    parseInline(c, th, undefined, depth);
     tr.append(th);
   });
   thead.append(tr);
@@ -257,7 +279,7 @@ function parseTable(lines, i, parent) {
     const r = el('tr');
     for (let k = 0; k < head.length; k++) {
       const td = el('td', align[k] ? 'al-' + align[k] : '');
-      parseInline(row[k] ?? '', td);
+      parseInline(row[k] ?? '', td, undefined, depth);
       r.append(td);
     }
     tbody.append(r);
@@ -269,7 +291,7 @@ function parseTable(lines, i, parent) {
   return i;
 }
 
-function parseList(lines, i, parent) {
+function parseList(lines, i, parent, depth) {
   const first = reItem.exec(lines[i]);
   const base = indentOf(first[1]);
   const ordered = /\d/.test(first[2]);
@@ -326,7 +348,7 @@ function parseList(lines, i, parent) {
       it.body[0] = it.body[0].slice(task[0].length);
     }
     const frag = document.createDocumentFragment();
-    parseBlocks(it.body, frag);
+    parseBlocks(it.body, frag, depth + 1);
     // A tight item holding one paragraph shows its text without the <p>.
     if (frag.childNodes.length >= 1 && frag.firstChild.nodeName === 'P' && !it.loose) {
       const p = frag.firstChild;
@@ -492,7 +514,11 @@ function link(href, parent) {
 const reBareURL = /https?:\/\/[^\s<>"'`]+/iy;
 const reAutolink = /<((?:https?:\/\/|mailto:)[^\s<>]+)>/iy;
 
-export function parseInline(s, parent, memo = newMemo()) {
+export function parseInline(s, parent, memo = newMemo(), depth = 0) {
+  if (depth > MAX_DEPTH) {
+    parent.append(s);
+    return;
+  }
   let buf = '';
   const flush = () => {
     if (buf) parent.append(buf);
@@ -552,7 +578,7 @@ export function parseInline(s, parent, memo = newMemo()) {
             inner = el('em');
             outer.append(inner);
           }
-          parseInline(s.slice(i + n, close), inner);
+          parseInline(s.slice(i + n, close), inner, undefined, depth + 1);
           parent.append(outer);
           i = close + n;
           continue;
@@ -575,7 +601,7 @@ export function parseInline(s, parent, memo = newMemo()) {
             a.className = 'image-link';
             a.title = 'image: ' + href;
             a.append(icon('image'), ' ', l.text || href);
-          } else parseInline(l.text, a);
+          } else parseInline(l.text, a, undefined, depth + 1);
           i = l.end;
           continue;
         }
