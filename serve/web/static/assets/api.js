@@ -130,7 +130,7 @@ export class EventStream {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + (buf.startsWith('\r\n', nl) ? 2 : 1));
         if (line === '') {
-          if (id !== null) this.last = Number(id) || this.last;
+          if (id !== null && /^\d+$/.test(id)) this.last = Number(id);
           if (data.length && !this.closed) {
             let obj = null;
             try {

@@ -34,7 +34,6 @@ const S = {
   info: null,
   list: [],
   es: null,
-  lastEvent: 0,
   state: 'idle',
   winVersion: new Map(),
 };
@@ -182,7 +181,6 @@ async function open(id) {
   const gen = ++S.gen;
   S.id = id;
   S.info = null;
-  S.lastEvent = 0;
   S.winVersion = new Map();
   conv.reset();
   wins.reset();
@@ -250,6 +248,7 @@ function refreshInfo() {
 
 function closeEvents() {
   if (S.es) S.es.close();
+  S.conn = '';
   S.es = null;
   setConn('');
 }
@@ -260,16 +259,33 @@ function setConn(c) {
 }
 
 function openEvents(gen) {
-  S.es = new API.EventStream(API.eventsURL(S.id), (type, data, id) => {
+  // No filtering by id: the server sends only what came after the last id
+  // seen, and a restarted server numbers its events from 1 again.
+  S.es = new API.EventStream(API.eventsURL(S.id), (type, data) => {
     if (gen !== S.gen) return;
-    if (id && id <= S.lastEvent) return; // seen already
-    if (id) S.lastEvent = id;
     onEvent(type, data);
   }, (status, err) => {
     if (gen !== S.gen) return;
+    const back = status === 'live' && S.conn && S.conn !== 'live';
+    S.conn = status;
     setConn(status);
     if (status === 'down') fail(err);
+    // Back after a gap (a restarted server ends its turns): take the state as it is now.
+    if (back) reconcile(gen);
   });
+}
+
+async function reconcile(gen) {
+  try {
+    const info = await API.getSession(S.id);
+    if (gen !== S.gen) return;
+    S.info = info;
+    renderHead();
+    setState(info.state);
+    if (info.state === 'idle') conv.handle('state', { state: 'idle' });
+  } catch (err) {
+    if (gen === S.gen) fail(err);
+  }
 }
 
 function onEvent(type, d) {
