@@ -139,10 +139,16 @@ export class Conversation {
       case 'approval':
         this.approval(d);
         break;
-      case 'state':
+      case 'state': {
         // The question is settled: answered if the turn goes on, else ended with it.
         if (d.state !== 'awaiting_approval') this.expireApprovals(d.state === 'idle' ? 'no longer waiting' : 'answered');
+        // The running turn says what it waits for at its end.
+        const busy = { awaiting_model: 'thinking', executing: 'running' }[d.state];
+        for (const r of this.turns.values()) delete r.body.dataset.busy;
+        const rec = this.at();
+        if (rec && busy) rec.body.dataset.busy = busy;
         break;
+      }
       case 'result':
         this.result(d);
         break;
