@@ -186,49 +186,53 @@ func (c *cmdChecker) runOptionsWhy(in *guardCall) string {
 func (c *cmdChecker) familyOptionsWhy(fam *optFamily, args []shArg, in *guardCall) string {
 	for i := 0; i < len(args) && c.found == nil; i++ {
 		a := args[i]
-		v := a.val
-		if a.ok && v == "--" {
+		if a.ok && a.val == "--" {
 			return "" // operands follow
 		}
 		if !a.ok {
 			continue
 		}
-		var name string
-		var val *shArg
-		switch {
-		case strings.HasPrefix(v, "--"):
-			n, after, eq := strings.Cut(v, "=")
-			name = n
-			if eq {
-				val = &shArg{val: after, ok: true, word: a.word}
-			} else if fam.separateValue(n) && i+1 < len(args) && !strings.HasPrefix(args[i+1].val, "-") {
-				i++
-				val = &args[i]
-			}
-		case strings.HasPrefix(v, "+") && fam.optionKind("+") != 0:
-			name, val = "+", &shArg{val: v[1:], ok: true, word: a.word}
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			name, val, i = fam.shortOption(args, i)
-		}
+		name, val, last := fam.readOption(args, i)
+		i = last
 		if val == nil {
 			continue
 		}
-		kind := fam.optionKind(name)
+		kind, strict := fam.optionKind(name), true
 		if kind == 0 {
 			if !strings.HasPrefix(name, "--") || !namesProgram(name) {
 				continue
 			}
 			// Not declared: judge only what reads as a command line.
-			if why := c.optionValueWhy(*val, optShell, false, argAnchor(a, in)); why != "" {
-				return why
-			}
-			continue
+			kind, strict = optShell, false
 		}
-		if why := c.optionValueWhy(*val, kind, true, argAnchor(a, in)); why != "" {
+		if why := c.optionValueWhy(*val, kind, strict, argAnchor(a, in)); why != "" {
 			return why
 		}
 	}
 	return ""
+}
+
+// readOption reads the option at args[i]: its name, its value (nil when
+// none) and the index of the last argument it used.
+func (fam *optFamily) readOption(args []shArg, i int) (string, *shArg, int) {
+	a := args[i]
+	v := a.val
+	switch {
+	case strings.HasPrefix(v, "--"):
+		name, after, eq := strings.Cut(v, "=")
+		if eq {
+			return name, &shArg{val: after, ok: true, word: a.word}, i
+		}
+		if fam.separateValue(name) && i+1 < len(args) && !strings.HasPrefix(args[i+1].val, "-") {
+			return name, &args[i+1], i + 1
+		}
+		return name, nil, i
+	case strings.HasPrefix(v, "+") && fam.optionKind("+") != 0:
+		return "+", &shArg{val: v[1:], ok: true, word: a.word}, i
+	case strings.HasPrefix(v, "-") && len(v) > 1:
+		return fam.shortOption(args, i)
+	}
+	return "", nil, i
 }
 
 // shortOption reads a short option at args[i] of fam: a declared option
