@@ -16,6 +16,7 @@ import (
 // gitSub is what the guard knows about one git subcommand.
 type gitSub struct {
 	judge    func(c *cmdChecker, g gitCall) string
+	publish  string   // "add", "commit", "push": recorded for Publishes
 	shortVal string   // short options that take a value, for reading clusters
 	run      []runOpt // options whose value git runs
 }
@@ -49,7 +50,7 @@ func gitTable() map[string]gitSub {
 	upload := []runOpt{{names: "--upload-pack", kind: optProgram}}
 	return map[string]gitSub{
 		// Publishing and remotes.
-		"push":      {judge: gitPush, run: []runOpt{{names: "--receive-pack --exec", kind: optProgram}}},
+		"push":      {judge: gitPush, publish: "push", run: []runOpt{{names: "--receive-pack --exec", kind: optProgram}}},
 		"send-pack": {run: []runOpt{{names: "--receive-pack --exec", kind: optProgram}}},
 		"fetch":     {run: upload},
 		"pull":      {run: upload},
@@ -58,6 +59,8 @@ func gitTable() map[string]gitSub {
 		"archive":   {run: []runOpt{{names: "--exec", kind: optProgram}}},
 		"remote":    {judge: func(c *cmdChecker, g gitCall) string { return c.gitRemoteWhy(g.p.ops) }},
 		"config":    {judge: func(c *cmdChecker, g gitCall) string { return c.gitConfigSet(g.rest, g.p) }},
+		"add":       {publish: "add"},
+		"commit":    {publish: "commit"},
 
 		// Programs git runs for a subcommand.
 		"difftool":    {shortVal: "xty", run: []runOpt{{names: "-x --extcmd", kind: optShell}}},
@@ -107,6 +110,9 @@ func ruleGit(c *cmdChecker, in *guardCall) string {
 		return ""
 	}
 	g := gitCall{in: in, rest: args[1:], p: parseCmdArgs(args[1:], "", nil)}
+	if row.publish != "" {
+		c.recordPublish(row.publish, g)
+	}
 	if len(row.run) > 0 {
 		fam := &optFamily{shortVal: row.shortVal, opts: row.run}
 		if why := c.familyOptionsWhy(fam, g.rest, in); why != "" || c.found != nil {
