@@ -79,11 +79,17 @@ func TestCheck(t *testing.T) {
 		secret bool   // the finding is a secret (else an ignored file)
 	}{
 		{name: "staged file with a secret",
-			setup: func(t *testing.T, dir string) { write(t, dir, "config.go", "var k = \""+secretValue+"\"\n"); run(t, dir, "add", "config.go") },
-			ops:   commit(), file: "config.go", secret: true},
+			setup: func(t *testing.T, dir string) {
+				write(t, dir, "config.go", "var k = \""+secretValue+"\"\n")
+				run(t, dir, "add", "config.go")
+			},
+			ops: commit(), file: "config.go", secret: true},
 		{name: "clean change",
-			setup: func(t *testing.T, dir string) { write(t, dir, "config.go", "var k = 1\n"); run(t, dir, "add", "config.go") },
-			ops:   commit()},
+			setup: func(t *testing.T, dir string) {
+				write(t, dir, "config.go", "var k = 1\n")
+				run(t, dir, "add", "config.go")
+			},
+			ops: commit()},
 		{name: "base64 of a secret",
 			setup: func(t *testing.T, dir string) {
 				write(t, dir, "blob.txt", "auth: "+base64.StdEncoding.EncodeToString([]byte("user:"+secretValue))+"\n")
@@ -98,8 +104,8 @@ func TestCheck(t *testing.T) {
 			file: "notes.md", secret: true},
 		{name: "commit -a of a tracked file",
 			setup: func(t *testing.T, dir string) { write(t, dir, "main.go", "package main // "+secretValue+"\n") },
-			ops: func(dir string) []Op { return []Op{{Kind: "commit", Dir: dir, All: true}} },
-			file: "main.go", secret: true},
+			ops:   func(dir string) []Op { return []Op{{Kind: "commit", Dir: dir, All: true}} },
+			file:  "main.go", secret: true},
 		{name: "secret in the message",
 			ops: func(dir string) []Op {
 				return []Op{{Kind: "commit", Dir: dir, Messages: []string{"token " + secretValue}}}
@@ -132,7 +138,9 @@ func TestCheck(t *testing.T) {
 				run(t, dir, "commit", "-q", "-m", "sub")
 				write(t, dir, "sub/a.txt", secretValue)
 			},
-			ops:  func(dir string) []Op { return []Op{{Kind: "commit", Dir: filepath.Join(dir, "sub"), Paths: []string{"a.txt"}}} },
+			ops: func(dir string) []Op {
+				return []Op{{Kind: "commit", Dir: filepath.Join(dir, "sub"), Paths: []string{"a.txt"}}}
+			},
 			file: "sub/a.txt", secret: true},
 	}
 	for _, tc := range tests {
