@@ -125,6 +125,24 @@ func (r *Redactor) ContainsBytes(b []byte) bool {
 	return false
 }
 
+// WithoutValues returns env ("NAME=value" entries) without the entries
+// whose value is one of r's secrets, whatever the name: a command must not
+// inherit a secret under a name that does not say so.
+func (r *Redactor) WithoutValues(env []string) []string {
+	vals := r.Values()
+	if len(vals) == 0 {
+		return env
+	}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		_, v, _ := strings.Cut(kv, "=")
+		if !slices.Contains(vals, strings.TrimSpace(v)) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 // Contains reports whether s holds any form of a secret.
 func (r *Redactor) Contains(s string) bool {
 	if r == nil {
