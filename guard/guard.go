@@ -65,6 +65,7 @@ type guardShared struct {
 	// publishes collects git add, commit and push for Publishes; nil
 	// when judging.
 	publishes *[]GitPublish
+	copies    map[string]string // for Publishes: copy target -> source, both absolute
 }
 
 // unknownScript marks a file written with content the guard cannot see.

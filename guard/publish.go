@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -17,6 +18,19 @@ type GitPublish struct {
 	Messages []string // commit -m texts
 	Remote   string   // push: the remote or URL; "" for the default
 	Refs     []string // push: the refspecs
+	// Pending are the files earlier parts of the command write or copy,
+	// which do not hold their new content yet when it is checked.
+	Pending []PendingFile
+}
+
+// PendingFile is a file the command writes before a git add or commit:
+// its literal content when the guard could read it, or the file it is
+// copied from.
+type PendingFile struct {
+	Path    string // absolute
+	Content string // literal content written (echo ... > f)
+	From    string // absolute path of the source of a copy
+	Known   bool   // Content or From tells the content
 }
 
 // Publishes lists the git add, commit and push commands in command, in
@@ -42,7 +56,7 @@ func (g *Guard) Publishes(command, workdir string) (out []GitPublish) {
 		env: env, src: command, cwd: env.workLex, vars: map[string]string{},
 		downloads: map[string]bool{}, created: map[string]bool{},
 		shared: &guardShared{written: map[string]string{}, links: map[string]string{}, decoded: map[string]bool{},
-			publishes: &list},
+			publishes: &list, copies: map[string]string{}},
 		budget: &budget,
 	}
 	c.run()
@@ -56,6 +70,19 @@ func (c *cmdChecker) recordPublish(kind string, g gitCall) {
 		return
 	}
 	p := GitPublish{Kind: kind, Dir: c.cwd}
+	for path, text := range c.shared.written {
+		f := PendingFile{Path: path, Content: text, Known: text != unknownScript}
+		if from, ok := c.shared.copies[path]; ok && !f.Known {
+			f.Content, f.From, f.Known = "", from, true
+		}
+		p.Pending = append(p.Pending, f)
+	}
+	for path, from := range c.shared.copies {
+		if _, ok := c.shared.written[path]; !ok {
+			p.Pending = append(p.Pending, PendingFile{Path: path, From: from, Known: true})
+		}
+	}
+	sort.Slice(p.Pending, func(i, j int) bool { return p.Pending[i].Path < p.Pending[j].Path })
 	lits := func(args []shArg) []string {
 		var out []string
 		for _, a := range args {

@@ -25,8 +25,14 @@ func (w *bashWindow) publishWhy(ctx context.Context, command string) string {
 			dir = w.shell.Dir()
 		}
 		publishes = publishes || p.Kind == "commit" || p.Kind == "push"
-		ops = append(ops, gitscan.Op{Kind: p.Kind, Dir: dir, All: p.All, Force: p.Force, Paths: p.Paths,
-			Messages: p.Messages, Remote: p.Remote, Refs: p.Refs})
+		op := gitscan.Op{Kind: p.Kind, Dir: dir, All: p.All, Force: p.Force, Paths: p.Paths,
+			Messages: p.Messages, Remote: p.Remote, Refs: p.Refs}
+		for _, f := range p.Pending {
+			if f.Known {
+				op.Pending = append(op.Pending, gitscan.Pending{Path: f.Path, Content: f.Content, From: f.From})
+			}
+		}
+		ops = append(ops, op)
 	}
 	if !publishes {
 		return ""

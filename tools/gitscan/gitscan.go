@@ -32,6 +32,16 @@ type Op struct {
 	Messages []string // commit -m
 	Remote   string
 	Refs     []string
+	// Pending are files the command writes before this op runs: their
+	// content as written, or the file they are copied from.
+	Pending []Pending
+}
+
+// Pending is a file a command writes before it commits.
+type Pending struct {
+	Path    string // absolute
+	Content string
+	From    string // absolute source of a copy
 }
 
 // Secret is a value that must not be published; Label says what it is
@@ -185,10 +195,40 @@ func checkCommit(ctx context.Context, op Op, adds []Op, m *matcher) (*Finding, e
 	if m.empty() {
 		return nil, nil
 	}
+	if f := r.scanPending(op.Pending, worktree, m); f != nil {
+		return f, nil
+	}
 	if f, err := r.scanIndex(staged, blobs, worktree, m); f != nil || err != nil {
 		return f, err
 	}
 	return r.scanWorktree(worktree, m)
+}
+
+// scanPending scans what the command writes into the repository before it
+// commits, as it will be: the literal content, or the copy's source. Those
+// files are then not read from the worktree, which holds the old content.
+func (r *repo) scanPending(files []Pending, worktree map[string]bool, m *matcher) *Finding {
+	for _, p := range files {
+		rel, err := filepath.Rel(r.root, p.Path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		worktree[filepath.ToSlash(rel)] = false
+		data := []byte(p.Content)
+		if p.From != "" {
+			fi, err := os.Stat(p.From)
+			if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxBlob {
+				continue
+			}
+			if data, err = os.ReadFile(p.From); err != nil {
+				continue
+			}
+		}
+		if label := m.find(data); label != "" {
+			return &Finding{Op: "commit", File: filepath.ToSlash(rel), Secret: label}
+		}
+	}
+	return nil
 }
 
 // namesIn is names run from dir (pathspecs are relative to it).
@@ -217,6 +257,14 @@ func (r *repo) addedFiles(op Op, worktree map[string]bool) (*Finding, error) {
 		}
 		if len(ign) > 0 {
 			return &Finding{Op: "commit", File: ign[0]}, nil
+		}
+		// Files the command has not written yet: git's rules by name.
+		sub := &repo{ctx: r.ctx, root: op.Dir}
+		if op.Dir == "" {
+			sub.root = r.root
+		}
+		if f, err := sub.ignored(op.Paths, "commit"); f != nil || err != nil {
+			return f, err
 		}
 	}
 	list, err := r.namesIn(op.Dir, append([]string{"ls-files", "-z", "-m", "-o", "--exclude-standard", "--full-name", "--"}, paths...)...)
@@ -285,7 +333,10 @@ func (r *repo) scanIndex(paths, blobs []string, worktree map[string]bool, m *mat
 
 // scanWorktree scans files as they are on disk.
 func (r *repo) scanWorktree(files map[string]bool, m *matcher) (*Finding, error) {
-	for name := range files {
+	for name, read := range files {
+		if !read {
+			continue // pending: judged as it will be
+		}
 		p := filepath.Join(r.root, name)
 		fi, err := os.Lstat(p)
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxBlob {
