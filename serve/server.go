@@ -56,10 +56,10 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu      sync.Mutex
-	live    map[string]*session.Session // loaded sessions by id
-	loadMu  sync.Mutex                   // one transcript load at a time
-	closed  bool
+	mu     sync.Mutex
+	live   map[string]*session.Session // loaded sessions by id
+	loadMu sync.Mutex                  // one transcript load at a time
+	closed bool
 }
 
 // New makes a server; nothing listens until Serve or ListenAndServe.
@@ -81,10 +81,10 @@ func New(cfg Config) (*Server, error) {
 		out = io.Discard
 	}
 	s := &Server{
-		cfg:     cfg,
-		token:   cfg.Token,
-		log:     log.New(out, "aci serve: ", log.LstdFlags),
-		live:    map[string]*session.Session{},
+		cfg:   cfg,
+		token: cfg.Token,
+		log:   log.New(out, "aci serve: ", log.LstdFlags),
+		live:  map[string]*session.Session{},
 	}
 	if s.token == "" {
 		s.token = NewToken()
