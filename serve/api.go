@@ -38,22 +38,23 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	}
 	rows := map[string]summary{}
 	for _, t := range saved {
-		if t.Questions == 0 {
+		if t.Questions == 0 && len(t.Turns) == 0 {
 			continue // nothing was asked: nothing to show or resume
 		}
-		row := summary{ID: t.ID, Title: title(t.First), Created: t.Started, Updated: t.Started, Turns: t.Questions, State: "idle"}
+		row := summary{ID: t.ID, Title: title(t.First), Created: t.Started, Updated: t.Started, Turns: len(t.Turns),
+			State: string(session.StateIdle), Parent: t.Parent, FromTurn: t.FromTurn}
 		if fi, err := os.Stat(t.Path); err == nil {
 			row.Updated = fi.ModTime().UTC()
 		}
 		rows[t.ID] = row
 	}
-	for _, ss := range s.liveSessions() {
-		info := ss.Info()
+	for _, l := range s.liveSessions() {
+		info := l.s.Info()
 		row := rows[info.ID]
 		row.ID, row.State, row.Turns = info.ID, string(info.State), len(info.Turns)
 		row.Parent, row.FromTurn = info.Parent, info.FromTurn
 		if row.Created.IsZero() {
-			row.Created, row.Updated = info.Created, info.Created
+			row.Created, row.Updated = l.born, l.born
 		}
 		if len(info.Turns) > 0 {
 			row.Title = title(info.Turns[0].Question)
@@ -93,13 +94,13 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	ss, err := s.cfg.Factory.New(s.ctx, session.Options{Workdir: s.cfg.Workdir, Model: req.Model})
+	ss, err := s.cfg.Factory.New(s.ctx, s.options(req.Model))
 	if err != nil {
 		s.fail(w, http.StatusInternalServerError, "start a session: %v", err)
 		return
 	}
-	if !s.adopt(ss) {
-		s.fail(w, http.StatusServiceUnavailable, "the server is shutting down")
+	if err := s.adopt(ss); err != nil {
+		s.fail(w, http.StatusServiceUnavailable, "%v", err)
 		return
 	}
 	info := ss.Info()
@@ -119,17 +120,16 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	s.mu.Lock()
-	ss := s.live[id]
+	l := s.live[id]
 	delete(s.live, id)
 	s.mu.Unlock()
-	if ss == nil {
+	if l == nil {
 		if _, err := s.find(id); err != nil {
 			s.notFound(w, err)
 			return
 		}
 	} else {
-		ss.Cancel()
-		ss.Close()
+		l.s.Close() // cancels a running turn and waits for its end
 	}
 	s.writeJSON(w, http.StatusOK, struct{}{})
 }
@@ -153,6 +153,8 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, session.ErrBusy):
 		s.fail(w, http.StatusConflict, "a turn is running in this session: wait for its result, or cancel it")
+	case errors.Is(err, session.ErrClosed):
+		s.fail(w, http.StatusNotFound, "the session was ended: load it again with GET /api/sessions/%s", ss.ID())
 	case err != nil:
 		s.fail(w, http.StatusInternalServerError, "start the turn: %v", err)
 	default:
@@ -229,21 +231,26 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if n := len(parent.Info().Turns); turn > n {
-		s.fail(w, http.StatusBadRequest, "the session has %d turns: a branch can keep 0 to %d of them, not %d", n, n, turn)
+	n := len(parent.Info().Turns)
+	switch {
+	case parent.Running() && turn >= n:
+		s.fail(w, http.StatusConflict, "turn %d is still running: fork at an earlier turn, or once it ends", n)
+		return
+	case turn > n:
+		s.fail(w, http.StatusBadRequest, "the session has %d turns: a branch keeps 1 to %d of them, not %d", n, n, turn)
 		return
 	}
-	ss, err := s.cfg.Factory.Fork(s.ctx, parent.ID(), turn, session.Options{Workdir: s.cfg.Workdir})
+	ss, err := s.cfg.Factory.Fork(s.ctx, parent.ID(), turn, s.options(""))
 	switch {
-	case errors.Is(err, session.ErrBusy):
-		s.fail(w, http.StatusConflict, "a turn is running in this session: fork once it ends")
-		return
-	case err != nil:
+	case errors.Is(err, session.ErrUsage):
 		s.fail(w, http.StatusBadRequest, "fork: %v", err)
 		return
+	case err != nil:
+		s.fail(w, http.StatusInternalServerError, "fork: %v", err)
+		return
 	}
-	if !s.adopt(ss) {
-		s.fail(w, http.StatusServiceUnavailable, "the server is shutting down")
+	if err := s.adopt(ss); err != nil {
+		s.fail(w, http.StatusServiceUnavailable, "%v", err)
 		return
 	}
 	s.writeJSON(w, http.StatusCreated, map[string]any{"id": ss.ID(), "parent": parent.ID(), "from_turn": turn})
@@ -280,16 +287,15 @@ func (s *Server) load(id string) (*session.Session, error) {
 	if ss := s.lookup(id); ss != nil {
 		return ss, nil
 	}
-	t, err := s.find(id)
+	if _, err := s.find(id); err != nil {
+		return nil, err
+	}
+	ss, err := s.cfg.Factory.Open(s.ctx, id, s.options(""))
 	if err != nil {
 		return nil, err
 	}
-	ss, err := s.cfg.Factory.New(s.ctx, session.Options{Workdir: s.cfg.Workdir, Resume: &t})
-	if err != nil {
+	if err := s.adopt(ss); err != nil {
 		return nil, err
-	}
-	if !s.adopt(ss) {
-		return nil, errors.New("the server is shutting down")
 	}
 	return ss, nil
 }
@@ -319,40 +325,74 @@ func (e *noSession) Error() string {
 }
 func (e *noSession) Is(target error) bool { return target == errNoSession }
 
-// saved lists the workspace's transcripts.
+// saved lists the workspace's transcripts, where the factory keeps them.
 func (s *Server) saved() ([]agent.Session, error) {
-	dir, err := agent.SessionsDir()
-	if err != nil {
-		return nil, err
+	dir := s.cfg.Factory.Config().SessionsDir
+	if dir == "" {
+		var err error
+		if dir, err = agent.SessionsDir(); err != nil {
+			return nil, err
+		}
 	}
 	return agent.ListSessions(dir, s.cfg.Workdir)
+}
+
+// options are a server session's: questions become approval events (no
+// Approver), notes go to the log.
+func (s *Server) options(model string) session.Options {
+	return session.Options{
+		Workdir: s.cfg.Workdir,
+		Model:   model,
+		Say:     func(line string) { s.log.Print(line) },
+	}
+}
+
+// liveSession is a loaded session and when the server loaded it (the
+// creation time of one with no transcript yet).
+type liveSession struct {
+	s    *session.Session
+	born time.Time
 }
 
 func (s *Server) lookup(id string) *session.Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.live[id]
+	if l := s.live[id]; l != nil {
+		return l.s
+	}
+	return nil
 }
 
-func (s *Server) liveSessions() []*session.Session {
+func (s *Server) liveSessions() []*liveSession {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]*session.Session, 0, len(s.live))
-	for _, ss := range s.live {
-		out = append(out, ss)
+	out := make([]*liveSession, 0, len(s.live))
+	for _, l := range s.live {
+		out = append(out, l)
 	}
 	return out
 }
 
+// windowRefresh is how often a live session's windows are looked at
+// between turns, so a background task's progress reaches clients.
+const windowRefresh = time.Second
+
 // adopt makes ss live; after Close it ends ss instead.
-func (s *Server) adopt(ss *session.Session) bool {
+func (s *Server) adopt(ss *session.Session) error {
+	id := ss.ID()
 	s.mu.Lock()
-	if !s.closed {
-		s.live[ss.ID()] = ss
+	switch {
+	case s.closed:
 		s.mu.Unlock()
-		return true
+		ss.Close()
+		return errors.New("the server is shutting down")
+	case id == "":
+		s.mu.Unlock()
+		ss.Close()
+		return errors.New("no session transcript can be written (see the server's log): a session without one cannot be reached again")
 	}
+	s.live[id] = &liveSession{s: ss, born: time.Now().UTC()}
 	s.mu.Unlock()
-	ss.Close()
-	return false
+	ss.WatchWindows(windowRefresh)
+	return nil
 }

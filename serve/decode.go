@@ -98,8 +98,8 @@ func decodeFork(body []byte) (int, error) {
 	if req.Turn == nil {
 		return 0, errors.New(`"turn" is missing: send {"turn": N}, the number of turns the branch keeps`)
 	}
-	if *req.Turn < 0 {
-		return 0, fmt.Errorf(`"turn" must be 0 or more, got %d`, *req.Turn)
+	if *req.Turn < 1 {
+		return 0, fmt.Errorf(`"turn" must be 1 or more (turns count from 1), got %d`, *req.Turn)
 	}
 	return *req.Turn, nil
 }

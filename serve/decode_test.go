@@ -29,9 +29,9 @@ func TestDecoders(t *testing.T) {
 		{"deny with message", decision, `{"decision":"deny","message":" no "}`, "deny:no", ""},
 		{"bad decision", decision, `{"decision":"maybe"}`, nil, `must be "allow", "deny" or "always"`},
 		{"fork", fork, `{"turn":2}`, 2, ""},
-		{"fork zero", fork, `{"turn":0}`, 0, ""},
+		{"fork zero", fork, `{"turn":0}`, nil, "1 or more"},
 		{"fork missing", fork, `{}`, nil, `"turn" is missing`},
-		{"fork negative", fork, `{"turn":-1}`, nil, "0 or more"},
+		{"fork negative", fork, `{"turn":-1}`, nil, "1 or more"},
 		{"fork fraction", fork, `{"turn":1.5}`, nil, "not the JSON object"},
 	}
 	for _, tt := range tests {

@@ -57,8 +57,8 @@ type Server struct {
 	cancel context.CancelFunc
 
 	mu     sync.Mutex
-	live   map[string]*session.Session // loaded sessions by id
-	loadMu sync.Mutex                  // one transcript load at a time
+	live   map[string]*liveSession // loaded sessions by id
+	loadMu sync.Mutex              // one transcript load at a time
 	closed bool
 }
 
@@ -84,7 +84,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:   cfg,
 		token: cfg.Token,
 		log:   log.New(out, "aci serve: ", log.LstdFlags),
-		live:  map[string]*session.Session{},
+		live:  map[string]*liveSession{},
 	}
 	if s.token == "" {
 		s.token = NewToken()
@@ -164,10 +164,10 @@ func (s *Server) Close() {
 	}
 	s.closed = true
 	list := make([]*session.Session, 0, len(s.live))
-	for _, ss := range s.live {
-		list = append(list, ss)
+	for _, l := range s.live {
+		list = append(list, l.s)
 	}
-	s.live = map[string]*session.Session{}
+	s.live = map[string]*liveSession{}
 	s.mu.Unlock()
 	s.cancel()
 	var wg sync.WaitGroup
@@ -175,8 +175,7 @@ func (s *Server) Close() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ss.Cancel()
-			ss.Close()
+			ss.Close() // cancels a running turn and waits for its end
 		}()
 	}
 	wg.Wait()

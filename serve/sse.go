@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ const writeTimeout = 30 * time.Second
 // session drops this subscriber for reading too slowly; the client then
 // reconnects with Last-Event-ID and misses nothing still buffered.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
-	after := int64(-1) // only what happens from now on
+	after := int64(math.MaxInt64) // only what happens from now on
 	if v := strings.TrimSpace(r.Header.Get("Last-Event-ID")); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
