@@ -37,7 +37,9 @@ type rig struct {
 	base string // http://127.0.0.1:PORT
 }
 
-type rigOption func(*session.Config, *Config)
+type sessionConfig = session.Config
+
+type rigOption func(*sessionConfig, *Config)
 
 func newRig(t *testing.T, replies []fakeai.Reply, opts ...rigOption) *rig {
 	t.Helper()

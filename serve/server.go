@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aci-dev/aci/session"
@@ -56,6 +57,11 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// streams counts the open event streams; writeTimeout bounds one write
+	// to a stream (tests shorten it).
+	streams      atomic.Int64
+	writeTimeout time.Duration
+
 	mu     sync.Mutex
 	live   map[string]*liveSession // loaded sessions by id
 	loadMu sync.Mutex              // one transcript load at a time
@@ -81,10 +87,11 @@ func New(cfg Config) (*Server, error) {
 		out = io.Discard
 	}
 	s := &Server{
-		cfg:   cfg,
-		token: cfg.Token,
-		log:   log.New(out, "aci serve: ", log.LstdFlags),
-		live:  map[string]*liveSession{},
+		cfg:          cfg,
+		token:        cfg.Token,
+		log:          log.New(out, "aci serve: ", log.LstdFlags),
+		live:         map[string]*liveSession{},
+		writeTimeout: writeTimeout,
 	}
 	if s.token == "" {
 		s.token = NewToken()

@@ -38,6 +38,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	replay, live, stop := ss.Subscribe(after)
 	defer stop()
+	s.streams.Add(1)
+	defer s.streams.Add(-1)
 
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -47,7 +49,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	var buf bytes.Buffer
 	send := func() bool {
-		rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+		rc.SetWriteDeadline(time.Now().Add(s.writeTimeout))
 		_, err := w.Write(buf.Bytes())
 		buf.Reset()
 		return err == nil && rc.Flush() == nil
