@@ -255,11 +255,19 @@ func (s *stream) next(timeout time.Duration) event {
 func (s *stream) until(match func(event) bool) []event {
 	s.t.Helper()
 	var seen []event
+	timeout := time.After(30 * time.Second)
 	for {
-		ev := s.next(30 * time.Second)
-		seen = append(seen, ev)
-		if match(ev) {
-			return seen
+		select {
+		case ev, ok := <-s.events:
+			if !ok {
+				s.t.Fatalf("the event stream ended after %v", types(seen))
+			}
+			seen = append(seen, ev)
+			if match(ev) {
+				return seen
+			}
+		case <-timeout:
+			s.t.Fatalf("the event wanted did not come within 30s; came: %v", types(seen))
 		}
 	}
 }
@@ -285,3 +293,7 @@ func types(evs []event) []string {
 func call(window, action string, params map[string]any) fakeai.Call {
 	return fakeai.Call{Window: window, Action: action, Params: params}
 }
+
+// addSecret makes a value secret for the process, as aci does with the
+// credential variables it finds.
+func addSecret(s string) { tools.Secrets.Add(s) }
