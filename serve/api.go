@@ -340,11 +340,15 @@ func (s *Server) saved() ([]agent.Session, error) {
 // options are a server session's: questions become approval events (no
 // Approver), notes go to the log.
 func (s *Server) options(model string) session.Options {
-	return session.Options{
+	opt := session.Options{
 		Workdir: s.cfg.Workdir,
 		Model:   model,
 		Say:     func(line string) { s.log.Print(line) },
 	}
+	if s.withOptions != nil {
+		s.withOptions(&opt)
+	}
+	return opt
 }
 
 // liveSession is a loaded session and when the server loaded it (the

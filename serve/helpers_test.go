@@ -29,7 +29,7 @@ const testToken = "serve-test-token-0123456789"
 // rig is a server over a real loopback listener, its sessions talking to
 // the fake model, working in a temporary workspace.
 type rig struct {
-	t    *testing.T
+	t    testing.TB
 	ai   *fakeai.Server
 	dir  string // the workspace
 	srv  *Server
@@ -41,7 +41,7 @@ type sessionConfig = session.Config
 
 type rigOption func(*sessionConfig, *Config)
 
-func newRig(t *testing.T, replies []fakeai.Reply, opts ...rigOption) *rig {
+func newRig(t testing.TB, replies []fakeai.Reply, opts ...rigOption) *rig {
 	t.Helper()
 	tools.Secrets.Add(testKey)
 	r := &rig{t: t, ai: fakeai.New(t, replies...), dir: t.TempDir()}
@@ -165,7 +165,7 @@ type event struct {
 
 // stream is an open event stream read in the background.
 type stream struct {
-	t      *testing.T
+	t      testing.TB
 	resp   *http.Response
 	events chan event
 	cancel context.CancelFunc

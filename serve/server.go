@@ -61,6 +61,9 @@ type Server struct {
 	// to a stream (tests shorten it).
 	streams      atomic.Int64
 	writeTimeout time.Duration
+	// withOptions, when set, changes the options of every session (the
+	// latency benchmark watches the loop's events with it).
+	withOptions func(*session.Options)
 
 	mu     sync.Mutex
 	live   map[string]*liveSession // loaded sessions by id

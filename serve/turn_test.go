@@ -275,4 +275,3 @@ func waitPID(t *testing.T, file string) int {
 	t.Fatalf("no pid in %s", file)
 	return 0
 }
-
