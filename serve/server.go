@@ -112,9 +112,17 @@ func (s *Server) Token() string { return s.token }
 func (s *Server) Handler() http.Handler { return s.guard(s.mux) }
 
 // URL is what to open in a browser for a server listening on addr: the
-// page, with the token that sets its cookie.
+// page, with the token that sets its cookie. A server on every interface
+// is reached here through loopback.
 func (s *Server) URL(addr net.Addr) string {
-	return fmt.Sprintf("http://%s/?token=%s", addr.String(), s.token)
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return fmt.Sprintf("http://%s/?token=%s", addr, s.token)
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return fmt.Sprintf("http://%s/?token=%s", net.JoinHostPort(host, port), s.token)
 }
 
 // ListenAndServe listens on addr (HOST:PORT; port 0 picks a free one),
