@@ -66,6 +66,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if cfg.Sessions {
 		return listSessions(workdir, stdout, stderr)
 	}
+	if cfg.Serve {
+		return runServe(cfg, workdir, stdout, stderr)
+	}
 	interactive := !cfg.PromptSet && isatty.IsTerminal(stdin.Fd())
 	if interactive && cfg.OutputFormat != ui.FormatText {
 		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)
@@ -183,8 +186,9 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 	return session.NewFactory(session.Config{
 		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
 			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout},
-		Agent:       agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, Redact: tools.Secrets.Redact},
-		OutputLimit: cfg.OutputLimit,
+		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, Redact: tools.Secrets.Redact},
+		OutputLimit:     cfg.OutputLimit,
+		ApprovalTimeout: cfg.ApprovalTimeout,
 	})
 }
 
