@@ -213,7 +213,8 @@ func (s *Server) window(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, "no window %s is open in this session", quoteShort(id))
 		return
 	}
-	s.writeJSON(w, http.StatusOK, win)
+	// content always, even when empty: the list of windows leaves it out.
+	s.writeJSON(w, http.StatusOK, map[string]string{"id": win.ID, "app": win.App, "title": win.Title, "content": win.Content})
 }
 
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
