@@ -200,39 +200,6 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// listSessions prints this directory's sessions, newest first: id, date,
-// questions and the first one.
-func listSessions(workdir string, stdout, stderr io.Writer) int {
-	dir, err := agent.SessionsDir()
-	if err != nil {
-		fmt.Fprintln(stderr, "aci:", err)
-		return ui.ExitFailed
-	}
-	list, err := agent.ListSessions(dir, workdir)
-	if err != nil {
-		fmt.Fprintln(stderr, "aci:", err)
-		return ui.ExitFailed
-	}
-	n := 0
-	for _, s := range list {
-		if s.Questions == 0 {
-			continue
-		}
-		n++
-		first := strings.Join(strings.Fields(s.First), " ")
-		if r := []rune(first); len(r) > 60 {
-			first = string(r[:59]) + "…"
-		}
-		fmt.Fprintf(stdout, "%-24s  %s  %-12s  %s\n", s.ID, s.Started.Local().Format("2006-01-02 15:04"), plural(s.Questions, "turn"), first)
-	}
-	if n == 0 {
-		fmt.Fprintln(stderr, "aci: no sessions for", workdir)
-	} else {
-		fmt.Fprintln(stderr, "aci: resume one with aci --resume ID")
-	}
-	return ui.ExitOK
-}
-
 // readStdin reads piped input up to maxStdin. With a -p question, stdin is
 // only context: a pipe that stays silent is not waited on for long.
 func readStdin(stdin *os.File, optional bool) (string, error) {
