@@ -297,3 +297,26 @@ func TestSecretsNeverInResponses(t *testing.T) {
 		t.Errorf("file window: %v", win["content"])
 	}
 }
+
+// An idle stream gets a comment now and then, so proxies keep it open.
+func TestHeartbeat(t *testing.T) {
+	r := newRig(t, nil, func(_ *sessionConfig, c *Config) { c.Heartbeat = 50 * time.Millisecond })
+	id := r.newSession()
+	resp := r.request("GET", "/api/sessions/"+id+"/events", nil)
+	defer resp.Body.Close()
+	rd := bufio.NewReader(resp.Body)
+	pings := 0
+	deadline := time.Now().Add(10 * time.Second)
+	for pings < 2 && time.Now().Before(deadline) {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line == ": ping\n" {
+			pings++
+		}
+	}
+	if pings < 2 {
+		t.Errorf("%d heartbeats", pings)
+	}
+}
