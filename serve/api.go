@@ -2,6 +2,7 @@ package serve
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"slices"
@@ -312,19 +313,8 @@ func (s *Server) find(id string) (agent.Session, error) {
 			return t, nil
 		}
 	}
-	return agent.Session{}, errNoSessionf(id)
+	return agent.Session{}, fmt.Errorf("%w %s in this workspace (GET /api/sessions lists them)", errNoSession, quoteShort(id))
 }
-
-func errNoSessionf(id string) error {
-	return &noSession{id: id}
-}
-
-type noSession struct{ id string }
-
-func (e *noSession) Error() string {
-	return "no session " + quoteShort(e.id) + " in this workspace (GET /api/sessions lists them)"
-}
-func (e *noSession) Is(target error) bool { return target == errNoSession }
 
 // saved lists the workspace's transcripts, where the factory keeps them.
 func (s *Server) saved() ([]agent.Session, error) {
