@@ -15,7 +15,7 @@ import (
 
 // errNoSession is a session id that is neither live nor a transcript of
 // this workspace.
-var errNoSession = errors.New("no such session")
+var errNoSession = errors.New("no session")
 
 // summary is one row of GET /api/sessions.
 type summary struct {
