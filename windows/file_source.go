@@ -19,6 +19,10 @@ type Files interface {
 	WriteText(ctx context.Context, path, content string) error
 }
 
+// ErrNoEditor is what a Files method returns for what the editor does
+// not offer: the window then uses the disk.
+var ErrNoEditor = errors.New("the editor does not offer this")
+
 // filesTimeout bounds an editor read made while rendering, which has no
 // context of its own (View is called without one).
 const filesTimeout = 10 * time.Second
@@ -88,7 +92,11 @@ func (w *fileWindow) store(ctx context.Context, data []byte, perm fs.FileMode) e
 	if err := w.access.CheckWrite(w.path); err != nil {
 		return err
 	}
-	if err := w.env.Files.WriteText(ctx, w.path, string(data)); err != nil {
+	err := w.env.Files.WriteText(ctx, w.path, string(data))
+	switch {
+	case errors.Is(err, ErrNoEditor):
+		return w.access.WriteAtomic(w.path, data, perm)
+	case err != nil:
 		return errors.New("the editor did not take the write: " + err.Error())
 	}
 	return nil

@@ -20,6 +20,7 @@ type editorFiles struct {
 	reads   []string
 	writes  []string
 	failAll bool
+	noWrite bool // the editor does not offer writes
 }
 
 func (e *editorFiles) ReadText(_ context.Context, path string) (string, error) {
@@ -39,6 +40,9 @@ func (e *editorFiles) ReadText(_ context.Context, path string) (string, error) {
 func (e *editorFiles) WriteText(_ context.Context, path, content string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.noWrite {
+		return ErrNoEditor
+	}
 	e.writes = append(e.writes, path)
 	e.buffers[path] = content
 	return nil
@@ -159,5 +163,22 @@ func TestFileWindowEditorFailureFallsBackToDisk(t *testing.T) {
 	do(t, m, "launcher", "open", `{"app":"file","target":"a.txt"}`)
 	if c := content(m, "file_1"); !strings.Contains(c, "on disk") {
 		t.Errorf("view = %q", c)
+	}
+}
+
+// An editor that reads but does not write leaves writes to the disk.
+func TestFileWindowEditorWithoutWrites(t *testing.T) {
+	m, ed, dir := newEditorManager(t)
+	path := filepath.Join(dir, "a.txt")
+	writeFile(t, path, "saved\n", 0o644)
+	ed.noWrite = true
+	ed.buffers[path] = "unsaved\n"
+	do(t, m, "launcher", "open", `{"app":"file","target":"a.txt"}`)
+	content(m, "file_1")
+	if r := do(t, m, "file_1", "edit", `{"old_text":"unsaved","new_text":"edited"}`); r.Status != protocol.StatusOK {
+		t.Fatalf("edit = %+v", r)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "edited\n" {
+		t.Errorf("disk = %q", b)
 	}
 }
