@@ -49,6 +49,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			code = ui.ExitFailed
 		}
 	}()
+	if len(args) > 0 && args[0] == "acp" {
+		return runACP(args[1:], stdin, stdout, stderr)
+	}
 	cfg, err := loadConfig(args, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
