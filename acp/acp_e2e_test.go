@@ -171,3 +171,192 @@ func TestACPMalformedMessages(t *testing.T) {
 		t.Errorf("text = %q", text)
 	}
 }
+
+// session/cancel in the middle of a command ends it, its process group
+// with it, and the prompt answers cancelled.
+func TestACPCancelMidCommand(t *testing.T) {
+	dir := t.TempDir()
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "sleep 60 & echo $! > child.pid; echo $$ > shell.pid; wait", "timeout_s": 120}),
+		)},
+		fakeai.Reply{Content: "never asked"},
+	)
+	e := startACP(t, dir, srv)
+	e.initialize(false, false)
+	sid := e.newSession(dir)
+	ch := e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "wait a minute"}}})
+	pids := waitPIDs(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "shell.pid"))
+	e.notify("session/cancel", map[string]any{"sessionId": sid})
+	m := e.wait(ch)
+	var res struct {
+		StopReason string `json:"stopReason"`
+	}
+	json.Unmarshal(m.Result, &res)
+	if m.Error != nil || res.StopReason != "cancelled" {
+		t.Fatalf("prompt answered %+v %s", m.Error, m.Result)
+	}
+	for _, pid := range pids {
+		if !gone(pid) {
+			t.Errorf("process %d outlived the cancel", pid)
+		}
+	}
+	order, byID := toolCalls(e.allUpdates())
+	if st := last(byID[order[len(order)-1]], "status"); st != "failed" {
+		t.Errorf("the cancelled command's status = %v", st)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d model requests after the cancel, want none", n-1)
+	}
+}
+
+// A dangerous command becomes a permission request; allowing runs it,
+// denying does not, and the model is told.
+func TestACPPermission(t *testing.T) {
+	for _, tc := range []struct {
+		option string
+		runs   bool
+	}{{"allow_once", true}, {"reject_once", false}, {"reject_always", false}} {
+		t.Run(tc.option, func(t *testing.T) {
+			dir, home := t.TempDir(), t.TempDir()
+			sentinel := filepath.Join(home, "precious", "sentinel")
+			os.MkdirAll(filepath.Dir(sentinel), 0o755)
+			os.WriteFile(sentinel, []byte("keep me"), 0o644)
+			srv := fakeai.New(t,
+				fakeai.Reply{Content: fakeai.ToolCall(
+					call("launcher", "open", map[string]any{"app": "bash"}),
+					call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
+				)},
+				fakeai.Reply{Content: "done"},
+			)
+			e := startACP(t, dir, srv, "HOME="+home)
+			e.setHandler(func(m rpcMsg) (any, error) {
+				if m.Method != "session/request_permission" {
+					return nil, nil
+				}
+				return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": tc.option}}, nil
+			})
+			e.initialize(false, false)
+			sid := e.newSession(dir)
+			if got := e.prompt(sid, "clean up"); got != "end_turn" {
+				t.Fatalf("stopReason %q", got)
+			}
+			e.mu.Lock()
+			reqs := append([]rpcMsg(nil), e.requests...)
+			e.mu.Unlock()
+			if len(reqs) != 1 || reqs[0].Method != "session/request_permission" {
+				t.Fatalf("requests to the editor: %v", reqs)
+			}
+			var p struct {
+				SessionID string `json:"sessionId"`
+				ToolCall  struct {
+					ToolCallID string `json:"toolCallId"`
+					Title      string `json:"title"`
+					Kind       string `json:"kind"`
+				} `json:"toolCall"`
+				Options []struct {
+					OptionID, Name, Kind string
+				} `json:"options"`
+			}
+			json.Unmarshal(reqs[0].Params, &p)
+			var optKinds []string
+			for _, o := range p.Options {
+				optKinds = append(optKinds, o.Kind)
+			}
+			if p.SessionID != sid || p.ToolCall.ToolCallID != "call_1_2" || p.ToolCall.Title != "rm -rf ~/precious" || p.ToolCall.Kind != "execute" ||
+				strings.Join(optKinds, ",") != "allow_once,allow_always,reject_once,reject_always" {
+				t.Errorf("permission request = %s", reqs[0].Params)
+			}
+			_, err := os.Stat(sentinel)
+			if ran := err != nil; ran != tc.runs {
+				t.Errorf("command ran: %v, want %v", ran, tc.runs)
+			}
+			msgs := srv.Requests()[1].Messages
+			got := msgs[len(msgs)-1].Content
+			if tc.runs == strings.Contains(got, `status="denied"`) {
+				t.Errorf("the model was told:\n%s", got)
+			}
+			_, byID := toolCalls(e.allUpdates())
+			want := "completed"
+			if !tc.runs {
+				want = "failed"
+			}
+			if st := last(byID["call_1_2"], "status"); st != want {
+				t.Errorf("tool call status %v, want %s", st, want)
+			}
+		})
+	}
+}
+
+// A question still waiting when the prompt is cancelled is withdrawn
+// ($/cancel_request) and the prompt answers cancelled.
+func TestACPCancelWhileAsking(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
+		)},
+	)
+	e := startACP(t, dir, srv, "HOME="+home)
+	e.initialize(false, false)
+	sid := e.newSession(dir)
+	ch := e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "clean up"}}})
+	e.until("asked for permission", func() bool { return len(e.requests) == 1 })
+	e.notify("session/cancel", map[string]any{"sessionId": sid})
+	m := e.wait(ch)
+	if m.Error != nil || !strings.Contains(string(m.Result), `"cancelled"`) {
+		t.Fatalf("prompt answered %+v %s", m.Error, m.Result)
+	}
+	e.until("withdrew the question", func() bool { return len(e.cancelled) == 1 && e.cancelled[0] == string(e.requests[0].ID) })
+}
+
+// A session made in pipe mode (aci -p) loads: its conversation is replayed
+// as updates, and the next prompt continues it.
+func TestACPLoadPipeSession(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("remember the milk\n"), 0o644)
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: "Reading.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "notes.txt"}))},
+		fakeai.Reply{Content: "The notes say: remember the milk."},
+		fakeai.Reply{Content: "You asked about the notes."},
+	)
+	env := testutilEnv(home, srv)
+	pipe := execAci(t, dir, env, "-p", "what do the notes say?")
+	if out, err := pipe.CombinedOutput(); err != nil {
+		t.Fatalf("aci -p: %v\n%s", err, out)
+	}
+	files, _ := filepath.Glob(filepath.Join(home, "state", "aci", "sessions", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("transcripts: %v", files)
+	}
+	id := strings.TrimSuffix(filepath.Base(files[0]), ".jsonl")
+
+	e := startCmd(t, execAci(t, dir, env, "acp"))
+	e.initialize(false, false)
+	var res map[string]any
+	e.call("session/load", map[string]any{"sessionId": id, "cwd": dir, "mcpServers": []any{}}, &res)
+	ups := e.allUpdates()
+	if q := chunkText(ups, "user_message_chunk"); q != "what do the notes say?" {
+		t.Errorf("replayed question %q", q)
+	}
+	if a := chunkText(ups, "agent_message_chunk"); !strings.Contains(a, "Reading.") || !strings.Contains(a, "remember the milk") {
+		t.Errorf("replayed answer %q", a)
+	}
+	order, byID := toolCalls(ups)
+	if len(order) != 1 || last(byID[order[0]], "title") != "Open notes.txt" || last(byID[order[0]], "status") != "completed" {
+		t.Errorf("replayed calls: %v", byID)
+	}
+	if got := e.prompt(id, "what did I ask?"); got != "end_turn" {
+		t.Fatalf("stopReason %q", got)
+	}
+	reqs := srv.Requests()
+	all := ""
+	for _, m := range reqs[len(reqs)-1].Messages {
+		all += m.Content
+	}
+	if !strings.Contains(all, "what do the notes say?") || !strings.Contains(all, "remember the milk") {
+		t.Errorf("the loaded session's history is not in the request")
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -322,4 +324,47 @@ func chunkText(ups []map[string]any, kind string) string {
 
 func call(window, action string, params map[string]any) fakeai.Call {
 	return fakeai.Call{Window: window, Action: action, Params: params}
+}
+
+func testutilEnv(home string, srv *fakeai.Server) []string {
+	return testutil.ChildEnv(home, srv.URL, testKey)
+}
+
+// execAci is the binary in dir with env, not started.
+func execAci(t *testing.T, dir string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.Command(testbin.Build(t), args...)
+	cmd.Dir, cmd.Env = dir, env
+	return cmd
+}
+
+// waitPIDs reads each file's pid once the command has written it.
+func waitPIDs(t *testing.T, files ...string) []int {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	var pids []int
+	for _, f := range files {
+		for {
+			b, _ := os.ReadFile(f)
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				pids = append(pids, pid)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s never written", f)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return pids
+}
+
+// gone waits a little for pid to end.
+func gone(pid int) bool {
+	for range 100 {
+		if !testutil.Alive(pid) {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
 }
