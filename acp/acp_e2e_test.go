@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
@@ -358,5 +359,79 @@ func TestACPLoadPipeSession(t *testing.T) {
 	}
 	if !strings.Contains(all, "what do the notes say?") || !strings.Contains(all, "remember the milk") {
 		t.Errorf("the loaded session's history is not in the request")
+	}
+}
+
+// With the editor's fs methods, file windows show its unsaved buffer and
+// edits go into it: the disk is not touched.
+func TestACPEditorBuffers(t *testing.T) {
+	dir := t.TempDir()
+	calc := filepath.Join(dir, "calc.go")
+	os.WriteFile(calc, []byte("package calc\n// saved on disk\n"), 0o644)
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "edit", map[string]any{"old_text": "unsaved-buffer-line", "new_text": "edited-by-aci"}))},
+		fakeai.Reply{Content: "edited"},
+	)
+	e := startACP(t, dir, srv)
+	var mu sync.Mutex
+	buffer := "package calc\n// unsaved-buffer-line\n"
+	var writes []string
+	e.setHandler(func(m rpcMsg) (any, error) {
+		var p struct{ SessionID, Path, Content string }
+		json.Unmarshal(m.Params, &p)
+		mu.Lock()
+		defer mu.Unlock()
+		switch m.Method {
+		case "fs/read_text_file":
+			if p.Path == calc {
+				return map[string]any{"content": buffer}, nil
+			}
+			b, err := os.ReadFile(p.Path)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"content": string(b)}, nil
+		case "fs/write_text_file":
+			writes = append(writes, p.Path+"\n"+p.Content)
+			if p.Path == calc {
+				buffer = p.Content
+			}
+			return map[string]any{}, nil
+		}
+		return nil, nil
+	})
+	e.initialize(true, true)
+	sid := e.newSession(dir)
+	// An @-mention (resource_link) opens the file; an embedded resource
+	// is context in the question.
+	var res struct {
+		StopReason string `json:"stopReason"`
+	}
+	e.call("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{
+		map[string]any{"type": "text", "text": "fix the comment in "},
+		map[string]any{"type": "resource_link", "uri": "file://" + calc, "name": "calc.go"},
+		map[string]any{"type": "resource", "resource": map[string]any{"uri": "file://" + filepath.Join(dir, "spec.md"), "text": "comments say edited-by-aci"}},
+	}}, &res)
+	if res.StopReason != "end_turn" {
+		t.Fatalf("stopReason %q", res.StopReason)
+	}
+	first := srv.Requests()[0]
+	all := ""
+	for _, m := range first.Messages {
+		all += m.Content
+	}
+	if !strings.Contains(all, "unsaved-buffer-line") || strings.Contains(all, "saved on disk") {
+		t.Errorf("the model did not see the unsaved buffer:\n%s", all)
+	}
+	if !strings.Contains(first.LastUser(), "comments say edited-by-aci") || !strings.Contains(first.LastUser(), "Attached: calc.go") {
+		t.Errorf("question = %q", first.LastUser())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(writes) != 1 || writes[0] != calc+"\npackage calc\n// edited-by-aci\n" {
+		t.Errorf("writes through the editor: %q", writes)
+	}
+	if b, _ := os.ReadFile(calc); string(b) != "package calc\n// saved on disk\n" {
+		t.Errorf("disk = %q", b)
 	}
 }
