@@ -9,9 +9,6 @@ import (
 	"syscall"
 
 	"github.com/aci-dev/aci/acp"
-	"github.com/aci-dev/aci/agent"
-	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -41,12 +38,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			logger.Printf("model client: %s", s)
 		}
 	}
-	f := session.NewFactory(session.Config{
-		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
-			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout},
-		Agent:       agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, Redact: tools.Secrets.Redact},
-		OutputLimit: cfg.OutputLimit,
-	})
+	f := newFactory(cfg, notify)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if err := acp.Run(ctx, stdin, stdout, acp.Config{Factory: f, Version: version, Log: logger}); err != nil {

@@ -249,6 +249,7 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 		Emit:     a.up.event,
 		MCP:      extra,
 		Say:      func(line string) { srv.log.Printf("session: %s", line) },
+		Notify:   a.up.clientNotice,
 		Env: func(env *windows.Env) {
 			if files.read || files.write {
 				env.Files = files

@@ -94,6 +94,14 @@ func (u *updates) notice(severity, text string) {
 	}
 }
 
+// clientNotice takes the model client's notes (retries, fallbacks),
+// which come from its own goroutine.
+func (u *updates) clientNotice(line string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.notice("info", line)
+}
+
 // runningCall is the id of the call running now ("" between calls).
 func (u *updates) runningCall() string {
 	u.mu.Lock()
