@@ -22,7 +22,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ui.ExitUsage
 	}
 	if cfg.Help {
-		fmt.Fprint(stderr, "Usage: aci acp [--model NAME] [--max-steps N]\n\nSpeaks the Agent Client Protocol on stdin and stdout, for editors (see docs/acp.md).\n")
+		fmt.Fprint(stdout, "Usage: aci acp [--model NAME] [--max-steps N]\n\nSpeaks the Agent Client Protocol on stdin and stdout, for editors (see docs/acp.md).\n")
 		return ui.ExitOK
 	}
 	logger, closeLog, err := acp.OpenLog()

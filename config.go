@@ -68,6 +68,8 @@ Usage:
   aci                      interactive session (on a terminal)
   echo "question" | aci    answer one question; the answer goes to stdout
   aci -p "question"        the same; piped stdin is appended as context
+  aci acp                  serve an editor over the Agent Client Protocol on
+                           stdin and stdout (Zed, JetBrains, Neovim; docs/acp.md)
 
 Flags:
   -p QUESTION        ask one question and exit
