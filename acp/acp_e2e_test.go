@@ -157,6 +157,8 @@ func TestACPMalformedMessages(t *testing.T) {
 		{"session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "image", "data": "AA==", "mimeType": "image/png"}}}, -32602},
 		{"session/new", map[string]any{"cwd": "relative/dir", "mcpServers": []any{}}, -32602},
 		{"session/new", nil, -32602},
+		{"session/new", map[string]any{"cwd": filepath.Join(dir, "no-such-folder"), "mcpServers": []any{}}, -32602},
+		{"session/new", map[string]any{"cwd": dir, "mcpServers": []any{map[string]any{"type": "sse", "name": "old", "url": "http://127.0.0.1:1/sse", "headers": []any{}}}}, -32602},
 		{"session/load", map[string]any{"sessionId": "20990101-000000-deadbeef", "cwd": dir, "mcpServers": []any{}}, -32602},
 	}
 	for _, c := range cases {

@@ -14,6 +14,7 @@ import (
 	"github.com/aci-dev/aci/acp"
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/mcptest"
 	"github.com/aci-dev/aci/session"
 )
 
@@ -111,5 +112,55 @@ func TestACPInProcess(t *testing.T) {
 	raw, _ := json.Marshal(ups)
 	if strings.Contains(string(raw), "<tool_call>") {
 		t.Errorf("a call showed as text")
+	}
+}
+
+func TestMain(m *testing.M) {
+	mcptest.Main() // serves MCP when re-executed as the test server
+	os.Exit(m.Run())
+}
+
+// The editor's MCP servers join the configured ones: the model opens the
+// one the editor named and calls its tool; the window, which the editor
+// cannot show otherwise, comes back as the tool call's content.
+func TestACPEditorMCPServer(t *testing.T) {
+	dir := t.TempDir()
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "mcp", "target": "tester"}),
+			call("mcp_1", "echo", map[string]any{"message": "hello over acp"}),
+		)},
+		fakeai.Reply{Content: "It echoed."},
+	)
+	e := startInProcess(t, srv, time.Minute)
+	e.initialize(false, false)
+	exe, args, env := mcptest.StdioCommand()
+	var envList []any
+	for k, v := range env {
+		envList = append(envList, map[string]any{"name": k, "value": v})
+	}
+	var res struct {
+		SessionID string `json:"sessionId"`
+	}
+	e.call("session/new", map[string]any{"cwd": dir, "mcpServers": []any{
+		map[string]any{"name": "tester", "command": exe, "args": args, "env": envList},
+	}}, &res)
+	if got := e.prompt(res.SessionID, "echo something"); got != "end_turn" {
+		t.Fatalf("stopReason %q", got)
+	}
+	order, byID := toolCalls(e.allUpdates())
+	if len(order) != 2 {
+		t.Fatalf("tool calls %v", order)
+	}
+	open, _ := json.Marshal(last(byID[order[0]], "content"))
+	echo, _ := json.Marshal(last(byID[order[1]], "content"))
+	if last(byID[order[0]], "status") != "completed" || !strings.Contains(string(open), "echo") {
+		t.Errorf("open: %s", open)
+	}
+	if last(byID[order[1]], "status") != "completed" || !strings.Contains(string(echo), "echo: hello over acp") || strings.Contains(string(echo), "tools (call") {
+		t.Errorf("echo: %s", echo)
+	}
+	if last(byID[order[1]], "title") != "tester: echo" {
+		t.Errorf("title %v", last(byID[order[1]], "title"))
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"io"
 	"log"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -230,6 +231,9 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 		return nil, invalidParams("invalid params: cwd must be an absolute path, got %q", cwd)
 	}
 	cwd = filepath.Clean(cwd)
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return nil, invalidParams("invalid params: cwd %q is not a folder", cwd)
+	}
 	extra, err := mcpConfig(servers)
 	if err != nil {
 		return nil, err

@@ -230,8 +230,9 @@ func (u *updates) result(ev agent.Event) toolCall {
 }
 
 // changedWindow is the content of the window the call acted on (or
-// opened), when the editor cannot show it otherwise (not a file) and it
-// changed since last sent.
+// opened), when the editor cannot show it otherwise and it changed since
+// last sent: a web page, an MCP server's tools or resource, a shell's
+// background tasks.
 func (u *updates) changedWindow(ev agent.Event) string {
 	id := ev.Call.WindowID
 	if id == "launcher" {
@@ -242,11 +243,17 @@ func (u *updates) changedWindow(ev agent.Event) string {
 		id, _, _ = strings.Cut(rest, " ")
 		id = strings.TrimSuffix(id, ":")
 	}
+	action := ev.Call.ActionID
 	switch appOf(id) {
-	case "file", "launcher", "bash":
-		// Files show in the editor; a command's output is its own content.
-		if appOf(id) != "bash" || ev.Call.ActionID == "run" || ev.Detail.Output != "" {
-			return ""
+	case "file", "launcher":
+		return "" // files show in the editor
+	case "bash":
+		if action == "run" || ev.Detail.Output != "" {
+			return "" // a command's output is its own content
+		}
+	case "mcp":
+		if ev.Call.WindowID != "launcher" && action != "read" {
+			return "" // a tool's result is its text
 		}
 	}
 	for _, w := range u.windows() {
