@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
 )
@@ -435,5 +436,31 @@ func TestACPEditorBuffers(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(calc); string(b) != "package calc\n// saved on disk\n" {
 		t.Errorf("disk = %q", b)
+	}
+}
+
+// The editor going away (stdin closed) mid-command ends aci and the
+// command's processes with it.
+func TestACPEditorQuitsMidCommand(t *testing.T) {
+	dir := t.TempDir()
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "sleep 60 & echo $! > child.pid; wait", "timeout_s": 120}),
+		)},
+	)
+	e := startACP(t, dir, srv)
+	e.initialize(false, false)
+	sid := e.newSession(dir)
+	e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "wait"}}})
+	pid := waitPIDs(t, filepath.Join(dir, "child.pid"))[0]
+	e.stdin.Close()
+	select {
+	case <-e.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("aci acp did not end when the editor went away")
+	}
+	if !gone(pid) {
+		t.Errorf("the command's process %d outlived aci", pid)
 	}
 }
