@@ -149,8 +149,12 @@ func (w *fileWindow) Actions() []Action {
 func (w *fileWindow) View() View {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), filesTimeout)
-	defer cancel()
+	ctx := context.Background()
+	if w.env.Files != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, filesTimeout)
+		defer cancel()
+	}
 	now, err := w.current(ctx)
 	sig := now.sig
 	if err != nil {
