@@ -321,6 +321,7 @@ func replay(path string) (Session, string, error) {
 	s := Session{Path: path, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
 	workdir := ""
 	status := map[string]string{} // call id → how it ended
+	var echo keptEcho
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -335,6 +336,9 @@ func replay(path string) (Session, string, error) {
 		case "message":
 			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements})
 			s.Turn = max(s.Turn, r.Turn)
+			if echo.of(r) {
+				continue
+			}
 			s.shown(r)
 		case "call":
 			if r.Call != nil {
@@ -344,6 +348,7 @@ func replay(path string) (Session, string, error) {
 			s.History = r.History
 		case "summary":
 			s.Summary, s.History = r.Content, nil
+			echo.start()
 		case "reset":
 			s.Summary, s.History, s.Windows, s.Shown = "", nil, nil, nil
 		case "windows":
@@ -363,12 +368,40 @@ func replay(path string) (Session, string, error) {
 	return s, workdir, sc.Err()
 }
 
+// keptEcho tells apart the messages a compression kept, written again
+// after its summary record, from new ones: the person saw them once.
+type keptEcho struct {
+	on         bool
+	last       map[string]string // role → content of the last message shown
+	afterStart int
+}
+
+func (k *keptEcho) start() { k.on, k.afterStart = true, 0 }
+
+// of reports whether r repeats a message written before the summary, and
+// remembers r otherwise.
+func (k *keptEcho) of(r Record) bool {
+	if k.last == nil {
+		k.last = map[string]string{}
+	}
+	if k.on {
+		k.afterStart++
+		// The kept messages are the question, or the note, the last reply and its results.
+		if k.afterStart <= 3 && (k.last[r.Role] == r.Content || r.Content == compressedNote) {
+			return true
+		}
+		k.on = false
+	}
+	k.last[r.Role] = r.Content
+	return false
+}
+
 // shown adds what the person saw of a message: a question (a user message
 // that is not a batch of results), or the prose and calls of a reply.
 func (s *Session) shown(r Record) {
 	switch r.Role {
 	case "user":
-		if strings.HasPrefix(strings.TrimSpace(r.Content), "<tool_results>") {
+		if !isQuestion(r.Role, r.Content) {
 			return
 		}
 		if s.Questions == 0 {

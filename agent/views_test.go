@@ -136,7 +136,7 @@ func TestTwoLongOutputsSurviveCompression(t *testing.T) {
 		fakeai.Reply{Content: "done"},
 	)
 	a, _, _ := newAgent(t, srv, false)
-	a.cfg.CompressTokens = 1000 // compress right after the batch
+	a.conv.cfg.CompressTokens = 1000 // compress right after the batch
 	if _, err := a.Run(context.Background(), "run both"); err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestCollapseAtRebaseAndBack(t *testing.T) {
 	if _, res := a.wm.Open(context.Background(), "file", "idle.txt"); res.Status != "ok" {
 		t.Fatal(res.Text)
 	}
-	v := a.views
+	v := a.conv.views
 	first := entry{Role: "user", Text: "q"}
 	v.refresh(&first)
 	v.step = collapseAfter + 1
