@@ -112,7 +112,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		Date:         time.Now().Format("2006-01-02"),
 		Instructions: prompt.LoadInstructions(workdir),
 	}
-	acfg := agent.Config{BasePrompt: systemPrompt, Hints: hints, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, Redact: tools.Secrets.Redact}
+	acfg := agent.Config{BasePrompt: systemPrompt, Hints: hints, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: tools.Secrets.Redact}
 
 	// The window manager and the agent are built once, for both modes; what
 	// differs is who approves, who keeps the undo journal and who draws.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
@@ -23,6 +24,12 @@ type Config struct {
 	// Redact, when set, removes secrets (the API key in any encoding) from
 	// everything that enters the history or reaches the person.
 	Redact func(string) string
+	// CacheTTL is how long the provider keeps a prompt cached after its
+	// last use (0: DefaultCacheTTL; negative: it never expires). After an
+	// idle gap longer than this, a rebase costs nothing.
+	CacheTTL time.Duration
+	// Clock tells the time (nil: time.Now); tests set it.
+	Clock func() time.Time
 }
 
 // EventKind says what happened.

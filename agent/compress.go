@@ -78,6 +78,8 @@ func (c *Conversation) compress(ctx context.Context, focus string, condensed boo
 		return Compression{}, fmt.Errorf("compress history: %w", err)
 	}
 	c.record(reply)
+	c.cache.used()
+	c.cache.rent = 0 // the history it was paid on is gone
 	summary := strings.TrimSpace(protocol.Parse(splitThink(reply).Content, 0).Text)
 	if summary == "" {
 		return Compression{}, errors.New("compress history: the model returned an empty summary")

@@ -49,6 +49,7 @@ func newConversation(client Client, wm *windows.Manager, cfg Config, emit func(E
 	c := &Conversation{client: client, wm: wm, cfg: cfg, emit: emit}
 	c.views = newViews(wm, cfg.Redact)
 	c.system = prompt.System(cfg.BasePrompt, cfg.Hints)
+	c.cache = newCacheLedger(cfg.CacheTTL, cfg.Clock)
 	return c
 }
 
@@ -188,6 +189,8 @@ func (c *Conversation) Restore(s Session) {
 	delete(c.views.orphans, "launcher")
 	c.restoreMarks(s.Questions)
 	c.cache.forget()
+	c.cache.lastUse = s.LastRequest
+	c.cache.sentBytes = requestBytes(c.Messages())
 	c.flush()
 }
 

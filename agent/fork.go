@@ -55,7 +55,8 @@ func (c *Conversation) Fork(turns int) (Session, error) {
 		}
 		at, turn, open = m.at, m.turn, m.windows
 	}
-	s := Session{History: cloneEntries(c.history[:at]), Summary: c.cfg.Hints.Summary, Turn: turn, Windows: open}
+	s := Session{History: cloneEntries(c.history[:at]), Summary: c.cfg.Hints.Summary, Turn: turn, Windows: open,
+		LastRequest: c.cache.lastUse} // the fork's prefix is the parent's, cached as much
 	for _, e := range s.History {
 		s.shown(Record{Role: e.Role, Content: e.Text})
 	}

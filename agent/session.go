@@ -177,6 +177,9 @@ type Session struct {
 	Started   time.Time
 	Questions int
 	First     string
+	// LastRequest is when its last model request was answered (zero if
+	// unknown): whether the provider may still hold its prompt cached.
+	LastRequest time.Time
 }
 
 // ShownItem is one thing the person saw: a question, the model's prose,
@@ -340,6 +343,8 @@ func replay(path string) (Session, string, error) {
 				continue
 			}
 			s.shown(r)
+		case "usage":
+			s.LastRequest, _ = time.Parse(time.RFC3339, r.Time)
 		case "call":
 			if r.Call != nil {
 				status[r.Call.ID] = r.Call.Status
