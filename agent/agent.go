@@ -44,6 +44,7 @@ const (
 	EventCompressed                  // history was compressed (Compression)
 	EventReasoning                   // streamed reasoning (Text): shown dim, never stored
 	EventNotice                      // aci nudged the model or stopped a loop (Text: one line)
+	EventRequest                     // a model request is about to be sent (the batch before it, if any, has ended)
 )
 
 // Event is something the UI may show.
@@ -200,6 +201,7 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 // messages that were sent with the reply.
 func (a *Agent) complete(ctx context.Context, msgs []Message) (Reply, []Message, error) {
 	for retried := false; ; retried = true {
+		a.emit(Event{Kind: EventRequest})
 		var partial strings.Builder
 		think := a.thinkStream()
 		reply, err := a.client.Complete(withReasoningSink(ctx, think.reasoning), msgs, func(s string) {
