@@ -25,6 +25,9 @@ type Env struct {
 	// Guard judges commands and file access; NewManager builds one from the
 	// process's environment when it is nil.
 	Guard *guard.Guard
+	// Files, when set, is where file windows read and write text instead
+	// of the disk (an editor's buffers); see Files.
+	Files Files
 }
 
 // Journal records a file before aci changes it.
