@@ -368,10 +368,6 @@ func (s *Server) liveSessions() []*liveSession {
 	return out
 }
 
-// windowRefresh is how often a live session's windows are looked at
-// between turns, so a background task's progress reaches clients.
-const windowRefresh = time.Second
-
 // adopt makes ss live; after Close it ends ss instead.
 func (s *Server) adopt(ss *session.Session) error {
 	id := ss.ID()
@@ -388,6 +384,5 @@ func (s *Server) adopt(ss *session.Session) error {
 	}
 	s.live[id] = &liveSession{s: ss, born: time.Now().UTC()}
 	s.mu.Unlock()
-	ss.WatchWindows(windowRefresh)
 	return nil
 }

@@ -17,6 +17,10 @@ import (
 // connection's buffers are full for this long.
 const writeTimeout = 30 * time.Second
 
+// windowRefresh is how often a watched session's windows are looked at
+// between turns.
+const windowRefresh = time.Second
+
 // events streams a session's events: first those after Last-Event-ID
 // (from the session's bounded buffer), then each as it happens. The
 // stream ends when the client goes, the server shuts down, or the
@@ -36,6 +40,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	// From the first watcher on, the windows are looked at between turns
+	// too, so a background task's progress reaches clients.
+	ss.WatchWindows(windowRefresh)
 	replay, live, stop := ss.Subscribe(after)
 	defer stop()
 	s.streams.Add(1)

@@ -320,3 +320,22 @@ func TestHeartbeat(t *testing.T) {
 		t.Errorf("%d heartbeats", pings)
 	}
 }
+
+// A background task that writes after its turn ended reaches a watching
+// client as a window event.
+func TestWindowEventsBetweenTurns(t *testing.T) {
+	r := newRig(t, []fakeai.Reply{
+		{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "start", map[string]any{"command": "sleep 1; echo late-output"}),
+		)},
+		{Content: "Started."},
+	})
+	id := r.newSession()
+	ev := r.events(id, "")
+	r.ask(id, "start it")
+	ev.until(idle)
+	ev.until(func(e event) bool { // fails the test when none comes
+		return e.Type == "window" && e.Data["id"] == "bash_1" && strings.Contains(fmt.Sprint(e.Data["content"]), "late-output")
+	})
+}
