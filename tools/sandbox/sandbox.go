@@ -341,6 +341,10 @@ func (s *Sandbox) Wrap(argv []string, dir string, extraWritable ...string) ([]st
 		return argv, nil
 	}
 	p := s.policy
+	// The policy is shared by every command of the process: appending in
+	// place would write into its spare capacity, racing with (and leaking
+	// into) another session's command.
+	p.Writable = slices.Clip(p.Writable)
 	for _, e := range extraWritable {
 		p.Writable = appendUnique(p.Writable, real(e))
 	}
