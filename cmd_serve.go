@@ -12,6 +12,7 @@ import (
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/ui"
+	"github.com/aci-dev/aci/windows"
 )
 
 // runServe is `aci serve`: the workspace's sessions over HTTP until
@@ -26,13 +27,19 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 	if token == "" {
 		token = serve.NewToken()
 	}
-	tools.Secrets.Add(token) // a command that somehow printed it shows [REDACTED]
+	tools.Secrets.Add(token)      // a command that somehow printed it shows [REDACTED]
+	var approver windows.Approver // nil: questions go to the clients
+	if cfg.Yes {
+		approver = ui.PipeApprover(true, stderr)
+		say("--yes: every dangerous action is approved without asking a client")
+	}
 	srv, err := serve.New(serve.Config{
-		Factory: newFactory(cfg, say),
-		Workdir: workdir,
-		Token:   token,
-		Redact:  tools.Secrets.Redact,
-		Log:     stderr,
+		Approver: approver,
+		Factory:  newFactory(cfg, say),
+		Workdir:  workdir,
+		Token:    token,
+		Redact:   tools.Secrets.Redact,
+		Log:      stderr,
 	})
 	if err != nil {
 		say(err.Error())

@@ -328,13 +328,14 @@ func (s *Server) saved() ([]agent.Session, error) {
 	return agent.ListSessions(dir, s.cfg.Workdir)
 }
 
-// options are a server session's: questions become approval events (no
-// Approver), notes go to the log.
+// options are a server session's: questions become approval events
+// (unless the server has an Approver), notes go to the log.
 func (s *Server) options(model string) session.Options {
 	opt := session.Options{
-		Workdir: s.cfg.Workdir,
-		Model:   model,
-		Say:     func(line string) { s.log.Print(line) },
+		Workdir:  s.cfg.Workdir,
+		Model:    model,
+		Approver: s.cfg.Approver,
+		Say:      func(line string) { s.log.Print(line) },
 	}
 	if s.withOptions != nil {
 		s.withOptions(&opt)

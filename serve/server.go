@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/windows"
 )
 
 // DefaultAddr is where the server listens unless told otherwise.
@@ -33,6 +34,9 @@ type Config struct {
 	// Token is what every request but GET / must carry; empty: a random
 	// one (NewToken).
 	Token string
+	// Approver answers every session's questions (aci serve --yes); nil:
+	// each becomes an approval event that waits for a client's decision.
+	Approver windows.Approver
 	// Page serves GET / and its assets; nil: a short page pointing at the
 	// API.
 	Page http.Handler

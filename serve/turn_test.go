@@ -1,17 +1,20 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testutil"
+	"github.com/aci-dev/aci/windows"
 )
 
 // A turn's events come in the order of §7, with rising ids, and carry the
@@ -193,6 +196,28 @@ func TestApprovals(t *testing.T) {
 		ev.until(idle)
 		if _, err := os.Stat(filepath.Join(home, "keep")); err != nil {
 			t.Error("the unanswered command ran")
+		}
+	})
+	t.Run("server approver", func(t *testing.T) {
+		home := t.TempDir()
+		t.Setenv("HOME", home)
+		keep := filepath.Join(home, "keep")
+		os.MkdirAll(keep, 0o755)
+		var asked atomic.Int32
+		r := newRig(t, []fakeai.Reply{{Content: rmKeep}, {Content: "Removed."}}, func(_ *sessionConfig, c *Config) {
+			c.Approver = windows.ApproverFunc(func(context.Context, windows.ApprovalRequest) windows.Decision {
+				asked.Add(1)
+				return windows.Decision{Allow: true}
+			})
+		})
+		id := r.newSession()
+		ev := r.events(id, "")
+		r.ask(id, "clean up")
+		if evs := ev.until(idle); slices.Contains(types(evs), "approval") || asked.Load() != 1 {
+			t.Errorf("asked %d; events %v", asked.Load(), types(evs))
+		}
+		if _, err := os.Stat(keep); err == nil {
+			t.Error("the approved command did not run")
 		}
 	})
 	t.Run("cancel", func(t *testing.T) {
