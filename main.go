@@ -25,6 +25,7 @@ import (
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/ui"
 	"github.com/aci-dev/aci/windows"
 )
@@ -118,7 +119,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	// differs is who approves, who keeps the undo journal and who draws.
 	genv := guard.EnvFromOS()
 	genv.Secrets = []string{cfg.APIKey}
-	env := windows.Env{Workdir: workdir, OutputLimit: cfg.OutputLimit, Guard: guard.New(genv)}
+	netPolicy, netProblems := netproxy.Load(workdir)
+	for _, p := range netProblems {
+		fmt.Fprintln(stderr, "aci: network settings:", p)
+	}
+	env := windows.Env{Workdir: workdir, OutputLimit: cfg.OutputLimit, Guard: guard.New(genv), Network: netproxy.New(netPolicy)}
 	var emit func(agent.Event)
 	var repl *ui.REPL
 	if interactive {

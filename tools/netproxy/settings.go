@@ -36,13 +36,14 @@ func WorkspaceSettingsPath(workspace string) string {
 	return filepath.Join(workspace, ".aci", "settings.json")
 }
 
-// Load builds the policy for a session in workspace: the built-in allow
+// Load builds the policy for a session in workdir: the built-in allow
 // list, plus the person's allow list, minus the person's and the
 // workspace's deny lists. A workspace file may only narrow (a file anyone
 // can commit to a repository must not open the network): its allow list
 // is ignored, and said so. Problems (unreadable files, bad rules) are
 // returned to be said at start; what could be read still applies.
-func Load(workspace string) (Policy, []error) {
+func Load(workdir string) (Policy, []error) {
+	workspace := workdir
 	p := Policy{Allow: Builtin()}
 	var problems []error
 	if path := UserSettingsPath(); path != "" {
@@ -57,8 +58,8 @@ func Load(workspace string) (Policy, []error) {
 		p.Allow = append(p.Allow, allow...)
 		p.Deny = append(p.Deny, deny...)
 	}
-	if workspace != "" {
-		path := WorkspaceSettingsPath(workspace)
+	for _, ws := range workspaceDirs(workspace) {
+		path := WorkspaceSettingsPath(ws)
 		s, err := readSettings(path)
 		if err != nil {
 			problems = append(problems, err)
@@ -71,6 +72,26 @@ func Load(workspace string) (Policy, []error) {
 		p.Deny = append(p.Deny, deny...)
 	}
 	return p, problems
+}
+
+// workspaceDirs are dir and, when it lies in a git repository, the
+// repository's root: the workspace's settings may sit in either.
+func workspaceDirs(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	out := []string{dir}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			if d != dir {
+				out = append(out, d)
+			}
+			return out
+		}
+		if filepath.Dir(d) == d {
+			return out
+		}
+	}
 }
 
 // readSettings reads one settings file; a missing file is empty.

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/aci-dev/aci/tools/sandbox/netfwd"
 	"golang.org/x/sys/unix"
 )
 
@@ -30,12 +32,6 @@ import (
 
 // NetPort is the loopback port HTTP_PROXY names inside a network namespace.
 const NetPort = 41080
-
-const (
-	netMarker = "__aci_sandbox_net__"
-	ctlFD     = 3 // the link's command end, in the forwarder
-	exeFD     = 4 // aci's binary, in the forwarder
-)
 
 // landlockNetABI is the first Landlock ABI with TCP connect rules.
 const landlockNetABI = 4
@@ -200,5 +196,5 @@ func (l *Link) front(argv []string) []string {
 	if !l.fwd {
 		return argv
 	}
-	return append([]string{"/proc/self/fd/" + strconv.Itoa(exeFD), netMarker, strconv.Itoa(NetPort), "--"}, argv...)
+	return append([]string{"/proc/self/fd/" + strconv.Itoa(netfwd.ExeFD), netfwd.Marker, strconv.Itoa(NetPort), "--"}, argv...)
 }

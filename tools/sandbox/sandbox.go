@@ -198,6 +198,10 @@ func SecretStores() []string {
 	if st := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(st) {
 		hidden = append(hidden, filepath.Join(st, "aci"))
 	}
+	if cf := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(cf) {
+		// aci's settings: a command must not widen its own network.
+		hidden = append(hidden, filepath.Join(cf, "aci"))
+	}
 	for _, h := range hidden {
 		if _, err := os.Lstat(h); err == nil {
 			out = appendUnique(out, real(h))

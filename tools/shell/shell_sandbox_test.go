@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -235,6 +236,28 @@ func BenchmarkContainedRun(b *testing.B) {
 			}
 			for b.Loop() {
 				if res, err := sh.Run(ctx, "true", 0, 1000); err != nil || res.ExitCode != 0 {
+					b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
+				}
+			}
+		})
+		// With the network contained: the namespace, the link to the
+		// proxy and (bwrap) the forwarder in front of the command.
+		b.Run(string(k)+"+proxy", func(b *testing.B) {
+			ws := b.TempDir()
+			sb, err := sandbox.New(sandbox.DefaultPolicy(ws), sandbox.Options{Force: k})
+			if err != nil {
+				b.Skipf("%s unavailable: %v", k, err)
+			}
+			if !sb.NetContained() {
+				b.Skipf("%s does not contain the network here", k)
+			}
+			sh, err := NewContainedShell(ws, sb)
+			if err != nil {
+				b.Fatal(err)
+			}
+			net := Network(netproxy.New(netproxy.Policy{Allow: netproxy.Builtin()}), nil)
+			for b.Loop() {
+				if res, err := sh.Run(ctx, "true", 0, 1000, net); err != nil || res.ExitCode != 0 {
 					b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
 				}
 			}
