@@ -236,7 +236,10 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(append(sandbox.Environ(os.Environ()), noninteractiveEnv...), extraEnv...)
+	// No credential variables, and no variable holding a value aci knows
+	// is secret (its key, what the workspace's .env files hold).
+	env := tools.Secrets.WithoutValues(sandbox.Environ(os.Environ()))
+	cmd.Env = append(append(env, noninteractiveEnv...), extraEnv...)
 	if link != nil {
 		cmd.Env = append(cmd.Env, proxyEnv(link.Port())...)
 		cmd.ExtraFiles = link.ExtraFiles()
