@@ -35,6 +35,10 @@ func New(p Policy) *Proxy {
 // Policy is the policy the proxy applies.
 func (p *Proxy) Policy() Policy { return p.policy }
 
+// maxAnswers bounds the hosts off the lists one command may ask about:
+// memory stays bounded, and a person is not asked a thousand times.
+const maxAnswers = 64
+
 // Served is one command's proxy: it runs until Close.
 type Served struct {
 	p      *Proxy
@@ -247,6 +251,10 @@ func (s *Served) judge(ctx context.Context, host string, port int) (bool, string
 	s.mu.Unlock()
 	why := ""
 	if !known {
+		if len(s.answers) >= maxAnswers {
+			s.refused(target)
+			return false, "aci proxy: " + target + ": this command asked for too many hosts off the allow list"
+		}
 		if s.ask == nil {
 			why = "no one can be asked"
 		} else {
