@@ -150,3 +150,39 @@ func TestContainedNoNetwork(t *testing.T) {
 		t.Error("bytes delivered")
 	}
 }
+
+// Behind the forwarder a command keeps its exit status and signals, its
+// own loopback (a server it starts answers it), and a background task
+// still ends when killed.
+func TestContainedNetworkForwarderTransparent(t *testing.T) {
+	sh, _, _ := containedShell(t, sandbox.Bwrap)
+	net := Network(netproxy.New(netproxy.Policy{}), nil)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		cmd  string
+		code int
+	}{
+		{"exit 7", 7},
+		{"kill -9 $$", 137},
+		{"kill -TERM $$", 143},
+		{`python3 -m http.server 18081 --bind 127.0.0.1 >/dev/null 2>&1 & for i in $(seq 50); do curl -fsS -o /dev/null http://127.0.0.1:18081/ && break; sleep 0.1; done; curl -fsS -o /dev/null -w '%{http_code}' http://127.0.0.1:18081/; kill %1`, 0},
+	} {
+		res, err := sh.Run(ctx, tc.cmd, 0, 10000, net)
+		if err != nil || res.ExitCode != tc.code {
+			t.Errorf("%s: exit %d (want %d) err %v out %q", tc.cmd, res.ExitCode, tc.code, err, res.Output)
+		}
+		if tc.code == 0 && !strings.Contains(res.Output, "200") {
+			t.Errorf("a server on the command's own loopback: %q", res.Output)
+		}
+	}
+	task, err := sh.Start("sleep 1234.5", 1000, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := task.Kill(); err != nil || task.State() != TaskKilled {
+		t.Errorf("kill: %v, state %s", err, task.State())
+	}
+	if left := survivors(t, "sleep 1234.5"); len(left) > 0 {
+		t.Errorf("left running: %v", left)
+	}
+}
