@@ -285,7 +285,13 @@ func (s *Session) onEvent(ev agent.Event) {
 	redact := s.f.cfg.Agent.Redact
 	switch ev.Kind {
 	case agent.EventRequest:
-		s.snapshotWindows(true)
+		s.mu.Lock()
+		watched := len(s.subs) > 0
+		s.mu.Unlock()
+		if watched {
+			// Renders every window: only worth it when someone looks.
+			s.snapshotWindows(true)
+		}
 		s.mu.Lock()
 		s.streamed = false
 		s.filter = protocol.StreamFilter{}
