@@ -10,9 +10,9 @@ import (
 	"sync"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 
 	"github.com/aci-dev/aci/tools/sandbox/netfwd"
-	"golang.org/x/sys/unix"
 )
 
 // Under bwrap a contained command has its own network namespace, with
