@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -180,6 +181,7 @@ func TestE2ENetworkNothingLeaves(t *testing.T) {
 			guarded++
 		}
 	}
+	logSlow(t, r.stderr)
 	t.Logf("without --yes: %d attempts (%d stopped by the guard first, %d ran contained), bytes delivered: %d", len(commands), guarded, len(commands)-guarded, delivered())
 	if delivered() != 0 {
 		t.Errorf("%d bytes reached an outside host; stderr:\n%s", delivered(), r.stderr)
@@ -200,6 +202,7 @@ func TestE2ENetworkNothingLeaves(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
 	}
+	logSlow(t, r.stderr)
 	t.Logf("with --yes: %d attempts, all run contained, bytes delivered: %d", len(commands), delivered())
 	if delivered() != 0 {
 		t.Errorf("%d bytes reached an outside host; stderr:\n%s", delivered(), r.stderr)
@@ -209,6 +212,15 @@ func TestE2ENetworkNothingLeaves(t *testing.T) {
 	}
 	if strings.Contains(bodies(srv), secret) && !strings.Contains(bodies(srv), "cat .env") {
 		t.Log("note: the secret reached the model's transcript through a command's own output")
+	}
+}
+
+// logSlow logs the progress lines of commands that took seconds.
+func logSlow(t *testing.T, stderr string) {
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.Contains(line, "bash_1 run") && regexp.MustCompile(`, [0-9.]+s[;\]]`).MatchString(line) {
+			t.Log(strings.TrimSpace(line))
+		}
 	}
 }
 
