@@ -17,14 +17,15 @@ import (
 
 // Under bwrap a contained command has its own network namespace, with
 // nothing in it but loopback. Its one way out is a Link: a Unix socket
-// pair, one end kept by aci (served by the proxy), the other passed to the
-// command's first process as fd 3. That process is aci again (its binary
-// passed as fd 4 and run through /proc/self/fd/4, so the path it lives at
-// need not be visible inside): it listens on 127.0.0.1:NetPort inside the
-// namespace, hands each connection to aci over fd 3 as a fresh socket
-// (SCM_RIGHTS), and runs the command. Nothing listens on the person's
+// pair, one end kept by aci, the other passed to the command's first
+// process as fd 3. That process is aci again (its binary passed as fd 4
+// and run through /proc/self/fd/4, so the path it lives at need not be
+// visible inside): it opens a listening socket on 127.0.0.1:NetPort inside
+// the namespace, sends it to aci over fd 3 (SCM_RIGHTS) and execs the
+// command. aci's proxy accepts on that socket from outside: a socket stays
+// in the namespace it was made in. Nothing listens on the person's
 // network, and no other process can reach the proxy under this command's
-// name: the socket has no path.
+// name: the link has no path, and the port is in the command's namespace.
 //
 // Under Landlock there is no namespace: aci's proxy listens on an
 // ephemeral loopback port, and Landlock (ABI 4+) lets the command connect
@@ -55,7 +56,7 @@ type Link struct {
 	ln    net.Listener
 	port  int        // what HTTP_PROXY names inside
 	files []*os.File // passed to the command: fd 3, fd 4 (bwrap)
-	fwd   bool       // the command runs behind the forwarder
+	fwd   bool       // the command starts with the first step that opens the port
 }
 
 // NewLink makes the link for one command: nil (and no error) when the
@@ -139,58 +140,88 @@ func selfExe() (*os.File, error) {
 	return exeOnce.f, exeOnce.err
 }
 
-// fdListener receives connections as file descriptors over a Unix socket
-// (SCM_RIGHTS): one message, one connection.
+// fdListener is the listening socket the command's first step opened in
+// its namespace and sent over the link (SCM_RIGHTS); it is received at the
+// first Accept.
 type fdListener struct {
 	conn *net.UnixConn
-	once sync.Once
+
+	mu     sync.Mutex
+	inner  net.Listener // once received
+	closed bool
+	once   sync.Once
 }
 
 func (l *fdListener) Accept() (net.Conn, error) {
+	inner, err := l.receive()
+	if err != nil {
+		return nil, err
+	}
+	return inner.Accept()
+}
+
+// receive waits for the listening socket, once.
+func (l *fdListener) receive() (net.Listener, error) {
+	l.mu.Lock()
+	inner, closed := l.inner, l.closed
+	l.mu.Unlock()
+	if closed {
+		return nil, net.ErrClosed
+	}
+	if inner != nil {
+		return inner, nil
+	}
 	buf := make([]byte, 1)
 	oob := make([]byte, unix.CmsgSpace(4))
-	for {
-		n, oobn, _, _, err := l.conn.ReadMsgUnix(buf, oob)
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 && oobn == 0 {
-			return nil, net.ErrClosed // the command's end is gone
-		}
-		msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
-		if err != nil || len(msgs) == 0 {
-			continue
-		}
-		fds, err := unix.ParseUnixRights(&msgs[0])
-		if err != nil {
-			continue
-		}
-		var c net.Conn
-		for _, fd := range fds {
-			f := os.NewFile(uintptr(fd), "aci-proxy-conn")
-			if c == nil {
-				c, err = net.FileConn(f)
-				if err != nil {
-					c = nil
-				}
-			}
-			f.Close()
-		}
-		if c != nil {
-			return c, nil
-		}
+	_, oobn, _, _, err := l.conn.ReadMsgUnix(buf, oob)
+	if err != nil {
+		return nil, err
 	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) == 0 {
+		return nil, net.ErrClosed // the command's end went away without a socket
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) == 0 {
+		return nil, net.ErrClosed
+	}
+	for _, fd := range fds[1:] {
+		unix.Close(fd)
+	}
+	f := os.NewFile(uintptr(fds[0]), "aci-proxy-port")
+	inner, err = net.FileListener(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("proxy port: %w", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		inner.Close()
+		return nil, net.ErrClosed
+	}
+	l.inner = inner
+	return inner, nil
 }
 
 func (l *fdListener) Close() error {
 	err := net.ErrClosed
-	l.once.Do(func() { err = l.conn.Close() })
+	l.once.Do(func() {
+		l.mu.Lock()
+		l.closed = true
+		inner := l.inner
+		l.mu.Unlock()
+		err = l.conn.Close()
+		if inner != nil {
+			inner.Close()
+		}
+	})
 	return err
 }
 
 func (l *fdListener) Addr() net.Addr { return l.conn.LocalAddr() }
 
-// front puts the forwarder in front of argv where the command runs behind
+// front puts the first step in front of argv where the command needs
 // one (its own network namespace).
 func (l *Link) front(argv []string) []string {
 	if !l.fwd {

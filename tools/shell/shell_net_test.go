@@ -151,7 +151,7 @@ func TestContainedNoNetwork(t *testing.T) {
 	}
 }
 
-// Behind the forwarder a command keeps its exit status and signals, its
+// After the first step a command keeps its exit status and signals, its
 // own loopback (a server it starts answers it), and a background task
 // still ends when killed.
 func TestContainedNetworkForwarderTransparent(t *testing.T) {

@@ -243,7 +243,7 @@ func BenchmarkContainedRun(b *testing.B) {
 			reportCPU(b, cpu)
 		})
 		// With the network contained: the namespace, the link to the
-		// proxy and (bwrap) the forwarder in front of the command.
+		// proxy and (bwrap) the first step in front of the command.
 		b.Run(string(k)+"+proxy", func(b *testing.B) {
 			ws := b.TempDir()
 			sb, err := sandbox.New(sandbox.DefaultPolicy(ws), sandbox.Options{Force: k})
