@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,13 +24,15 @@ type Asker func(ctx context.Context, host string, port int) (allow bool, why str
 // Proxy judges and forwards the connections of contained commands under
 // one policy. It holds no listener of its own: Serve serves one command's.
 type Proxy struct {
-	policy Policy
-	dialer net.Dialer
+	policy   Policy
+	dialer   net.Dialer
+	upstream Upstream
 }
 
-// New returns a Proxy that applies p.
+// New returns a Proxy that applies p, going out through the proxy aci's
+// own environment names, if any.
 func New(p Policy) *Proxy {
-	return &Proxy{policy: p, dialer: net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}}
+	return &Proxy{policy: p, dialer: net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}, upstream: fromEnvironment}
 }
 
 // Policy is the policy the proxy applies.
@@ -63,7 +66,12 @@ func (p *Proxy) Serve(ln net.Listener, ask Asker) *Served {
 	s := &Served{p: p, ask: ask, ctx: ctx, cancel: cancel, done: make(chan struct{}),
 		answers: map[string]bool{}, tunnels: map[net.Conn]bool{}}
 	tr := &http.Transport{
-		Proxy:                 nil, // never through another proxy named in aci's own environment
+		Proxy: func(r *http.Request) (*url.URL, error) {
+			if p.upstream == nil {
+				return nil, nil
+			}
+			return p.upstream(r.URL)
+		},
 		DialContext:           p.dialer.DialContext,
 		ForceAttemptHTTP2:     false,
 		MaxIdleConns:          8,
@@ -165,7 +173,7 @@ func (s *Served) connect(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, why)
 		return
 	}
-	up, err := s.p.dialer.DialContext(r.Context(), "tcp", net.JoinHostPort(host, portStr))
+	up, err := s.p.dialTunnel(r.Context(), net.JoinHostPort(host, portStr))
 	if err != nil {
 		refuse(w, http.StatusBadGateway, "aci proxy: "+err.Error())
 		return

@@ -289,3 +289,29 @@ func TestProxyCloseEndsTunnels(t *testing.T) {
 		t.Error("the tunnel outlived Close")
 	}
 }
+
+// Where aci itself must go through a proxy of the person's, allowed
+// requests and tunnels go through it too.
+func TestProxyChainsToUpstream(t *testing.T) {
+	origin := newOrigin(t, "127.0.0.2", false, nil)
+	originTLS := newOrigin(t, "127.0.0.2", true, nil)
+	upRec := &recorder{allow: true}
+	_, upAddr := serve(t, nil, nil, upRec.ask) // the person's proxy: asks, says yes
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(Policy{Allow: mustRules(t, origin.hostPort(), originTLS.hostPort())})
+	p.SetUpstream(func(*url.URL) (*url.URL, error) { return &url.URL{Scheme: "http", Host: upAddr}, nil })
+	s := p.Serve(ln, nil)
+	defer s.Close()
+	c := client(ln.Addr().String())
+	for _, u := range []string{"http://" + origin.hostPort() + "/p", "https://" + originTLS.hostPort() + "/t"} {
+		if code, body := get(t, c, u); code != 200 || !strings.Contains(body, "hello from") {
+			t.Errorf("%s through the upstream proxy: %d %q", u, code, body)
+		}
+	}
+	if q := upRec.questions(); len(q) != 2 {
+		t.Errorf("the upstream proxy saw %q, want both requests", q)
+	}
+}
