@@ -29,6 +29,9 @@ type Env struct {
 	// Network is the proxy contained commands reach the network through;
 	// NewManager builds one from the settings files when it is nil.
 	Network *netproxy.Proxy
+	// Files, when set, is where file windows read and write text instead
+	// of the disk (an editor's buffers); see Files.
+	Files Files
 }
 
 // Journal records a file before aci changes it.
