@@ -246,3 +246,29 @@ func TestBusy(t *testing.T) {
 	r.ask(id, "second")
 	ev.until(idle)
 }
+
+// The page handler serves / without the token and its assets with it;
+// API paths never reach it.
+func TestPageMount(t *testing.T) {
+	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("page:" + r.URL.Path))
+	})
+	r := newRig(t, nil, func(_ *sessionConfig, c *Config) { c.Page = page })
+	tests := []struct {
+		path    string
+		headers []string
+		want    int
+		body    string
+	}{
+		{"/", []string{"Authorization: "}, 200, "page:/"},
+		{"/assets/app.js", []string{"Authorization: "}, 401, ""},
+		{"/assets/app.js", []string{"Authorization: ", "Cookie: aci_token=" + testToken}, 200, "page:/assets/app.js"},
+		{"/api/nothing", nil, 404, `"error"`},
+	}
+	for _, tt := range tests {
+		code, body := r.call("GET", tt.path, nil, nil, tt.headers...)
+		if code != tt.want || !strings.Contains(body, tt.body) {
+			t.Errorf("GET %s: %d %q, want %d %q", tt.path, code, body, tt.want, tt.body)
+		}
+	}
+}
