@@ -44,6 +44,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			code = ui.ExitFailed
 		}
 	}()
+	if len(args) > 0 && args[0] == "acp" {
+		return runACP(args[1:], stdin, stdout, stderr)
+	}
 	cfg, err := loadConfig(args, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
@@ -65,6 +68,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 	if cfg.Sessions {
 		return listSessions(workdir, stdout, stderr)
+	}
+	if cfg.Serve {
+		return runServe(cfg, workdir, stdout, stderr)
 	}
 	interactive := !cfg.PromptSet && isatty.IsTerminal(stdin.Fd())
 	if interactive && cfg.OutputFormat != ui.FormatText {
@@ -183,8 +189,9 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 	return session.NewFactory(session.Config{
 		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
 			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout},
-		Agent:       agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, Redact: tools.Secrets.Redact},
-		OutputLimit: cfg.OutputLimit,
+		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: tools.Secrets.Redact},
+		OutputLimit:     cfg.OutputLimit,
+		ApprovalTimeout: cfg.ApprovalTimeout,
 	})
 }
 

@@ -217,11 +217,11 @@ func TestSmallWindowCompressesEarlier(t *testing.T) {
 	)
 	srv.SetInfo(fakeai.Info{Models: []string{"m"}, LlamaCppNCtx: 8192})
 	a, _, _ := newAgent(t, srv, true)
-	a.cfg.CompressTokens = 100000
+	a.conv.cfg.CompressTokens = 100000
 	if _, err := a.Run(context.Background(), "one"); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.compressLimit(); got != 6144 {
+	if got := a.conv.compressLimit(); got != 6144 {
 		t.Errorf("compress limit %d, want 3/4 of 8192", got)
 	}
 	if got, err := a.Run(context.Background(), "two"); err != nil || got != "second answer" {

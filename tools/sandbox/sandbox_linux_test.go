@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -331,4 +332,33 @@ func TestControlSocketCovered(t *testing.T) {
 	if out, code := runIn(t, s, tr.ws, "test -S "+sock); code == 0 {
 		t.Errorf("the socket is still there: %s", out)
 	}
+}
+
+// Commands wrapped at the same time (two sessions of aci serve) each get
+// their own extra writable folder and not the other's.
+func TestWrapConcurrentExtras(t *testing.T) {
+	p := Policy{Workspace: []string{t.TempDir()}, Writable: make([]string, 1, 8)}
+	p.Writable[0] = t.TempDir()
+	s := mustSandbox(t, p, Bwrap)
+	a, b := t.TempDir(), t.TempDir()
+	var wg sync.WaitGroup
+	for _, own := range [][2]string{{a, b}, {b, a}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				argv, err := s.Wrap([]string{"true"}, own[0], own[0])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				joined := strings.Join(argv, "\x00")
+				if !strings.Contains(joined, own[0]) || strings.Contains(joined, own[1]) {
+					t.Errorf("the command for %s got %s writable", own[0], own[1])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
