@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/aci-dev/aci/serve"
+	"github.com/aci-dev/aci/serve/web"
 	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/ui"
 	"github.com/aci-dev/aci/windows"
@@ -40,6 +41,7 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 		Token:    token,
 		Redact:   tools.Secrets.Redact,
 		Log:      stderr,
+		Page:     web.Handler(),
 	})
 	if err != nil {
 		say(err.Error())
