@@ -265,6 +265,7 @@ func TestPageDrivesServer(t *testing.T) {
 	waitFor(t, ctx, "the denial shown", `document.querySelector('.approval .ap-note')?.textContent === 'denied'`)
 	waitFor(t, ctx, "the denied action", `!!document.querySelector('.action.st-denied')`)
 	waitFor(t, ctx, "the second answer", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('Left it alone.'))`)
+	waitFor(t, ctx, "the session named by its first question", `document.querySelector('#sessions .sess.active .sess-title')?.textContent === 'What does the check say?' && document.getElementById('title').textContent === 'What does the check say?'`)
 	if _, err := os.Stat(outside); err != nil {
 		t.Errorf("the denied command ran: %v", err)
 	}

@@ -313,7 +313,8 @@ function onEvent(type, d) {
       const s = S.list.find((x) => x.id === S.id);
       if (s) {
         s.turns = Math.max(s.turns || 0, d.turn || 0);
-        if (!s.title) s.title = String(d.question || '').split('\n')[0].slice(0, 80);
+        // A session is named by its first question, as the server names it.
+        if (d.turn === 1) s.title = String(d.question || '').split(/\s+/).join(' ').trim().slice(0, 80);
         renderList();
         renderHead();
       }
