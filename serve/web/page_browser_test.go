@@ -239,6 +239,8 @@ func TestPageDrivesServer(t *testing.T) {
 		t.Error("a script from the model's answer ran")
 	}
 
+	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle'`)
+
 	// Turn 2, over two lines (Shift+Enter): a dangerous command asks; Deny denies it.
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("input"), "Clean"), key("Enter", "\r", 8)); err != nil {
 		t.Fatal(err)
