@@ -347,35 +347,57 @@ func (s *Sandbox) Wrap(argv []string, dir string, extraWritable ...string) ([]st
 	return wrap(s.kind, p, argv, dir)
 }
 
-// process-wide setting, from ACI_SANDBOX.
-var process struct {
+// processState is the process-wide setting, from ACI_SANDBOX.
+type processState struct {
 	sync.Mutex
-	mode  string
-	force Kind
-	set   bool
-	cache map[string]*Sandbox
-	note  string
+	mode   string
+	force  Kind
+	set    bool
+	cache  map[string]*Sandbox
+	notify func(string) // told once when the machine cannot contain commands
+	told   bool
 }
 
-// Configure sets the mode for the whole process (ACI_SANDBOX) and probes
-// the machine once. It returns a one-line notice when mode is workspace but
-// the machine cannot contain commands, for aci to say at start.
-func Configure(mode string) (notice string, err error) {
+var process processState
+
+// Configure sets the mode for the whole process (ACI_SANDBOX). It does not
+// probe the machine: running bwrap once costs tens of milliseconds, and a
+// run that executes no command never needs it. The probe comes with the
+// first command (For), or with Probe. notify, when not nil, receives one
+// line, once, if the machine turns out unable to contain commands.
+func Configure(mode string, notify func(string)) error {
 	m, err := ParseMode(mode)
 	if err != nil {
-		return "", err
+		return err
 	}
 	protectSelf()
 	process.Lock()
 	process.mode, process.set, process.cache = m, true, nil
+	process.notify, process.told = notify, false
 	process.Unlock()
-	if m == ModeOff {
-		return "", nil
+	return nil
+}
+
+// Probe finds the machine's mechanism now rather than at the first
+// command, so that the notice, if any, comes now: for a session a person
+// watches from its start.
+func Probe() {
+	process.Lock()
+	defer process.Unlock()
+	if process.mode == ModeOff {
+		return
 	}
-	if _, err := New(Policy{}, Options{}); err != nil {
-		return "commands run uncontained: " + err.Error() + "; the guard alone decides", nil
+	_, err := New(Policy{}, Options{Force: process.force})
+	process.tellLocked(err)
+}
+
+// tellLocked says once that commands run uncontained, and why.
+func (p *processState) tellLocked(err error) {
+	if err == nil || p.told || p.notify == nil {
+		return
 	}
-	return "", nil
+	p.told = true
+	p.notify("commands run uncontained: " + err.Error() + "; the guard alone decides")
 }
 
 // SetForce makes every later For use mechanism k ("" = best available): for
@@ -408,6 +430,7 @@ func For(workdir string) *Sandbox {
 	s, err := New(DefaultPolicy(workdir), Options{Force: process.force})
 	if err != nil {
 		s = nil
+		process.tellLocked(err)
 	}
 	if process.cache == nil {
 		process.cache = map[string]*Sandbox{}
