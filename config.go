@@ -51,6 +51,9 @@ type config struct {
 
 	// FirstByteTimeout is ACI_FIRST_BYTE_TIMEOUT; 0 lets the client choose.
 	FirstByteTimeout time.Duration
+	// CacheTTL is ACI_CACHE_TTL: how long the provider keeps a prompt
+	// cached; negative when it never expires.
+	CacheTTL time.Duration
 	// Found says which local server discovery chose, for the banner; ""
 	// when the base URL was configured.
 	Found string
@@ -69,6 +72,8 @@ Usage:
   aci                      interactive session (on a terminal)
   echo "question" | aci    answer one question; the answer goes to stdout
   aci -p "question"        the same; piped stdin is appended as context
+  aci acp                  serve an editor over the Agent Client Protocol on
+                           stdin and stdout (Zed, JetBrains, Neovim; docs/acp.md)
 
 Flags:
   -p QUESTION        ask one question and exit
@@ -88,7 +93,8 @@ Configuration (environment, then .env in the working directory):
   OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_FALLBACK_MODELS,
   ACI_MAX_STEPS, ACI_COMPRESS_TOKENS, ACI_OUTPUT_LIMIT, ACI_STREAM,
   ACI_FIRST_BYTE_TIMEOUT (seconds to wait for a reply to begin; default 600
-  for a local server, 180 otherwise)
+  for a local server, 180 otherwise), ACI_CACHE_TTL (seconds the provider
+  keeps a prompt cached; default 300, 0 = never expires)
   ACI_YES and ACI_SANDBOX are safety switches: read from the environment
   only, never from .env.
 With neither OPENAI_API_KEY nor OPENAI_BASE_URL set, aci uses the first local
@@ -182,6 +188,14 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 		return c, err
 	}
 	c.FirstByteTimeout = time.Duration(firstByte) * time.Second
+	ttl, err := envInt("ACI_CACHE_TTL", int(agent.DefaultCacheTTL/time.Second))
+	if err != nil {
+		return c, err
+	}
+	c.CacheTTL = time.Duration(ttl) * time.Second
+	if ttl == 0 {
+		c.CacheTTL = -1 // a local server keeps its cache until it needs the room
+	}
 	if os.Getenv("OPENAI_BASE_URL") == "" && c.APIKey == "" {
 		if err := c.discoverLocal(*model); err != nil {
 			return c, err

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/fetch"
@@ -142,5 +143,34 @@ func TestApplySafetyRegistersSecrets(t *testing.T) {
 	}
 	if fetch.SecretInURL("https://x.test/?m=model-name-xyz") != "" || tools.Secrets.Contains("model-name-xyz") {
 		t.Error("aci's own model setting counted as a secret")
+	}
+}
+
+// ACI_CACHE_TTL is seconds; 0 says the cache never expires.
+func TestCacheTTL(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1")
+	for _, tc := range []struct {
+		env  string
+		want time.Duration
+		err  string
+	}{
+		{"", 5 * time.Minute, ""},
+		{"60", time.Minute, ""},
+		{"0", -1, ""},
+		{"soon", 0, "ACI_CACHE_TTL must be a whole number"},
+		{"-5", 0, "ACI_CACHE_TTL must be a whole number"},
+	} {
+		t.Setenv("ACI_CACHE_TTL", tc.env)
+		c, err := loadConfig(nil, io.Discard)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ACI_CACHE_TTL=%q: %v, want %q", tc.env, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || c.CacheTTL != tc.want {
+			t.Errorf("ACI_CACHE_TTL=%q: %v, %v", tc.env, c.CacheTTL, err)
+		}
 	}
 }

@@ -45,6 +45,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			code = ui.ExitFailed
 		}
 	}()
+	if len(args) > 0 && args[0] == "acp" {
+		return runACP(args[1:], stdin, stdout, stderr)
+	}
 	cfg, err := loadConfig(args, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
@@ -189,7 +192,7 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 	return session.NewFactory(session.Config{
 		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
 			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout},
-		Agent:       agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, Redact: tools.Secrets.Redact},
+		Agent:       agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: tools.Secrets.Redact},
 		OutputLimit: cfg.OutputLimit,
 	})
 }

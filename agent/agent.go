@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
@@ -23,6 +24,12 @@ type Config struct {
 	// Redact, when set, removes secrets (the API key in any encoding) from
 	// everything that enters the history or reaches the person.
 	Redact func(string) string
+	// CacheTTL is how long the provider keeps a prompt cached after its
+	// last use (0: DefaultCacheTTL; negative: it never expires). After an
+	// idle gap longer than this, a rebase costs nothing.
+	CacheTTL time.Duration
+	// Clock tells the time (nil: time.Now); tests set it.
+	Clock func() time.Time
 }
 
 // EventKind says what happened.
@@ -53,79 +60,15 @@ type Event struct {
 	Compression *Compression
 }
 
-// Agent is one session: its history, its windows and its model.
+// Agent is one session: the loop that asks the model and runs its
+// actions, over a conversation (what the model is told) and its windows.
 type Agent struct {
-	client  Client
-	wm      *windows.Manager
-	cfg     Config
-	emit    func(Event)
-	history []entry
-	views   *views
-	system  string
-	turn    int // model replies in this session, for call ids
-	stats   Stats
-	// lastPrompt is the size of the last request in tokens, as reported or
-	// estimated; it decides when to compress.
-	lastPrompt int64
-	question   string // the user message of the running turn
-	log        *Transcript
-	logged     int // entries of history already in the transcript
-	sentBytes  int // size of the last request, to tell what a new one adds
-
-	ctxWindow Window    // the model's context window, as the server reports it (ctxwindow.go)
-	watch     turnWatch // loops and reasoning-only replies in this turn (loops.go)
-}
-
-// SetTranscript makes the agent write its session to t as it goes.
-func (a *Agent) SetTranscript(t *Transcript) { a.log = t }
-
-// Restore continues a session written earlier: its history, summary and
-// reply count. The caller reopens its windows first; windows the history
-// shows that are not open get a closed rendering in the next request.
-func (a *Agent) Restore(s Session) {
-	a.history = append([]entry(nil), s.History...)
-	a.logged = len(a.history)
-	a.turn = s.Turn
-	a.cfg.Hints.Summary = s.Summary
-	a.system = prompt.System(a.cfg.BasePrompt, a.cfg.Hints)
-	a.views = newViews(a.wm, a.cfg.Redact)
-	for _, e := range a.history {
-		for _, el := range e.Elements {
-			a.views.orphans[el.ID] = true
-		}
-	}
-	delete(a.views.orphans, "launcher")
-}
-
-// appendEntry adds to the history.
-func (a *Agent) appendEntry(role, text string) {
-	a.history = append(a.history, entry{Role: role, Text: a.cfg.Redact(text)})
-}
-
-// flushLog writes the entries not yet in the transcript, and the windows.
-func (a *Agent) flushLog() {
-	if a.log == nil || a.logged >= len(a.history) {
-		return
-	}
-	for i := a.logged; i < len(a.history); i++ {
-		e := a.history[i]
-		turn := 0
-		if e.Role == "assistant" {
-			turn = a.turn
-		}
-		a.log.Write(Record{Type: "message", Role: e.Role, Content: e.Text, Elements: e.Elements, Turn: turn})
-	}
-	a.logged = len(a.history)
-	a.log.Write(Record{Type: "windows", Windows: a.wm.Snapshot()})
-}
-
-// rewriteLog records a history rewritten in place (a rebase).
-func (a *Agent) rewriteLog() {
-	if a.log == nil {
-		return
-	}
-	a.log.Write(Record{Type: "rewrite", History: a.history})
-	a.logged = len(a.history)
+	client Client
+	wm     *windows.Manager
+	cfg    Config
+	emit   func(Event)
+	conv   *Conversation
+	watch  turnWatch // loops and reasoning-only replies in this turn (loops.go)
 }
 
 // Stats counts a session's usage.
@@ -150,56 +93,58 @@ func New(client Client, wm *windows.Manager, cfg Config, emit func(Event)) *Agen
 	if cfg.Redact == nil {
 		cfg.Redact = func(s string) string { return s }
 	}
-	a := &Agent{client: client, wm: wm, cfg: cfg, emit: emit}
-	a.views = newViews(wm, cfg.Redact)
-	a.system = prompt.System(cfg.BasePrompt, cfg.Hints)
-	return a
+	return &Agent{client: client, wm: wm, cfg: cfg, emit: emit, conv: newConversation(client, wm, cfg, emit)}
 }
+
+// Conversation returns what the model is told: the history and all that
+// keeps it (forks start from it).
+func (a *Agent) Conversation() *Conversation { return a.conv }
+
+// SetTranscript makes the agent write its session to t as it goes.
+func (a *Agent) SetTranscript(t *Transcript) { a.conv.SetTranscript(t) }
+
+// Restore continues a session written earlier (or forked): its history,
+// summary and reply count. The caller reopens its windows first; windows
+// the history shows that are not open get a closed rendering in the next
+// request.
+func (a *Agent) Restore(s Session) { a.conv.Restore(s) }
+
+// Fork copies the first turns turns of the conversation into a session
+// for Restore or Resume (see Conversation.Fork).
+func (a *Agent) Fork(turns int) (Session, error) { return a.conv.Fork(turns) }
 
 // Stats returns the usage so far.
-func (a *Agent) Stats() Stats {
-	s := a.stats
-	s.Rebases = a.views.rebases
-	return s
-}
+func (a *Agent) Stats() Stats { return a.conv.Stats() }
 
 // History returns the conversation so far, as the model reads it.
-func (a *Agent) History() []Message {
-	out := make([]Message, len(a.history))
-	for i := range a.history {
-		out[i] = a.history[i].message()
-	}
-	return out
-}
+func (a *Agent) History() []Message { return a.conv.History() }
+
+// Messages is the next request as it stands: system, then the history.
+func (a *Agent) Messages() []Message { return a.conv.Messages() }
 
 // Windows returns the window manager.
 func (a *Agent) Windows() *windows.Manager { return a.wm }
 
 // Reset forgets the history and summary and closes every window but the
 // launcher.
-func (a *Agent) Reset() {
-	a.history, a.logged = nil, 0
-	a.lastPrompt = 0
-	a.cfg.Hints.Summary = ""
-	a.system = prompt.System(a.cfg.BasePrompt, a.cfg.Hints)
-	a.wm.Reset()
-	a.views = newViews(a.wm, a.cfg.Redact)
-	a.log.Write(Record{Type: "reset"})
+func (a *Agent) Reset() { a.conv.Reset() }
+
+// Compact compresses the history on demand (the REPL's /compact); focus,
+// if given, says what the summary should keep in particular.
+func (a *Agent) Compact(ctx context.Context, focus string) (Compression, error) {
+	return a.conv.Compact(ctx, focus)
 }
 
-// Messages is the next request as it stands: system, then the history.
-func (a *Agent) Messages() []Message {
-	msgs := make([]Message, 0, len(a.history)+1)
-	msgs = append(msgs, Message{Role: "system", Content: a.system})
-	return append(msgs, a.History()...)
-}
+// ContextWindow returns the model's window as last asked (Tokens 0 when
+// unknown), for /usage beside Stats().LastPrompt.
+func (a *Agent) ContextWindow() Window { return a.conv.ContextWindow() }
 
 // Run answers one user message: it calls the model and runs its actions
 // until a reply has no tool call, or the step limit is reached.
 func (a *Agent) Run(ctx context.Context, question string) (string, error) {
-	defer a.flushLog()
-	a.appendEntry("user", question)
-	a.question = question
+	c := a.conv
+	defer c.flush()
+	c.Ask(question)
 	a.watch = turnWatch{}
 	for step := 1; ; step++ {
 		if step > a.cfg.MaxSteps {
@@ -209,30 +154,27 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 			}
 			return "", fmt.Errorf("%w: %s in this turn without a final answer (raise --max-steps or ACI_MAX_STEPS)", ErrStepLimit, calls)
 		}
-		a.views.refresh(&a.history[len(a.history)-1])
-		// Also mid-turn: the turn goes on from the summary.
-		if err := a.fitContext(ctx); err != nil {
-			return "", err
-		}
-		reply, err := a.complete(ctx)
+		msgs, err := c.Next(ctx)
 		if err != nil {
 			return "", err
 		}
-		a.turn++
-		a.views.step++
-		a.record(reply)
-		parsed := protocol.Parse(reply.Content, a.turn)
+		reply, msgs, err := a.complete(ctx, msgs)
+		if err != nil {
+			return "", err
+		}
+		turn := c.Received(msgs, &reply)
+		parsed := protocol.Parse(reply.Content, turn)
 		a.emit(Event{Kind: EventReply, Text: reply.Content, Parsed: parsed})
 		nudge, store, err := a.watch.afterReply(reply, parsed)
 		if store {
-			a.appendEntry("assistant", reply.Content)
+			c.AddReply(reply.Content)
 		}
 		if err != nil {
 			return "", err
 		}
 		if nudge != "" {
 			a.emit(Event{Kind: EventNotice, Text: "asking the model to go on: " + noticeOf(nudge)})
-			a.appendEntry("user", nudge)
+			c.AddResults(nudge)
 			continue
 		}
 		if !parsed.HasCalls() {
@@ -243,36 +185,22 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 		if hint != "" {
 			a.emit(Event{Kind: EventNotice, Text: noticeOf(hint)})
 		}
-		a.appendEntry("user", protocol.RenderResults(results)+hint)
+		c.AddResults(protocol.RenderResults(results) + hint)
 		if failing != nil {
 			return "", failing
 		}
 		if err := ctx.Err(); err != nil {
-			a.markInterrupted("")
+			c.Interrupted("")
 			return "", err
 		}
 	}
 }
 
-// interruptedNote ends a turn the person cancelled, so the history stays
-// well-formed and the model knows why its work stopped.
-const interruptedNote = "[interrupted by the user]"
-
-func (a *Agent) markInterrupted(partial string) {
-	text := strings.TrimSpace(partial)
-	if text != "" {
-		text += "\n"
-	}
-	a.appendEntry("assistant", text+interruptedNote)
-}
-
-// complete sends the next request. A request refused as too long for the
-// model's context compresses the history and is sent once more.
-func (a *Agent) complete(ctx context.Context) (Reply, error) {
+// complete sends a request. One refused as too long for the model's
+// context compresses the history and is sent once more: it returns the
+// messages that were sent with the reply.
+func (a *Agent) complete(ctx context.Context, msgs []Message) (Reply, []Message, error) {
 	for retried := false; ; retried = true {
-		a.maybeRebase()
-		a.flushLog()
-		msgs := a.Messages()
 		a.emit(Event{Kind: EventRequest})
 		var partial strings.Builder
 		think := a.thinkStream()
@@ -282,60 +210,20 @@ func (a *Agent) complete(ctx context.Context) (Reply, error) {
 		})
 		think.flush()
 		if err == nil {
-			reply = splitThink(reply)
-			a.sentBytes = requestBytes(msgs)
-			for i := range a.history {
-				a.history[i].freeze()
-			}
-			a.views.sent()
-			if !reply.HasUsage {
-				reply.Usage.PromptTokens = estimateTokens(msgs)
-			}
-			return reply, nil
+			return splitThink(reply), msgs, nil
 		}
 		if ctx.Err() != nil {
-			a.markInterrupted(partial.String())
-			return Reply{}, err
+			a.conv.Interrupted(partial.String())
+			return Reply{}, nil, err
 		}
-		if retried || !isContextOverflow(err) || len(a.history) == 0 {
-			return Reply{}, err
+		if retried || !isContextOverflow(err) || len(a.conv.history) == 0 {
+			return Reply{}, nil, err
 		}
-		if _, cerr := a.compress(ctx, "", true); cerr != nil {
-			return Reply{}, fmt.Errorf("%w (and compressing the history failed: %v)", err, cerr)
+		var cerr error
+		if msgs, cerr = a.conv.Overflowed(ctx); cerr != nil {
+			return Reply{}, nil, fmt.Errorf("%w (and compressing the history failed: %v)", err, cerr)
 		}
 	}
-}
-
-// maybeRebase rewrites the history without its superseded renderings when
-// the cost formula says the session gains by it.
-func (a *Agent) maybeRebase() {
-	newBytes := requestBytes(a.Messages()) - a.sentBytes
-	if !a.views.shouldRebase(len(a.system), a.history, a.turn, newBytes) {
-		return
-	}
-	a.views.rebase(a.history)
-	a.rewriteLog()
-}
-
-func requestBytes(msgs []Message) int {
-	n := 0
-	for _, m := range msgs {
-		n += len(m.Content) + len(m.Role) + 8
-	}
-	return n
-}
-
-func (a *Agent) record(r Reply) {
-	a.stats.Steps++
-	a.stats.PromptTokens += r.Usage.PromptTokens
-	a.stats.CompletionTokens += r.Usage.CompletionTokens
-	a.stats.CachedTokens += r.Usage.CachedTokens
-	a.stats.LastPrompt = r.Usage.PromptTokens
-	a.stats.LastCached = r.Usage.CachedTokens
-	a.lastPrompt = r.Usage.PromptTokens
-	a.emit(Event{Kind: EventUsage, Usage: r.Usage})
-	u := r.Usage
-	a.log.Write(Record{Type: "usage", Usage: &u})
 }
 
 // runBatch runs every call in order, whatever became of the ones before.
@@ -351,13 +239,13 @@ func (a *Agent) runBatch(ctx context.Context, calls []protocol.Call) []protocol.
 		case ctx.Err() != nil:
 			out = windows.Fail("not run: the turn was interrupted")
 		default:
-			a.views.touch(c.WindowID)
+			a.conv.Touch(c.WindowID)
 			out = a.wm.Execute(ctx, c.WindowID, c.ActionID, c.Params)
 		}
 		out.Text, out.Output, out.Diff = a.cfg.Redact(out.Text), a.cfg.Redact(out.Output), a.cfg.Redact(out.Diff)
 		res.Status, res.Text = out.Status, out.Text
 		a.emit(Event{Kind: EventResult, Call: c, Result: res, Detail: out})
-		a.log.Write(Record{Type: "call", Call: &CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID, Status: res.Status}})
+		a.conv.logCall(CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID, Status: res.Status})
 		results = append(results, res)
 	}
 	return results

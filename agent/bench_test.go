@@ -40,20 +40,20 @@ func BenchmarkStep(b *testing.B) {
 	}
 	a := New(nil, wm, Config{BasePrompt: readSystemPrompt(b), Hints: prompt.Hints{Workdir: dir, OS: "linux", Date: "2026-01-01"}}, nil)
 	for i := 0; i < 100; i++ {
-		a.history = append(a.history,
+		a.conv.history = append(a.conv.history,
 			entry{Role: "assistant", Text: "Let me check.\n" + fakeai.ToolCall(fakeai.Call{Window: "file_1", Action: "view", Params: map[string]any{"start_line": i}})},
 			entry{Role: "user", Text: protocol.RenderResults([]protocol.Result{{CallID: "call_1_1", WindowID: "file_1", ActionID: "view", Status: "ok", Text: "viewport at lines 1-200"}})})
 	}
-	a.views.refresh(&a.history[len(a.history)-1])
-	for i := range a.history {
-		a.history[i].freeze()
+	a.conv.views.refresh(&a.conv.history[len(a.conv.history)-1])
+	for i := range a.conv.history {
+		a.conv.history[i].freeze()
 	}
 	reply := "I'll fix it.\n" + fakeai.ToolCall(fakeai.Call{Window: "file_1", Action: "edit", Params: map[string]any{"old_text": "a + b", "new_text": "a - b"}})
 	b.ResetTimer()
 	for b.Loop() {
 		protocol.Parse(reply, 7)
 		var e entry
-		a.views.refresh(&e) // every window checked for changes
+		a.conv.views.refresh(&e) // every window checked for changes
 		_ = a.Messages()
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
 )
 
@@ -42,25 +41,25 @@ type Compression struct {
 
 // Compact compresses the history on demand (the REPL's /compact); focus,
 // if given, says what the summary should keep in particular.
-func (a *Agent) Compact(ctx context.Context, focus string) (Compression, error) {
-	if len(a.history) == 0 {
+func (c *Conversation) Compact(ctx context.Context, focus string) (Compression, error) {
+	if len(c.history) == 0 {
 		return Compression{}, errors.New("nothing to compress yet")
 	}
-	return a.compress(ctx, focus, false)
+	return c.compress(ctx, focus, false)
 }
 
 // compress asks the model for a summary, then replaces the history with
 // nothing and puts the summary in the system message. Windows stay open.
 // condensed sends a cut-down transcript instead of the full history, for
 // when the history itself no longer fits.
-func (a *Agent) compress(ctx context.Context, focus string, condensed bool) (Compression, error) {
-	before := a.lastPrompt
+func (c *Conversation) compress(ctx context.Context, focus string, condensed bool) (Compression, error) {
+	before := c.lastPrompt
 	if before == 0 {
-		before = estimateTokens(a.Messages())
+		before = estimateTokens(c.Messages())
 	}
 	instruction := summaryInstruction
-	if a.question != "" {
-		instruction += "\n\nThe current request, verbatim:\n" + a.question
+	if c.question != "" {
+		instruction += "\n\nThe current request, verbatim:\n" + c.question
 	}
 	if focus != "" {
 		instruction += "\n\nThe user asks the summary to focus on: " + focus
@@ -68,31 +67,34 @@ func (a *Agent) compress(ctx context.Context, focus string, condensed bool) (Com
 	var msgs []Message
 	if condensed {
 		msgs = []Message{
-			{Role: "system", Content: a.system},
-			{Role: "user", Content: "The conversation so far, with long messages cut:\n\n" + transcript(a.History(), condensedChars) + "\n\n" + instruction},
+			{Role: "system", Content: c.system},
+			{Role: "user", Content: "The conversation so far, with long messages cut:\n\n" + transcript(c.History(), condensedChars) + "\n\n" + instruction},
 		}
 	} else {
-		msgs = append(a.Messages(), Message{Role: "user", Content: instruction})
+		msgs = append(c.Messages(), Message{Role: "user", Content: instruction})
 	}
-	reply, err := a.client.Complete(ctx, msgs, nil)
+	reply, err := c.client.Complete(ctx, msgs, nil)
 	if err != nil {
 		return Compression{}, fmt.Errorf("compress history: %w", err)
 	}
-	a.record(reply)
+	c.record(reply)
+	c.cache.used()
+	c.cache.rent = 0 // the history it was paid on is gone
 	summary := strings.TrimSpace(protocol.Parse(splitThink(reply).Content, 0).Text)
 	if summary == "" {
 		return Compression{}, errors.New("compress history: the model returned an empty summary")
 	}
-	a.cfg.Hints.Summary = summary
-	a.system = prompt.System(a.cfg.BasePrompt, a.cfg.Hints)
-	a.history = a.keptThroughCompression()
-	a.logged = 0
-	a.log.Write(Record{Type: "summary", Content: summary})
-	after := estimateTokens(a.Messages())
-	a.lastPrompt = after
-	c := &Compression{Before: before, After: after, Summary: summary}
-	a.emit(Event{Kind: EventCompressed, Compression: c})
-	return *c, nil
+	c.setSummary(summary)
+	c.history = c.keptThroughCompression()
+	c.logged = 0
+	// The summary holds every turn so far, the running one too.
+	c.folded, c.marks = c.questions, nil
+	c.log.Write(Record{Type: "summary", Content: summary})
+	after := estimateTokens(c.Messages())
+	c.lastPrompt = after
+	done := &Compression{Before: before, After: after, Summary: summary}
+	c.emit(Event{Kind: EventCompressed, Compression: done})
+	return *done, nil
 }
 
 // compressedNote opens the history after a compression.
@@ -103,23 +105,23 @@ const compressedNote = "[The earlier conversation is summarised in the system me
 // the question; in the middle of one, the last reply and its results stay
 // verbatim (with the outputs their renderings carry, which the summary
 // cannot hold).
-func (a *Agent) keptThroughCompression() []entry {
-	n := len(a.history)
-	a.views = newViews(a.wm, a.cfg.Redact)
+func (c *Conversation) keptThroughCompression() []entry {
+	n := len(c.history)
+	c.views = newViews(c.wm, c.cfg.Redact)
 	var kept []entry
 	switch {
-	case n >= 1 && a.history[n-1].Role == "user" && a.history[n-1].Text == a.question:
-		kept = []entry{{Role: "user", Text: a.question}}
-	case n >= 2 && a.history[n-1].Role == "user" && a.history[n-2].Role == "assistant":
-		kept = []entry{{Role: "user", Text: compressedNote}, a.history[n-2], a.history[n-1]}
+	case n >= 1 && c.history[n-1].Role == "user" && c.history[n-1].Text == c.question:
+		kept = []entry{{Role: "user", Text: c.question}}
+	case n >= 2 && c.history[n-1].Role == "user" && c.history[n-2].Role == "assistant":
+		kept = []entry{{Role: "user", Text: compressedNote}, c.history[n-2], c.history[n-1]}
 		kept[1].content, kept[2].content = "", ""
 		for _, el := range kept[2].Elements {
-			a.views.orphans[el.ID] = true
+			c.views.orphans[el.ID] = true
 		}
 	default:
 		kept = []entry{{Role: "user", Text: compressedNote}}
 	}
-	a.views.rerender(&kept[len(kept)-1])
+	c.views.rerender(&kept[len(kept)-1])
 	return kept
 }
 

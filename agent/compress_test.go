@@ -20,7 +20,7 @@ func TestCompressionBetweenTurns(t *testing.T) {
 		fakeai.Reply{Content: "second answer"},
 	)
 	a, _, events := newAgent(t, srv, true)
-	a.cfg.CompressTokens = 100000
+	a.conv.cfg.CompressTokens = 100000
 	if _, err := a.Run(context.Background(), "FIRST-QUESTION"); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestCompressionMidTurn(t *testing.T) {
 		fakeai.Reply{Content: "finished after compression"},
 	)
 	a, _, _ := newAgent(t, srv, false)
-	a.cfg.CompressTokens = 5000
+	a.conv.cfg.CompressTokens = 5000
 	got, err := a.Run(context.Background(), "do the thing")
 	if err != nil || got != "finished after compression" {
 		t.Fatalf("%q %v", got, err)

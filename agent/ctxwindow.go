@@ -183,13 +183,13 @@ type windowed interface {
 
 // ContextWindow returns the model's window as last asked (Tokens 0 when
 // unknown), for /usage beside Stats().LastPrompt.
-func (a *Agent) ContextWindow() Window { return a.ctxWindow }
+func (c *Conversation) ContextWindow() Window { return c.ctxWindow }
 
 // compressLimit is the prompt size that triggers compression: the
 // configured threshold, or three quarters of the window when smaller.
-func (a *Agent) compressLimit() int64 {
-	limit := a.cfg.CompressTokens
-	if w := a.ctxWindow.Tokens; w > 0 {
+func (c *Conversation) compressLimit() int64 {
+	limit := c.cfg.CompressTokens
+	if w := c.ctxWindow.Tokens; w > 0 {
 		if l := int64(float64(w) * compressShare); limit <= 0 || l < limit {
 			limit = l
 		}
@@ -203,28 +203,28 @@ func replyRoom(window int64) int64 { return min(window/8, 4096) }
 // fitContext runs before each request: it learns the window (once per
 // model), compresses when the prompt outgrew the limit, and stops the turn
 // with a one-line fix when even the compressed prompt cannot fit.
-func (a *Agent) fitContext(ctx context.Context) error {
-	est := max(a.lastPrompt, estimateTokens(a.Messages()))
-	if wc, ok := a.client.(windowed); ok {
+func (c *Conversation) fitContext(ctx context.Context) error {
+	est := max(c.lastPrompt, estimateTokens(c.Messages()))
+	if wc, ok := c.client.(windowed); ok {
 		// The window is asked alongside the first request, unless that
 		// request might overflow a small local window: a server silently
 		// drops the start of a prompt that does not fit.
-		wait := a.ctxWindow.Tokens == 0 && est > smallWindow-replyRoom(smallWindow)
-		a.ctxWindow = wc.ContextWindow(ctx, wait)
+		wait := c.ctxWindow.Tokens == 0 && est > smallWindow-replyRoom(smallWindow)
+		c.ctxWindow = wc.ContextWindow(ctx, wait)
 	}
-	window := a.ctxWindow.Tokens
+	window := c.ctxWindow.Tokens
 	overflow := window > 0 && est > window-replyRoom(window)
-	if limit := a.compressLimit(); len(a.history) > 1 && (overflow || (limit > 0 && est > limit)) {
+	if limit := c.compressLimit(); len(c.history) > 1 && (overflow || (limit > 0 && est > limit)) {
 		// A history that overflows the window goes as a cut-down transcript:
 		// a server would silently drop the start of the full one.
-		if _, err := a.compress(ctx, "", overflow); err != nil {
+		if _, err := c.compress(ctx, "", overflow); err != nil {
 			return err
 		}
-		est = estimateTokens(a.Messages())
+		est = estimateTokens(c.Messages())
 	}
-	if window > 0 && !a.ctxWindow.Assumed && est > window-replyRoom(window) {
+	if window > 0 && !c.ctxWindow.Assumed && est > window-replyRoom(window) {
 		return contextTooSmall{fmt.Sprintf("the prompt (about %d tokens and the reply) does not fit %s's context window %s (%d tokens): %s",
-			est, a.ctxWindow.Model, onServer(a.ctxWindow.Server), window, windowFix(a.ctxWindow))}
+			est, c.ctxWindow.Model, onServer(c.ctxWindow.Server), window, windowFix(c.ctxWindow))}
 	}
 	return nil
 }

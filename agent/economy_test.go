@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -154,7 +155,10 @@ func baselineOutput(dir string, e Event) string {
 
 func commonPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
+	i := 0
+	for ; i+4096 <= n && bytes.Equal(a[i:i+4096], b[i:i+4096]); i += 4096 {
+	}
+	for ; i < n; i++ {
 		if a[i] != b[i] {
 			return i
 		}

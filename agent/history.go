@@ -53,12 +53,3 @@ func (e *entry) freeze() {
 
 // size is the bytes the entry adds to a request.
 func (e *entry) size() int { return len(e.message().Content) + len(e.Role) + 8 }
-
-// elementsSize is the bytes of its renderings.
-func (e *entry) elementsSize() int {
-	n := 0
-	for _, el := range e.Elements {
-		n += len(el.Text) + 1
-	}
-	return n
-}

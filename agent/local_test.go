@@ -217,16 +217,16 @@ func TestSmallWindowCompressesEarlier(t *testing.T) {
 	)
 	srv.SetInfo(fakeai.Info{Models: []string{"m"}, LlamaCppNCtx: 8192})
 	a, _, _ := newAgent(t, srv, true)
-	a.cfg.CompressTokens = 100000
+	a.conv.cfg.CompressTokens = 100000
 	if _, err := a.Run(context.Background(), "one"); err != nil {
 		t.Fatal(err)
 	}
 	// The window was asked alongside the first request.
-	a.client.(windowed).ContextWindow(context.Background(), true)
+	a.conv.client.(windowed).ContextWindow(context.Background(), true)
 	if got, err := a.Run(context.Background(), "two"); err != nil || got != "second answer" {
 		t.Fatalf("%q %v", got, err)
 	}
-	if got := a.compressLimit(); got != 6144 {
+	if got := a.conv.compressLimit(); got != 6144 {
 		t.Errorf("compress limit %d, want 3/4 of 8192", got)
 	}
 	if !strings.Contains(srv.Requests()[2].Messages[0].Content, "SUMMARY") {

@@ -181,6 +181,9 @@ type Session struct {
 	Started   time.Time
 	Questions int
 	First     string
+	// LastRequest is when its last model request was answered (zero if
+	// unknown): whether the provider may still hold its prompt cached.
+	LastRequest time.Time
 	// Parent and FromTurn are set on a branch (see ForkTranscript).
 	Parent   string
 	FromTurn int
@@ -341,7 +344,8 @@ func replay(path string) (Session, string, error) {
 	s := Session{Path: path, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
 	workdir := ""
 	status := map[string]string{} // call id → how it ended
-	marked := false               // turn records mark the questions (older transcripts have none)
+	var echo keptEcho
+	marked := false // turn records mark the questions (older transcripts have none)
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -364,7 +368,12 @@ func replay(path string) (Session, string, error) {
 		case "message":
 			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements})
 			s.Turn = max(s.Turn, r.Turn)
+			if echo.of(r) {
+				continue
+			}
 			s.shown(r, marked)
+		case "usage":
+			s.LastRequest, _ = time.Parse(time.RFC3339, r.Time)
 		case "call":
 			if r.Call != nil {
 				status[r.Call.ID] = r.Call.Status
@@ -373,6 +382,7 @@ func replay(path string) (Session, string, error) {
 			s.History = r.History
 		case "summary":
 			s.Summary, s.History = r.Content, nil
+			echo.start()
 		case "reset":
 			s.Summary, s.History, s.Windows, s.Shown, s.Turns, s.asked = "", nil, nil, nil, nil, 0
 		case "windows":
@@ -392,12 +402,40 @@ func replay(path string) (Session, string, error) {
 	return s, workdir, sc.Err()
 }
 
+// keptEcho tells apart the messages a compression kept, written again
+// after its summary record, from new ones: the person saw them once.
+type keptEcho struct {
+	on         bool
+	last       map[string]string // role → content of the last message shown
+	afterStart int
+}
+
+func (k *keptEcho) start() { k.on, k.afterStart = true, 0 }
+
+// of reports whether r repeats a message written before the summary, and
+// remembers r otherwise.
+func (k *keptEcho) of(r Record) bool {
+	if k.last == nil {
+		k.last = map[string]string{}
+	}
+	if k.on {
+		k.afterStart++
+		// The kept messages are the question, or the note, the last reply and its results.
+		if k.afterStart <= 3 && (k.last[r.Role] == r.Content || r.Content == compressedNote) {
+			return true
+		}
+		k.on = false
+	}
+	k.last[r.Role] = r.Content
+	return false
+}
+
 // shown adds what the person saw of a message: a question (a user message
 // that is not a batch of results), or the prose and calls of a reply.
 func (s *Session) shown(r Record, marked bool) {
 	switch r.Role {
 	case "user":
-		if strings.HasPrefix(strings.TrimSpace(r.Content), "<tool_results>") {
+		if !isQuestion(r.Role, r.Content) {
 			return
 		}
 		if marked {

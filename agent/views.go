@@ -11,12 +11,6 @@ const (
 	// collapseAfter is how many model steps a window may go untouched
 	// before a rebase shows it as one line.
 	collapseAfter = 8
-	// maxRequestBytes is the size past which a rebase is made whenever it
-	// drops a fair share, whatever the cost formula says: the context stays
-	// bounded in long sessions.
-	maxRequestBytes = 40 << 10
-	// cachedPrice is what a cached byte costs against an uncached one.
-	cachedPrice = 0.1
 )
 
 // shown is what the history shows of one window.
@@ -189,75 +183,4 @@ func (v *views) rerender(last *entry) {
 		s.view, s.acked = cur, false
 		v.add(last, element{ID: id, Text: prompt.Full(w, cur).Render(), Full: true})
 	}
-}
-
-// rebase drops every rendering before the last entry and renders the
-// windows again in it: one request whose tail is not cached, and smaller
-// requests from then on.
-func (v *views) rebase(history []entry) {
-	for i := range history[:len(history)-1] {
-		if len(history[i].Elements) > 0 {
-			history[i].Elements = nil
-			history[i].content = ""
-		}
-	}
-	v.rerender(&history[len(history)-1])
-	v.rebases++
-}
-
-// shouldRebase weighs a rebase now against going on, by the cost formula
-// uncached + 0.1 × cached. A rebase makes the request's tail after the
-// first rendering uncached once; it saves the superseded renderings'
-// cached price on every later request. Later requests are guessed to be
-// a third as many as the session has made so far (measured best on the
-// scripted sessions of economy_test.go).
-func (v *views) shouldRebase(systemSize int, history []entry, requests int, newBytes int) bool {
-	if len(history) < 2 {
-		return false
-	}
-	total, dropped, prefix := systemSize, 0, -1
-	for i := range history {
-		e := &history[i]
-		if i < len(history)-1 && len(e.Elements) > 0 {
-			if prefix < 0 {
-				prefix = total + len(e.Text)
-			}
-			dropped += e.elementsSize()
-		}
-		total += e.size()
-	}
-	if prefix < 0 || dropped == 0 {
-		return false
-	}
-	added := v.rerenderSize(&history[len(history)-1])
-	saved := dropped - added
-	if saved <= 0 {
-		return false
-	}
-	if total > maxRequestBytes && saved*4 > total {
-		return true
-	}
-	extra := float64(total-dropped+added-prefix-newBytes) * (1 - cachedPrice)
-	return float64(saved)*cachedPrice*float64(requests/3) > extra
-}
-
-// rerenderSize estimates what rerender would add to last.
-func (v *views) rerenderSize(last *entry) int {
-	whole := map[string]bool{}
-	for _, el := range last.Elements {
-		whole[el.ID] = el.Full
-	}
-	n := 0
-	for _, w := range v.wm.Windows() {
-		s := v.shown[w.ID()]
-		if whole[w.ID()] {
-			continue
-		}
-		if s != nil && w.ID() != "launcher" && v.step-s.lastUsed >= collapseAfter {
-			n += 200
-			continue
-		}
-		n += len(w.View().Content) + 400
-	}
-	return n
 }

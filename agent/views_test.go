@@ -136,7 +136,7 @@ func TestTwoLongOutputsSurviveCompression(t *testing.T) {
 		fakeai.Reply{Content: "done"},
 	)
 	a, _, _ := newAgent(t, srv, false)
-	a.cfg.CompressTokens = 1000 // compress right after the batch
+	a.conv.cfg.CompressTokens = 1000 // compress right after the batch
 	if _, err := a.Run(context.Background(), "run both"); err != nil {
 		t.Fatal(err)
 	}
@@ -222,14 +222,14 @@ func TestCollapseAtRebaseAndBack(t *testing.T) {
 	if _, res := a.wm.Open(context.Background(), "file", "idle.txt"); res.Status != "ok" {
 		t.Fatal(res.Text)
 	}
-	v := a.views
+	v := a.conv.views
 	first := entry{Role: "user", Text: "q"}
 	v.refresh(&first)
 	v.step = collapseAfter + 1
 	history := []entry{first, {Role: "assistant", Text: "a"}, {Role: "user", Text: "results"}}
 	v.rebase(history)
 	last := history[2].message().Content
-	if len(history[0].Elements) != 0 || !strings.Contains(last, `<window id="file_1" app="file" title="idle.txt" collapsed="true">`) || strings.Contains(last, "idle content") {
+	if strings.Contains(history[0].message().Content, "idle content") || !strings.Contains(last, `<window id="file_1" app="file" title="idle.txt" collapsed="true">`) || strings.Contains(last, "idle content") {
 		t.Fatalf("after the rebase:\n%s", last)
 	}
 	v.touch("file_1")

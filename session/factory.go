@@ -18,6 +18,7 @@ import (
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -192,9 +193,17 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		}
 	}
 
+	// The hosts contained commands may reach: built in, and the person's
+	// and the workspace's settings.
+	netPolicy, netProblems := netproxy.Load(opt.Workdir)
+	for _, p := range netProblems {
+		say("network settings: " + p.Error())
+	}
+
 	genv := guard.EnvFromOS()
 	genv.Secrets = []string{f.cfg.Client.APIKey}
-	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal}
+	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal,
+		Network: netproxy.New(netPolicy)}
 	env.Approver = opt.Approver
 	if env.Approver == nil {
 		env.Approver = windows.ApproverFunc(s.ask)

@@ -92,6 +92,18 @@ func hasWordPrefix(subject, prefix string) bool {
 	return rest[0] == ' ' && !strings.ContainsAny(rest, ";&|`$()<>\n\r\\*?[{~")
 }
 
+// remembered reports whether the person already answered "always" to
+// req this session, without asking.
+func (e *Env) remembered(req ApprovalRequest) bool {
+	s, ok := e.Approver.(*sessionApprover)
+	if !ok {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.always[req.Kind+"\x00"+req.Subject]
+}
+
 // ask puts req to the approver: nil means the action may go on, otherwise
 // the denial to return.
 func (e *Env) ask(ctx context.Context, req ApprovalRequest) *Result {

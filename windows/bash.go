@@ -228,9 +228,9 @@ func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]
 	if args.Bool("uncontained") && w.shell.Contained() {
 		opts = append(opts, shell.Uncontained())
 		if v.Dangerous {
-			v.Reason += "; and run outside the sandbox"
+			v.Reason += "; and run outside the sandbox" + openNetwork(w.shell)
 		} else {
-			v = guard.Verdict{Dangerous: true, Reason: "run outside the sandbox"}
+			v = guard.Verdict{Dangerous: true, Reason: "run outside the sandbox" + openNetwork(w.shell)}
 		}
 	}
 	if !v.Dangerous {
@@ -257,7 +257,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 		return *refused
 	}
 	w.beforeCommand()
-	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit, opts...)
+	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit, append(opts, w.netOption(command, false))...)
 	if err != nil && !res.Canceled {
 		return Fail("%v", err)
 	}
@@ -286,6 +286,15 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	return r
 }
 
+// openNetwork says, for the question, that a command run outside the
+// sandbox has the whole network, when inside it would not.
+func openNetwork(sh *shell.Shell) string {
+	if sh.Sandbox().NetContained() {
+		return " (with the network open: it can reach any host)"
+	}
+	return ""
+}
+
 // plural returns word, with an s unless n is 1.
 func plural(n int, word string) string {
 	if n == 1 {
@@ -304,7 +313,7 @@ func (w *bashWindow) start(ctx context.Context, args Args) Result {
 		return *refused
 	}
 	w.beforeCommand()
-	t, err := w.shell.Start(command, w.env.OutputLimit, opts...)
+	t, err := w.shell.Start(command, w.env.OutputLimit, append(opts, w.netOption(command, true))...)
 	if err != nil {
 		return Fail("%v", err)
 	}

@@ -33,7 +33,7 @@ func TestBashUncontainedIsAsked(t *testing.T) {
 		t.Fatalf("contained run: %+v, asked %v", r, asked)
 	}
 	r := do(t, m, "bash_1", "run", `{"command":"touch ran","uncontained":true}`)
-	if r.Status != protocol.StatusDenied || len(asked) != 1 || asked[0].Reason != "run outside the sandbox" || asked[0].Subject != "touch ran" {
+	if r.Status != protocol.StatusDenied || len(asked) != 1 || !strings.HasPrefix(asked[0].Reason, "run outside the sandbox") || asked[0].Subject != "touch ran" {
 		t.Fatalf("uncontained run: %+v, asked %+v", r, asked)
 	}
 	if r := do(t, m, "bash_1", "run", `{"command":"ls ran"}`); !strings.Contains(r.Output, "No such file") {

@@ -114,7 +114,8 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 		}
 	}
 	w := &fileWindow{env: env, id: id, title: target, path: path, access: access, start: 1, count: defaultViewLines}
-	w.seen, _ = textfile.StatSignature(path)
+	now, _ := w.current(ctx)
+	w.seen = now.sig
 	if !w.seen.Exists {
 		return w, "new file " + target + " (does not exist yet; write creates it)", nil
 	}
@@ -148,7 +149,14 @@ func (w *fileWindow) Actions() []Action {
 func (w *fileWindow) View() View {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	sig, err := textfile.StatSignature(w.path)
+	ctx := context.Background()
+	if w.env.Files != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, filesTimeout)
+		defer cancel()
+	}
+	now, err := w.current(ctx)
+	sig := now.sig
 	if err != nil {
 		return View{Content: fmt.Sprintf("cannot read %s: %v", w.title, err), State: fileState{}}
 	}
@@ -159,7 +167,7 @@ func (w *fileWindow) View() View {
 	if w.cache.State != nil && key == w.cacheKey {
 		return w.cache
 	}
-	w.cache, w.cacheKey = w.render(key), key
+	w.cache, w.cacheKey = w.render(key, now.text), key
 	return w.cache
 }
 
@@ -172,11 +180,17 @@ func (w *fileWindow) Seen(v View) {
 	}
 }
 
-// render reads the viewport from disk.
-func (w *fileWindow) render(key viewKey) View {
-	lr, err := w.access.ReadLines(w.path, w.start, w.start+w.count-1, maxLineChars)
-	if err != nil {
-		return View{Content: fmt.Sprintf("cannot read %s: %v", w.title, err), State: fileState{key: key}}
+// render reads the viewport from disk, or from the editor's text when
+// there is one.
+func (w *fileWindow) render(key viewKey, editor *textfile.TextFile) View {
+	var lr textfile.LineRange
+	if editor != nil {
+		lr = textfile.LinesOf(string(editor.Encode(editor.Text)), w.start, w.start+w.count-1, maxLineChars)
+	} else {
+		var err error
+		if lr, err = w.access.ReadLines(w.path, w.start, w.start+w.count-1, maxLineChars); err != nil {
+			return View{Content: fmt.Sprintf("cannot read %s: %v", w.title, err), State: fileState{key: key}}
+		}
 	}
 	st := fileState{key: key, total: lr.Total, first: lr.Start, lines: lr.Lines}
 	var b strings.Builder

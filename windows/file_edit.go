@@ -27,6 +27,10 @@ func (c change) diff(name string) string {
 	return udiff.Unified("a/"+name, "b/"+name, c.before, c.after)
 }
 
+func (c change) file(path string) *FileChange {
+	return &FileChange{Path: path, Before: c.before, After: c.after, Created: !c.existed}
+}
+
 // commit asks when the path needs it, then writes atomically. The caller
 // holds w.mu; it is released while the person is asked.
 func (w *fileWindow) commit(ctx context.Context, c change) *Result {
@@ -37,32 +41,32 @@ func (w *fileWindow) commit(ctx context.Context, c change) *Result {
 	if r != nil {
 		return r
 	}
-	if now, _ := textfile.StatSignature(w.path); now != c.sig {
+	if now, _ := w.current(ctx); now.sig != c.sig {
 		f := Fail("%s changed on disk while the write waited for approval; nothing was written", w.title)
 		return &f
 	}
 	if w.env.Journal != nil {
 		w.env.Journal.Record(w.path)
 	}
-	if err := w.access.WriteAtomic(w.path, c.data, c.perm); err != nil {
+	if err := w.store(ctx, c.data, c.perm); err != nil {
 		f := Fail("%v", err)
 		return &f
 	}
-	w.seen, _ = textfile.StatSignature(w.path)
+	now, _ := w.current(ctx)
+	w.seen = now.sig
 	return nil
 }
 
 func (w *fileWindow) edit(ctx context.Context, args Args) Result {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	tf, err := w.access.ReadTextFile(w.path)
+	tf, now, err := w.readWhole(ctx)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Fail("%s does not exist; create it with write", w.title)
 	}
 	if err != nil {
 		return Fail("%v", err)
 	}
-	now, _ := textfile.StatSignature(w.path)
 	changed := now != w.seen
 	old := strings.ReplaceAll(args.String("old_text"), "\r\n", "\n")
 	repl := strings.ReplaceAll(args.String("new_text"), "\r\n", "\n")
@@ -83,7 +87,7 @@ func (w *fileWindow) edit(ctx context.Context, args Args) Result {
 	if changed {
 		msg += "; note: the file had changed on disk since you last saw it, the edit was applied to its current content"
 	}
-	return Result{Status: protocol.StatusOK, Text: msg, Diff: c.diff(w.title)}
+	return Result{Status: protocol.StatusOK, Text: msg, Diff: c.diff(w.title), File: c.file(w.path)}
 }
 
 // placeEdit keeps the viewport on what it showed after an edit: one that
@@ -118,17 +122,18 @@ func (w *fileWindow) placeEdit(c change, line int, old, repl string, n int) {
 func (w *fileWindow) write(ctx context.Context, args Args) Result {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	now, err := textfile.StatSignature(w.path)
+	cur, err := w.current(ctx)
 	if err != nil {
 		return Fail("%v", err)
 	}
+	now := cur.sig
 	if now != w.seen {
 		return Fail("%s changed on disk since this window last showed it; nothing was written, so that change is not lost. The window now shows the current content: check it, then edit it or write again", w.title)
 	}
 	content := strings.ReplaceAll(args.String("content"), "\r\n", "\n")
 	tf := textfile.TextFile{}
 	if now.Exists {
-		if tf, err = w.access.ReadTextFile(w.path); err != nil {
+		if tf, _, err = w.readWhole(ctx); err != nil {
 			return Fail("%v", err)
 		}
 	}
@@ -149,5 +154,5 @@ func (w *fileWindow) write(ctx context.Context, args Args) Result {
 	if !now.Exists {
 		verb = "created"
 	}
-	return Result{Status: protocol.StatusOK, Text: fmt.Sprintf("%s %s (%d %s, %d bytes)", verb, w.title, lines, plural(lines, "line"), len(c.data)), Diff: c.diff(w.title)}
+	return Result{Status: protocol.StatusOK, Text: fmt.Sprintf("%s %s (%d %s, %d bytes)", verb, w.title, lines, plural(lines, "line"), len(c.data)), Diff: c.diff(w.title), File: c.file(w.path)}
 }

@@ -31,6 +31,9 @@ func runHints(res shell.RunResult, timeout time.Duration) string {
 	}
 	if res.Containment != "" {
 		hs = append(hs, containmentHint(res.Containment))
+	} else if len(res.NetDenied) > 0 {
+		hs = append(hs, hint("network", "The network proxy refused "+strings.Join(res.NetDenied, ", ")+
+			": contained commands reach only the hosts on the allow list, and the others the person allows."))
 	}
 	if res.BackgroundEnded {
 		hs = append(hs, hint("background_ended", "Processes the command left running in the background were ended when it finished. Use the start action for servers and other long-running jobs."))

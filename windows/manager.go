@@ -11,6 +11,7 @@ import (
 
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/netproxy"
 )
 
 // Env is what the apps share: where they work, how much output they keep,
@@ -25,6 +26,12 @@ type Env struct {
 	// Guard judges commands and file access; NewManager builds one from the
 	// process's environment when it is nil.
 	Guard *guard.Guard
+	// Network is the proxy contained commands reach the network through;
+	// NewManager builds one from the settings files when it is nil.
+	Network *netproxy.Proxy
+	// Files, when set, is where file windows read and write text instead
+	// of the disk (an editor's buffers); see Files.
+	Files Files
 }
 
 // Journal records a file before aci changes it.
@@ -51,6 +58,10 @@ func NewManager(env Env, apps ...func(*Env) App) *Manager {
 	}
 	if env.Guard == nil {
 		env.Guard = guard.New(guard.EnvFromOS())
+	}
+	if env.Network == nil {
+		policy, _ := netproxy.Load(env.Workdir) // problems are said by whoever reads them first: main
+		env.Network = netproxy.New(policy)
 	}
 	env.Approver = &sessionApprover{next: env.Approver, always: map[string]bool{}, prefixes: map[string][]string{}}
 	m := &Manager{env: &env, apps: map[string]App{}, counters: map[string]int{}}

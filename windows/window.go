@@ -26,6 +26,18 @@ type Result struct {
 	// Failed marks a command that exited non-zero, timed out or was
 	// interrupted, though the action itself did what it was asked.
 	Failed bool
+	// File is the file the action changed, whole, for front ends that
+	// show a change side by side (an editor's diff view).
+	File *FileChange
+}
+
+// FileChange is a file's text before and after an action changed it.
+type FileChange struct {
+	Path   string // absolute
+	Before string // "" for a file the action created
+	After  string
+	// Created says the file did not exist before.
+	Created bool
 }
 
 // OK is a successful result.

@@ -60,7 +60,7 @@ func probeBwrap() error {
 			bwrapProbe.err = errors.New("bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)")
 			return
 		}
-		args := append(append([]string{}, bwrapBase...), "--", "/bin/sh", "-c", "exit 0")
+		args := append(append([]string{}, bwrapBase...), "--unshare-net", "--", "/bin/sh", "-c", "exit 0")
 		out, err := exec.Command(path, args...).CombinedOutput()
 		if err != nil {
 			bwrapProbe.err = fmt.Errorf("bwrap cannot run here: %v: %s", err, strings.TrimSpace(string(out)))
@@ -80,6 +80,9 @@ func bwrapArgv(p Policy, argv []string, dir string) ([]string, error) {
 		return nil, err
 	}
 	out := append([]string{bwrapProbe.path}, bwrapBase...)
+	// Its own network namespace: loopback only. The way out, if any, is
+	// the Link its first process holds.
+	out = append(out, "--unshare-net")
 	// /dev/shm lives on the fresh /dev: a tmpfs there keeps it writable.
 	out = append(out, "--tmpfs", "/dev/shm")
 	roots := p.WritableRoots()

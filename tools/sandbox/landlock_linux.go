@@ -119,6 +119,29 @@ func restrictLandlock(p Policy) error {
 	if err := landlock.V7.BestEffort().RestrictPaths(rules...); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
+	return restrictLandlockNet(abi, p.ProxyPort)
+}
+
+// restrictLandlockNet lets the command open TCP connections to proxyPort
+// only (0: none), where the kernel has network rules (ABI 4); from ABI 10
+// it may send UDP nowhere (DNS included: the proxy resolves names). The
+// rules know ports, not addresses: the port is open on every host, which
+// only matters when a host other than aci listens on it.
+func restrictLandlockNet(abi, proxyPort int) error {
+	if abi < landlockNetABI {
+		return nil // NetContained said so: the network stays open
+	}
+	cfg, err := landlock.NewConfig(landlock.AccessNetSet(llsys.AccessNetConnectTCP | llsys.AccessNetConnectSendUDP))
+	if err != nil {
+		return fmt.Errorf("landlock network: %w", err)
+	}
+	var rules []landlock.Rule
+	if proxyPort > 0 && proxyPort < 1<<16 {
+		rules = append(rules, landlock.ConnectTCP(uint16(proxyPort)))
+	}
+	if err := cfg.BestEffort().RestrictNet(rules...); err != nil {
+		return fmt.Errorf("landlock network: %w", err)
+	}
 	return nil
 }
 

@@ -57,6 +57,9 @@ type Policy struct {
 	// sandbox (git hooks and config, shell startup files when the
 	// workspace is the home folder).
 	ReadOnly []string
+	// ProxyPort is the one TCP port a command may connect to where
+	// Landlock keeps it off the network (its Link's); set per command.
+	ProxyPort int `json:",omitempty"`
 }
 
 // WritableRoots is Workspace and Writable together.
@@ -194,6 +197,10 @@ func SecretStores() []string {
 	}
 	if st := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(st) {
 		hidden = append(hidden, filepath.Join(st, "aci"))
+	}
+	if cf := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(cf) {
+		// aci's settings: a command must not widen its own network.
+		hidden = append(hidden, filepath.Join(cf, "aci"))
 	}
 	for _, h := range hidden {
 		if _, err := os.Lstat(h); err == nil {
@@ -336,13 +343,26 @@ func (s *Sandbox) Policy() Policy {
 // Wrap returns the argv that runs argv (argv[0] found on PATH) contained,
 // starting in dir; extraWritable are writable for this command only (a
 // private temp dir of the caller). A nil or None Sandbox returns argv.
+//
+// Where the sandbox keeps commands off the network (NetContained), the
+// command has no network at all; WrapLinked gives it a way to the proxy.
 func (s *Sandbox) Wrap(argv []string, dir string, extraWritable ...string) ([]string, error) {
+	return s.WrapLinked(argv, dir, nil, extraWritable...)
+}
+
+// WrapLinked is Wrap for a command whose one way out is l (from NewLink;
+// nil: none). The process started must inherit l.ExtraFiles().
+func (s *Sandbox) WrapLinked(argv []string, dir string, l *Link, extraWritable ...string) ([]string, error) {
 	if !s.Contained() {
 		return argv, nil
 	}
 	p := s.policy
 	for _, e := range extraWritable {
 		p.Writable = appendUnique(p.Writable, real(e))
+	}
+	if l != nil {
+		argv = l.front(argv)
+		p.ProxyPort = l.port
 	}
 	return wrap(s.kind, p, argv, dir)
 }
@@ -387,17 +407,33 @@ func Probe() {
 	if process.mode == ModeOff {
 		return
 	}
-	_, err := New(Policy{}, Options{Force: process.force})
-	process.tellLocked(err)
+	s, err := New(Policy{}, Options{Force: process.force})
+	process.tellLocked(s, err)
 }
 
-// tellLocked says once that commands run uncontained, and why.
-func (p *processState) tellLocked(err error) {
-	if err == nil || p.told || p.notify == nil {
+// tellLocked says once what the probe found that a person must know:
+// commands run uncontained, or contained but with the network open.
+func (p *processState) tellLocked(s *Sandbox, err error) {
+	if p.told || p.notify == nil {
+		return
+	}
+	switch {
+	case err != nil:
+		p.notify("commands run uncontained: " + err.Error() + "; the guard alone decides")
+	case s != nil && !s.NetContained():
+		p.notify("contained commands reach the network directly: " + netOpenWhy(s.kind))
+	default:
 		return
 	}
 	p.told = true
-	p.notify("commands run uncontained: " + err.Error() + "; the guard alone decides")
+}
+
+// netOpenWhy says why mechanism k leaves the network open.
+func netOpenWhy(k Kind) string {
+	if k == Landlock {
+		return "bwrap cannot run here, and this kernel's Landlock has no network rules (they need Linux 6.7)"
+	}
+	return string(k) + " does not keep commands off the network"
 }
 
 // SetForce makes every later For use mechanism k ("" = best available): for
@@ -428,9 +464,9 @@ func For(workdir string) *Sandbox {
 		return s
 	}
 	s, err := New(DefaultPolicy(workdir), Options{Force: process.force})
+	process.tellLocked(s, err)
 	if err != nil {
 		s = nil
-		process.tellLocked(err)
 	}
 	if process.cache == nil {
 		process.cache = map[string]*Sandbox{}

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -38,6 +39,8 @@ type RunResult struct {
 	// CwdGone is the working directory that no longer existed, so the
 	// command ran in the home folder instead; "" normally.
 	CwdGone string
+	// NetDenied are the host:port the proxy refused the command.
+	NetDenied []string
 }
 
 // Exit codes of commands that did not end by themselves, as timeout(1) and
@@ -63,11 +66,12 @@ var noninteractiveEnv = []string{
 // A non-zero exit or a timeout is a result, not an error; the error is set
 // when the command could not start or ctx was cancelled.
 func RunCommand(ctx context.Context, command, dir string, timeout time.Duration, limit int) (RunResult, error) {
-	return runCommand(ctx, command, dir, timeout, limit, nil)
+	return runCommand(ctx, command, dir, timeout, limit, nil, netOpts{})
 }
 
-// runCommand is RunCommand contained by sb (nil: not contained).
-func runCommand(ctx context.Context, command, dir string, timeout time.Duration, limit int, sb *sandbox.Sandbox) (RunResult, error) {
+// runCommand is RunCommand contained by sb (nil: not contained), reaching
+// the network through net.
+func runCommand(ctx context.Context, command, dir string, timeout time.Duration, limit int, sb *sandbox.Sandbox, net netOpts) (RunResult, error) {
 	if limit <= 0 {
 		limit = tools.DefaultOutputLimit
 	}
@@ -96,7 +100,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 
 	out := tools.NewCapture(limit, limit)
 	start := time.Now()
-	p, err := startShellProc(command, startDir, out, sb, []string{tmp}, "BASH_ENV="+rcFile)
+	p, err := startShellProc(command, startDir, out, sb, net, []string{tmp}, "BASH_ENV="+rcFile)
 	if err != nil {
 		return res, fmt.Errorf("run command: %w", err)
 	}
@@ -134,8 +138,12 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 			res.Dir = d
 		}
 	}
+	res.NetDenied = p.denied
 	if !res.TimedOut && !res.Canceled {
 		res.Containment = sb.Explain(res.Output, res.ExitCode, startDir)
+		if res.Containment == "" && res.ExitCode != 0 {
+			res.Containment = netNote(p.denied)
+		}
 	}
 	res.BackgroundEnded = leftovers
 	switch {
@@ -191,6 +199,9 @@ const (
 // going through one pipe into a Capture.
 type shellProc struct {
 	cmd      *exec.Cmd
+	link     *sandbox.Link    // the way to the proxy; nil: none
+	served   *netproxy.Served // the proxy serving link
+	denied   []string         // what the proxy refused; set by finish
 	pgid     int
 	r        *os.File
 	readDone chan struct{} // the reader stopped
@@ -203,14 +214,24 @@ type shellProc struct {
 // the same pipe, so the output keeps the order it was written in. sb (nil:
 // none) contains it, with writable also writable for it; its environment
 // never holds credentials.
-func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox, writable []string, extraEnv ...string) (*shellProc, error) {
+func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox, net netOpts, writable []string, extraEnv ...string) (*shellProc, error) {
 	sandbox.ProtectProcess()
-	argv, err := sb.Wrap([]string{"bash", "-c", command}, dir, writable...)
+	var link *sandbox.Link
+	if net.proxy != nil {
+		l, err := sb.NewLink()
+		if err != nil {
+			return nil, fmt.Errorf("contain command: %w", err)
+		}
+		link = l
+	}
+	argv, err := sb.WrapLinked([]string{"bash", "-c", command}, dir, link, writable...)
 	if err != nil {
+		link.Close()
 		return nil, fmt.Errorf("contain command: %w", err)
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
+		link.Close()
 		return nil, fmt.Errorf("output pipe: %w", err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -219,6 +240,10 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 	// is secret (its key, what the workspace's .env files hold).
 	env := tools.Secrets.WithoutValues(sandbox.Environ(os.Environ()))
 	cmd.Env = append(append(env, noninteractiveEnv...), extraEnv...)
+	if link != nil {
+		cmd.Env = append(cmd.Env, proxyEnv(link.Port())...)
+		cmd.ExtraFiles = link.ExtraFiles()
+	}
 	cmd.Stdout, cmd.Stderr = w, w // an *os.File: the child writes straight to the pipe
 	// A new session is also a new process group (pgid = pid) that can be
 	// killed as a whole, and it has no controlling terminal: a command that
@@ -228,10 +253,15 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
+		link.Close()
 		return nil, fmt.Errorf("start bash in %s: %w", dir, err)
 	}
 	w.Close() // only the children hold the write end now: EOF when they are all gone
-	p := &shellProc{cmd: cmd, pgid: cmd.Process.Pid, r: r, readDone: make(chan struct{}), exited: make(chan struct{})}
+	p := &shellProc{cmd: cmd, pgid: cmd.Process.Pid, r: r, readDone: make(chan struct{}), exited: make(chan struct{}), link: link}
+	if link != nil {
+		link.Started()
+		p.served = net.proxy.Serve(link.Listener(), net.ask)
+	}
 	go func() {
 		defer close(p.readDone)
 		buf := make([]byte, 32<<10)
@@ -267,7 +297,33 @@ func (p *shellProc) finish() {
 			<-p.readDone
 		}
 		p.r.Close()
+		if p.served != nil {
+			p.served.Close()
+			p.denied = p.served.Denied()
+		}
+		p.link.Close()
 	})
+}
+
+// proxyEnv points the usual proxy variables at the link's port on the
+// command's loopback. Node's fetch reads them only when told to.
+func proxyEnv(port int) []string {
+	url := "http://127.0.0.1:" + strconv.Itoa(port)
+	env := []string{"NODE_USE_ENV_PROXY=1"}
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"} {
+		env = append(env, k+"="+url, strings.ToLower(k)+"="+url)
+	}
+	const local = "localhost,127.0.0.1,::1"
+	return append(env, "NO_PROXY="+local, "no_proxy="+local)
+}
+
+// netNote says why a failed command may have failed for want of network.
+func netNote(denied []string) string {
+	if len(denied) == 0 {
+		return ""
+	}
+	return "contained: the network proxy refused " + strings.Join(denied, ", ") +
+		" (not on the allow list, and not allowed by the person)"
 }
 
 // exitCode is bash's exit status, 128+n if a signal n ended it; valid after

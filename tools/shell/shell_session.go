@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -48,22 +49,40 @@ func (s *Shell) Sandbox() *sandbox.Sandbox { return s.sb }
 // RunOption changes how one command runs.
 type RunOption func(*runOpts)
 
-type runOpts struct{ uncontained bool }
+type runOpts struct {
+	uncontained bool
+	net         netOpts
+}
+
+// netOpts are a contained command's way to the network.
+type netOpts struct {
+	proxy *netproxy.Proxy // nil: no network at all
+	ask   netproxy.Asker
+}
+
+// Network lets a contained command reach the network through proxy, with
+// ask deciding the hosts the proxy's policy does not know. Without it a
+// contained command has no network (where the sandbox can keep it off);
+// an uncontained one always has the machine's.
+func Network(proxy *netproxy.Proxy, ask netproxy.Asker) RunOption {
+	return func(o *runOpts) { o.net = netOpts{proxy: proxy, ask: ask} }
+}
 
 // Uncontained runs the command outside the sandbox. The caller must have
 // asked the person first: this is a dangerous action.
 func Uncontained() RunOption { return func(o *runOpts) { o.uncontained = true } }
 
-// sandboxFor is the Shell's sandbox unless the options lift it.
-func (s *Shell) sandboxFor(opts []RunOption) *sandbox.Sandbox {
+// sandboxFor is the Shell's sandbox unless the options lift it, and the
+// network the options give.
+func (s *Shell) sandboxFor(opts []RunOption) (*sandbox.Sandbox, netOpts) {
 	var o runOpts
 	for _, f := range opts {
 		f(&o)
 	}
 	if o.uncontained {
-		return nil
+		return nil, netOpts{}
 	}
-	return s.sb
+	return s.sb, o.net
 }
 
 // Dir is the directory the next command starts in.
@@ -89,7 +108,8 @@ func (s *Shell) workDir() (dir, gone string) {
 // ended in becomes the Shell's.
 func (s *Shell) Run(ctx context.Context, command string, timeout time.Duration, limit int, opts ...RunOption) (RunResult, error) {
 	dir, gone := s.workDir()
-	res, err := runCommand(ctx, command, dir, timeout, limit, s.sandboxFor(opts))
+	sb, net := s.sandboxFor(opts)
+	res, err := runCommand(ctx, command, dir, timeout, limit, sb, net)
 	res.CwdGone = gone
 	if res.Dir != "" {
 		s.mu.Lock()
@@ -103,5 +123,6 @@ func (s *Shell) Run(ctx context.Context, command string, timeout time.Duration, 
 // does not move the Shell.
 func (s *Shell) Start(command string, limit int, opts ...RunOption) (*Task, error) {
 	dir, _ := s.workDir()
-	return startTask(command, dir, limit, s.sandboxFor(opts))
+	sb, net := s.sandboxFor(opts)
+	return startTask(command, dir, limit, sb, net)
 }

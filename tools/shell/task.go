@@ -53,11 +53,11 @@ type Task struct {
 // end. The task runs until it exits or Kill is called; no context, since it
 // is meant to outlive the call that started it.
 func StartTask(command, dir string, limit int) (*Task, error) {
-	return startTask(command, dir, limit, nil)
+	return startTask(command, dir, limit, nil, netOpts{})
 }
 
 // startTask is StartTask contained by sb (nil: not contained).
-func startTask(command, dir string, limit int, sb *sandbox.Sandbox) (*Task, error) {
+func startTask(command, dir string, limit int, sb *sandbox.Sandbox, net netOpts) (*Task, error) {
 	if limit <= 0 {
 		limit = tools.DefaultOutputLimit
 	}
@@ -77,7 +77,7 @@ func startTask(command, dir string, limit int, sb *sandbox.Sandbox) (*Task, erro
 		sb:       sb,
 		dir:      d,
 	}
-	t.p, err = startShellProc(command, d, out, sb, nil)
+	t.p, err = startShellProc(command, d, out, sb, net, nil)
 	if err != nil {
 		return nil, fmt.Errorf("start task: %w", err)
 	}
@@ -96,6 +96,9 @@ func (t *Task) watch() {
 		t.state = TaskKilled
 	case t.exitCode != 0:
 		t.note = t.sb.Explain(t.out.Text(0), t.exitCode, t.dir)
+		if t.note == "" {
+			t.note = netNote(t.p.denied)
+		}
 		t.state = TaskFailed
 	case t.exitCode == 0:
 		t.state = TaskCompleted

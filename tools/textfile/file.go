@@ -40,6 +40,10 @@ type Signature struct {
 	ModTime time.Time
 	Ctime   syscall.Timespec
 	Inode   uint64
+	// Content is a hash of the text, set only when the text came from
+	// elsewhere than the disk (an editor's unsaved buffer), whose changes
+	// move no time on disk.
+	Content uint64
 }
 
 // StatSignature reads path's signature. A missing file is a zero Signature.
@@ -77,6 +81,12 @@ func isBinary(f io.Reader, path string) (bool, error) {
 		return false, fmt.Errorf("read %s: %w", path, err)
 	}
 	return bytes.IndexByte(buf[:n], 0) >= 0, nil
+}
+
+// LinesOf is ReadLines on a text held in memory (an editor's buffer).
+func LinesOf(text string, start, end, maxLineLen int) LineRange {
+	lr, _ := readLines(strings.NewReader(text), "", start, end, maxLineLen) // a string reader never fails
+	return lr
 }
 
 // LineRange is a window onto a text file, read without loading it whole.
@@ -219,10 +229,20 @@ func readTextFile(f *os.File, path string) (TextFile, error) {
 	if err != nil {
 		return TextFile{}, fmt.Errorf("read %s: %w", path, err)
 	}
+	return ParseText(path, data, fi.Mode().Perm())
+}
+
+// ParseText makes a TextFile of a file's bytes read elsewhere (an editor's
+// buffer): the same refusals and the same BOM and line-ending handling as
+// ReadTextFile.
+func ParseText(path string, data []byte, mode fs.FileMode) (TextFile, error) {
+	if len(data) > MaxEditBytes {
+		return TextFile{}, fmt.Errorf("%s is %d bytes, over the %d MB that can be rewritten whole: view it by range and change it with a command (sed, a script)", path, len(data), MaxEditBytes>>20)
+	}
 	if bytes.IndexByte(data[:min(len(data), sniffBytes)], 0) >= 0 {
 		return TextFile{}, fmt.Errorf("%s: %w", path, ErrBinary)
 	}
-	tf := TextFile{Mode: fi.Mode().Perm()}
+	tf := TextFile{Mode: mode}
 	if bytes.HasPrefix(data, utf8BOM) {
 		tf.BOM = true
 		data = data[len(utf8BOM):]

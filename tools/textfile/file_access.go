@@ -279,6 +279,39 @@ func (a *FileAccess) WriteAtomic(path string, data []byte, perm fs.FileMode) err
 	return nil
 }
 
+// CheckWrite judges a write to path that someone else will make (an
+// editor writing its buffer): the checks WriteAtomic makes before it
+// writes. The editor writes later, by path, so a link swapped in between
+// is not caught as WriteAtomic catches it; the window checks again after.
+func (a *FileAccess) CheckWrite(path string) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if _, err := os.Stat(path); err != nil {
+			return refused("%s is a link to a file that does not exist; nothing was written", path)
+		}
+	}
+	target := resolveTarget(path)
+	if err := a.check(path, target); err != nil {
+		return err
+	}
+	var st unix.Stat_t
+	err := unix.Lstat(target, &st)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	switch {
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return fmt.Errorf("write %s: not a regular file", path)
+	case st.Nlink > 1:
+		return refused("%s has %d hard links, whose other names may lie outside the workspace; aci does not write through them (copy the file to break the link first)", path, st.Nlink)
+	case st.Mode&0o222 == 0:
+		return fmt.Errorf("write %s: the file is read-only (mode %04o)", path, st.Mode&0o777)
+	}
+	return nil
+}
+
 // statAt lstats name in the folder dfd.
 func statAt(dfd int, name string) (unix.Stat_t, bool, error) {
 	var st unix.Stat_t

@@ -1,0 +1,105 @@
+package acp_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
+)
+
+// sdkVersion is the @agentclientprotocol/sdk that .ci/run installs.
+const sdkVersion = "2.4.0"
+
+// acpSDK finds node and the folder where .ci/run installed the official
+// TypeScript ACP SDK (ACI_ACP_SDK, or ~/.cache/aci-ci/acp).
+func acpSDK(t *testing.T) (node, dir string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the test against the official ACP client SDK needs Node.js and npm")
+	}
+	var candidates []string
+	if d := os.Getenv("ACI_ACP_SDK"); d != "" {
+		candidates = append(candidates, d)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		candidates = append(candidates, filepath.Join(home, ".cache", "aci-ci", "acp"))
+	}
+	for _, d := range candidates {
+		if _, err := os.Stat(filepath.Join(d, "node_modules", "@agentclientprotocol", "sdk", "package.json")); err == nil {
+			return node, d
+		}
+	}
+	t.Fatalf("@agentclientprotocol/sdk is not installed: run .ci/run, or npm install --prefix ~/.cache/aci-ci/acp @agentclientprotocol/sdk@%s (looked in %s)", sdkVersion, strings.Join(candidates, ", "))
+	return "", ""
+}
+
+// A client no one here wrote — the official SDK's — drives aci through a
+// prompt that reads a file (the editor's unsaved buffer), edits it
+// (through the editor) and runs a command that needs permission; the
+// script checks what it received and fails on any surprise.
+func TestACPOfficialClient(t *testing.T) {
+	node, sdk := acpSDK(t)
+	dir, home := t.TempDir(), t.TempDir()
+	calc := filepath.Join(dir, "calc.go")
+	onDisk := "package calc\n\nfunc Add(a, b int) int { return a - b }\n"
+	os.WriteFile(calc, []byte(onDisk), 0o644)
+	scratch := filepath.Join(home, "scratch")
+	os.MkdirAll(scratch, 0o755)
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: "Looking.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "calc.go"}))},
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("file_1", "edit", map[string]any{"old_text": "a - b", "new_text": "a + b"}),
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "rm -rf ~/scratch && echo removed-ok"}),
+		)},
+		fakeai.Reply{Content: "Fixed and checked."},
+	)
+	_, file, _, _ := runtime.Caller(0)
+	script := filepath.Join(filepath.Dir(file), "testdata", "client.mjs")
+	cmd := exec.Command(node, script, sdk, testbin.Build(t), dir)
+	cmd.Dir = dir
+	cmd.Env = append(testutil.ChildEnv(home, srv.URL, testKey), "NODE_NO_WARNINGS=1")
+	done := make(chan struct{})
+	var out []byte
+	var err error
+	go func() { out, err = cmd.CombinedOutput(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("the client did not finish:\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("the client failed: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), testKey) {
+		t.Errorf("the API key reached the client")
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	all := ""
+	for _, m := range reqs[1].Messages {
+		all += m.Content
+	}
+	if !strings.Contains(all, "UNSAVED-EDITOR-TEXT") {
+		t.Errorf("the model did not see the editor's unsaved buffer")
+	}
+	if b, _ := os.ReadFile(calc); string(b) != onDisk {
+		t.Errorf("calc.go on disk changed (the edit should go to the editor): %q", b)
+	}
+	if _, err := os.Stat(scratch); err == nil {
+		t.Errorf("the allowed command did not run")
+	}
+	t.Logf("%s", strings.TrimSpace(string(out)))
+}

@@ -1,0 +1,118 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aci-dev/aci/windows"
+)
+
+// Permission options, as offered to the editor.
+const (
+	optAllowOnce    = "allow_once"
+	optAllowAlways  = "allow_always"
+	optRejectOnce   = "reject_once"
+	optRejectAlways = "reject_always"
+)
+
+// approver asks the editor (session/request_permission) every question
+// aci would ask a person. It waits until the answer, the prompt's end
+// (cancel) or the timeout, whichever comes first; no answer is a denial.
+type approver struct {
+	c         *conn
+	sessionID string
+	timeout   time.Duration
+	running   func() string // the call being run, whose tool call the question is about
+
+	mu       sync.Mutex
+	rejected map[string]bool // kind + subject the person refused for good
+}
+
+func (a *approver) Approve(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+	key := req.Kind + "\x00" + req.Subject
+	a.mu.Lock()
+	refused := a.rejected[key]
+	a.mu.Unlock()
+	if refused {
+		return windows.Decision{Message: "the person refused this for the rest of the session"}
+	}
+	params := permissionParams{SessionID: a.sessionID, ToolCall: a.toolCall(req), Options: []permissionOption{
+		{OptionID: optAllowOnce, Name: "Allow", Kind: optAllowOnce},
+		{OptionID: optAllowAlways, Name: alwaysName(req), Kind: optAllowAlways},
+		{OptionID: optRejectOnce, Name: "Deny", Kind: optRejectOnce},
+		{OptionID: optRejectAlways, Name: "Always deny", Kind: optRejectAlways},
+	}}
+	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	defer cancel()
+	var res permissionResult
+	err := a.c.call(ctx, "session/request_permission", params, &res, true)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return windows.Decision{Message: fmt.Sprintf("no answer within %s", a.timeout)}
+	case errors.Is(err, context.Canceled):
+		return windows.Decision{Message: "the prompt was cancelled"}
+	case err != nil:
+		a.c.log.Printf("session/request_permission: %v", err)
+		return windows.Decision{Message: "the editor could not ask: " + err.Error()}
+	}
+	if res.Outcome.Outcome != "selected" {
+		return windows.Decision{Message: "the prompt was cancelled"}
+	}
+	switch res.Outcome.OptionID {
+	case optAllowOnce:
+		return windows.Decision{Allow: true}
+	case optAllowAlways:
+		return windows.Decision{Allow: true, Always: true}
+	case optRejectAlways:
+		a.mu.Lock()
+		a.rejected[key] = true
+		a.mu.Unlock()
+		return windows.Decision{Message: "the person refused it, for the rest of the session"}
+	case optRejectOnce:
+		return windows.Decision{}
+	}
+	return windows.Decision{Message: fmt.Sprintf("the editor answered with an unknown option %q", res.Outcome.OptionID)}
+}
+
+// toolCall is the question as the tool call it is about: the running
+// call's id, a title saying what needs the yes, and why.
+func (a *approver) toolCall(req windows.ApprovalRequest) toolCall {
+	id := a.running()
+	if id == "" {
+		id = "approval_" + req.WindowID
+	}
+	text := req.Reason
+	if req.Part != "" && req.Part != req.Subject {
+		text += " (" + req.Part + ")"
+	}
+	if req.Diff != "" {
+		text += "\n\n" + fence(req.Diff)
+	}
+	kind := map[string]string{"command": "execute", "file": "edit", "fetch": "fetch"}[req.Kind]
+	if kind == "" {
+		kind = "other"
+	}
+	if req.Kind == "file" && strings.HasPrefix(req.Subject, "open ") {
+		kind = "read"
+	}
+	raw, _ := json.Marshal(map[string]string{"kind": req.Kind, "subject": req.Subject, "reason": req.Reason})
+	return toolCall{ToolCallID: id, Title: req.Subject, Kind: kind, Status: statusPending,
+		Content: []toolContent{textContent(text)}, RawInput: raw}
+}
+
+func alwaysName(req windows.ApprovalRequest) string {
+	switch req.Kind {
+	case "command":
+		return "Always allow this command"
+	case "file":
+		return "Always allow this file"
+	case "fetch":
+		return "Always allow this address"
+	}
+	return "Always allow"
+}

@@ -1,0 +1,83 @@
+package acp
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/protocol"
+)
+
+// questionOf makes the user message of a prompt: its text, the embedded
+// resources as context blocks, and the files it links (an @-mention),
+// which are returned to be opened as file windows so the model sees them
+// live.
+func questionOf(blocks []contentBlock, cwd string) (question string, attach []string, err error) {
+	if len(blocks) == 0 {
+		return "", nil, invalidParams("invalid params: the prompt is empty")
+	}
+	var b strings.Builder
+	var linked []string
+	for i, blk := range blocks {
+		switch blk.Type {
+		case "text":
+			b.WriteString(blk.Text)
+		case "resource_link":
+			if blk.URI == "" {
+				return "", nil, invalidParams("invalid params: prompt block %d: resource_link without uri", i)
+			}
+			if path, ok := filePath(blk.URI, cwd); ok {
+				attach = append(attach, path)
+				linked = append(linked, path)
+			} else {
+				linked = append(linked, blk.URI)
+			}
+		case "resource":
+			r := blk.Resource
+			if r == nil || r.URI == "" {
+				return "", nil, invalidParams("invalid params: prompt block %d: resource without resource.uri", i)
+			}
+			name := r.URI
+			if path, ok := filePath(r.URI, cwd); ok {
+				name = path
+			}
+			if r.Text == nil {
+				fmt.Fprintf(&b, "\n(attached %s is binary and was left out)\n", name)
+				continue
+			}
+			fmt.Fprintf(&b, "\n<context source=%q>\n%s\n</context>\n", name, strings.TrimSuffix(*r.Text, "\n"))
+		case "image", "audio":
+			return "", nil, invalidParams("invalid params: prompt block %d: aci does not take %s content (see promptCapabilities)", i, blk.Type)
+		default:
+			return "", nil, invalidParams("invalid params: prompt block %d: unknown content type %q", i, blk.Type)
+		}
+	}
+	if len(linked) > 0 {
+		b.WriteString("\n\nAttached: " + strings.Join(linked, ", "))
+	}
+	question = strings.TrimSpace(b.String())
+	if question == "" {
+		return "", nil, invalidParams("invalid params: the prompt has no text")
+	}
+	return question, attach, nil
+}
+
+// filePath is the path of a file: URI, shown relative to cwd when inside.
+func filePath(uri, cwd string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return "", false
+	}
+	p := filepath.Clean(u.Path)
+	if rel, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel, true
+	}
+	return p, true
+}
+
+// protocolCall is a stored call as the parser gave it.
+func protocolCall(it agent.ShownItem) protocol.Call {
+	return protocol.Call{ID: it.Call.ID, WindowID: it.Call.WindowID, ActionID: it.Call.ActionID, Params: it.Params}
+}

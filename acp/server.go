@@ -1,0 +1,418 @@
+// Package acp lets editors drive aci over the Agent Client Protocol
+// (PROTOCOL.md §8): JSON-RPC 2.0 on stdin and stdout, one message a line.
+// Each ACP session is an aci session (package session); its events become
+// session/update notifications, its questions session/request_permission
+// requests, and its file windows read and write through the editor where
+// the editor offers it.
+package acp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/windows"
+)
+
+// Config is what Run needs.
+type Config struct {
+	Factory *session.Factory
+	Version string      // aci's, for agentInfo
+	Log     *log.Logger // where the connection's troubles go; nil discards them
+}
+
+// server is one connection's state.
+type server struct {
+	cfg Config
+	c   *conn
+	log *log.Logger
+
+	mu          sync.Mutex
+	initialized bool
+	client      clientCapabilities
+	sessions    map[string]*acpSession
+}
+
+// acpSession is an aci session as the editor drives it.
+type acpSession struct {
+	id  string
+	s   *session.Session
+	up  *updates
+	cwd string
+
+	mu        sync.Mutex
+	prompting bool
+	cancel    context.CancelFunc
+	cancelled bool
+}
+
+// Run speaks ACP on in and out until in ends or ctx is done; then every
+// session is closed (running turns cancelled, their commands ended).
+func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
+	logger := cfg.Log
+	if logger == nil {
+		logger = log.New(io.Discard, "", 0)
+	}
+	srv := &server{cfg: cfg, log: logger, sessions: map[string]*acpSession{}}
+	srv.c = newConn(out, logger)
+	defer srv.closeAll()
+	done := make(chan error, 1)
+	go func() { done <- srv.c.serve(ctx, in, srv.handle) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		srv.closeAll()
+		return nil
+	}
+}
+
+func (srv *server) closeAll() {
+	srv.mu.Lock()
+	list := make([]*acpSession, 0, len(srv.sessions))
+	for id, s := range srv.sessions {
+		list = append(list, s)
+		delete(srv.sessions, id)
+	}
+	srv.mu.Unlock()
+	for _, s := range list {
+		s.s.Close()
+	}
+}
+
+// handle answers one request or notification.
+func (srv *server) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	srv.log.Printf("<- %s", method)
+	switch method {
+	case "initialize":
+		var p initializeParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return srv.initialize(p)
+	case "authenticate":
+		return nil, &rpcError{Code: codeInvalidParams, Message: "aci offers no authentication methods: its API key comes from its environment"}
+	case "session/cancel":
+		var p cancelParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		if s := srv.session(p.SessionID); s != nil {
+			s.cancelPrompt()
+		}
+		return nil, nil
+	}
+	if !srv.ready() {
+		if isKnown(method) {
+			return nil, &rpcError{Code: codeInvalidRequest, Message: "call initialize first"}
+		}
+	}
+	switch method {
+	case "session/new":
+		var p newSessionParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return srv.newSession(ctx, p)
+	case "session/load":
+		var p loadSessionParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return srv.loadSession(ctx, p)
+	case "session/prompt":
+		var p promptParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return srv.prompt(ctx, p)
+	}
+	return nil, &rpcError{Code: codeMethodNotFound, Message: "method not found: " + method}
+}
+
+func isKnown(method string) bool {
+	switch method {
+	case "session/new", "session/load", "session/prompt":
+		return true
+	}
+	return false
+}
+
+// decode reads params strictly enough that a wrong shape is -32602.
+func decode(params json.RawMessage, v any) error {
+	if len(params) == 0 || string(params) == "null" {
+		return invalidParams("invalid params: missing")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return invalidParams("invalid params: %v", err)
+	}
+	return nil
+}
+
+func (srv *server) ready() bool {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return srv.initialized
+}
+
+func (srv *server) initialize(p initializeParams) (any, error) {
+	if p.ProtocolVersion == nil {
+		return nil, invalidParams("invalid params: protocolVersion is required")
+	}
+	srv.mu.Lock()
+	srv.initialized, srv.client = true, p.ClientCapabilities
+	srv.mu.Unlock()
+	if p.ClientInfo != nil {
+		srv.log.Printf("client %s %s (protocol %d; fs read %v, write %v)", p.ClientInfo.Name, p.ClientInfo.Version, *p.ProtocolVersion,
+			p.ClientCapabilities.FS.ReadTextFile, p.ClientCapabilities.FS.WriteTextFile)
+	}
+	// Version negotiation: aci speaks 1; a client asking for another gets
+	// 1 and decides whether it can go on.
+	return initializeResult{
+		ProtocolVersion: ProtocolVersion,
+		AgentCapabilities: agentCapabilities{
+			LoadSession:        true,
+			PromptCapabilities: promptCapabilities{EmbeddedContext: true},
+			MCPCapabilities:    mcpCapabilities{HTTP: true},
+		},
+		AuthMethods: []any{},
+		AgentInfo:   implementation{Name: "aci", Title: "aci", Version: srv.cfg.Version},
+	}, nil
+}
+
+func (srv *server) session(id string) *acpSession {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return srv.sessions[id]
+}
+
+func (srv *server) newSession(ctx context.Context, p newSessionParams) (any, error) {
+	s, err := srv.open(ctx, p.Cwd, p.MCPServers, "")
+	if err != nil {
+		return nil, err
+	}
+	return newSessionResult{SessionID: s.id}, nil
+}
+
+// loadSession continues a stored session (made by any front end in that
+// workspace) and replays it as updates before answering.
+func (srv *server) loadSession(ctx context.Context, p loadSessionParams) (any, error) {
+	if p.SessionID == "" {
+		return nil, invalidParams("invalid params: sessionId is required")
+	}
+	if old := srv.session(p.SessionID); old != nil {
+		return nil, &rpcError{Code: codeInvalidRequest, Message: "session " + p.SessionID + " is already loaded"}
+	}
+	s, err := srv.open(ctx, p.Cwd, p.MCPServers, p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if stored := s.s.Resumed(); stored != nil {
+		s.replay(*stored)
+	}
+	return struct{}{}, nil
+}
+
+// open builds an aci session for the editor: new, or resuming id.
+func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id string) (*acpSession, error) {
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		return nil, invalidParams("invalid params: cwd must be an absolute path, got %q", cwd)
+	}
+	cwd = filepath.Clean(cwd)
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return nil, invalidParams("invalid params: cwd %q is not a folder", cwd)
+	}
+	extra, err := mcpConfig(servers)
+	if err != nil {
+		return nil, err
+	}
+	srv.mu.Lock()
+	caps := srv.client
+	srv.mu.Unlock()
+	a := &acpSession{cwd: cwd}
+	perm := &approver{c: srv.c, timeout: srv.cfg.Factory.Config().ApprovalTimeout, rejected: map[string]bool{}}
+	files := &editorFiles{c: srv.c, read: caps.FS.ReadTextFile, write: caps.FS.WriteTextFile}
+	a.up = newUpdates(func(u any) { srv.c.notify("session/update", sessionNotification{SessionID: a.id, Update: u}) },
+		cwd, func() []windows.Window { return a.s.Windows().Windows() }, caps.Session != nil && caps.Session.Notices != nil)
+	perm.running = a.up.runningCall
+	opt := session.Options{
+		Workdir:  cwd,
+		Approver: perm,
+		Emit:     a.up.event,
+		MCP:      extra,
+		Say:      func(line string) { srv.log.Printf("session: %s", line) },
+		Notify:   a.up.clientNotice,
+		Env: func(env *windows.Env) {
+			if files.read || files.write {
+				env.Files = files
+			}
+		},
+	}
+	if id != "" {
+		a.s, err = srv.cfg.Factory.Open(ctx, id, opt)
+	} else {
+		a.s, err = srv.cfg.Factory.New(ctx, opt)
+	}
+	if err != nil {
+		if errors.Is(err, session.ErrUsage) {
+			return nil, &rpcError{Code: codeInvalidParams, Message: err.Error()}
+		}
+		return nil, err
+	}
+	a.id = a.s.ID()
+	if a.id == "" {
+		// No transcript could be written: the session lives only here.
+		a.id = "mem-" + randomHex()
+	}
+	perm.sessionID, files.sessionID = a.id, a.id
+	srv.mu.Lock()
+	srv.sessions[a.id] = a
+	srv.mu.Unlock()
+	srv.log.Printf("session %s in %s", a.id, cwd)
+	return a, nil
+}
+
+func randomHex() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// mcpConfig turns the editor's MCP servers into aci's configuration; they
+// join the workspace's and the user's.
+func mcpConfig(servers []mcpServer) (map[string]mcp.ServerConfig, error) {
+	if len(servers) == 0 {
+		return nil, nil
+	}
+	out := map[string]mcp.ServerConfig{}
+	for _, s := range servers {
+		if s.Name == "" {
+			return nil, invalidParams("invalid params: an MCP server without a name")
+		}
+		sc := mcp.ServerConfig{Name: s.Name, Source: "the editor (ACP session)"}
+		switch s.Type {
+		case "", "stdio":
+			if s.Command == "" {
+				return nil, invalidParams("invalid params: MCP server %q has no command", s.Name)
+			}
+			sc.Type, sc.Command, sc.Args = mcp.Stdio, s.Command, s.Args
+			sc.Env = map[string]string{}
+			for _, e := range s.Env {
+				sc.Env[e.Name] = e.Value
+			}
+		case "http":
+			if s.URL == "" {
+				return nil, invalidParams("invalid params: MCP server %q has no url", s.Name)
+			}
+			sc.Type, sc.URL = mcp.HTTP, s.URL
+			sc.Headers = map[string]string{}
+			for _, h := range s.Headers {
+				sc.Headers[h.Name] = h.Value
+			}
+		default:
+			return nil, invalidParams("invalid params: MCP server %q: transport %q is not supported (aci speaks stdio and http)", s.Name, s.Type)
+		}
+		out[s.Name] = sc
+	}
+	// Credentials handed to the servers stay out of what the model and the
+	// editor see.
+	tools.Secrets.Add(mcp.Config{Servers: out}.Secrets()...)
+	return out, nil
+}
+
+// prompt runs one turn and answers with its stop reason.
+func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
+	s := srv.session(p.SessionID)
+	if s == nil {
+		return nil, invalidParams("invalid params: no session %q (session/new or session/load first)", p.SessionID)
+	}
+	question, attach, err := questionOf(p.Prompt, s.cwd)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	if s.prompting {
+		s.mu.Unlock()
+		return nil, &rpcError{Code: codeInvalidRequest, Message: "a prompt is already running in this session"}
+	}
+	s.prompting, s.cancel, s.cancelled = true, cancel, false
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.prompting, s.cancel = false, nil
+		s.mu.Unlock()
+	}()
+	for _, path := range attach {
+		// A mentioned file is opened as a window: the model sees it live.
+		s.s.Windows().Open(ctx, "file", path)
+	}
+	start := time.Now()
+	_, err = s.s.Run(ctx, question)
+	srv.log.Printf("session %s: prompt ended after %s: %v", s.id, time.Since(start).Round(time.Millisecond), err)
+	s.mu.Lock()
+	cancelled := s.cancelled
+	s.mu.Unlock()
+	switch {
+	case cancelled:
+		return promptResult{StopReason: stopCancel}, nil
+	case err == nil:
+		return promptResult{StopReason: stopEndTurn}, nil
+	case errors.Is(err, agent.ErrStepLimit):
+		return promptResult{StopReason: stopMaxTurns}, nil
+	case agent.Classify(err).Class == agent.ClassContentFilter:
+		return promptResult{StopReason: stopRefusal}, nil
+	case ctx.Err() != nil:
+		return promptResult{StopReason: stopCancel}, nil
+	case errors.Is(err, session.ErrBusy):
+		return nil, &rpcError{Code: codeInvalidRequest, Message: err.Error()}
+	}
+	cfg := srv.cfg.Factory.Config()
+	return nil, &rpcError{Code: codeInternalError, Message: agent.Describe(err, cfg.Client.BaseURL, s.s.Model())}
+}
+
+// cancelPrompt ends the running prompt, if any: its model request, its
+// command, and a question waiting for the editor.
+func (a *acpSession) cancelPrompt() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cancel != nil {
+		a.cancelled = true
+		a.cancel()
+	}
+}
+
+// replay sends a stored conversation as the updates that made it.
+func (a *acpSession) replay(stored agent.Session) {
+	for _, it := range stored.Shown {
+		switch it.Kind {
+		case "question":
+			a.up.send(chunk{SessionUpdate: "user_message_chunk", Content: textBlock(it.Text)})
+		case "answer":
+			a.up.send(chunk{SessionUpdate: "agent_message_chunk", Content: textBlock(it.Text)})
+		case "call":
+			if it.Call == nil {
+				continue
+			}
+			tc := a.up.describe(protocolCall(it), "")
+			tc.SessionUpdate, tc.Status = "tool_call", statusCompleted
+			if it.Call.Status == "error" || it.Call.Status == "denied" {
+				tc.Status = statusFailed
+			}
+			a.up.send(tc)
+		}
+	}
+}

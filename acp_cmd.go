@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/aci-dev/aci/acp"
+	"github.com/aci-dev/aci/ui"
+)
+
+// runACP is `aci acp`: an editor drives aci over the Agent Client
+// Protocol on stdin and stdout (PROTOCOL.md §8). Nothing else is written
+// to stdout; what goes wrong is logged to $XDG_STATE_HOME/aci/acp.log.
+func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := loadConfig(args, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
+	if cfg.Help {
+		fmt.Fprint(stdout, "Usage: aci acp [--model NAME] [--max-steps N]\n\nSpeaks the Agent Client Protocol on stdin and stdout, for editors (see docs/acp.md).\n")
+		return ui.ExitOK
+	}
+	logger, closeLog, err := acp.OpenLog()
+	if err != nil {
+		fmt.Fprintln(stderr, "aci: no log:", err)
+	} else {
+		defer closeLog()
+		logger.Printf("aci %s acp: model %s at %s", version, cfg.Model, cfg.BaseURL)
+	}
+	applySafety(cfg, stderr)
+	notify := func(s string) {
+		if logger != nil {
+			logger.Printf("model client: %s", s)
+		}
+	}
+	f := newFactory(cfg, notify)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if err := acp.Run(ctx, stdin, stdout, acp.Config{Factory: f, Version: version, Log: logger}); err != nil {
+		fmt.Fprintln(stderr, "aci acp:", err)
+		return ui.ExitFailed
+	}
+	return ui.ExitOK
+}
