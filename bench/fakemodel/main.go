@@ -1,8 +1,9 @@
 // Command fakemodel serves internal/fakeai outside a test, for benchmarks
 // of the real binary: it answers each chat completion with the next
 // scripted reply of a file (replies separated by a line "---"), then with
-// "done", or with -loop from the first reply again. It prints its base URL
-// on the first line of stdout.
+// "done", or with -loop from the first reply again; -delay holds each
+// reply back (to look at aci while it waits). It prints its base URL on the
+// first line of stdout.
 package main
 
 import (
@@ -29,6 +30,7 @@ func (logTB) Cleanup(func())                    {}
 func main() {
 	file := flag.String("reply-file", "", "scripted replies")
 	loop := flag.Bool("loop", false, "once the replies ran out, start again from the first")
+	delay := flag.Duration("delay", 0, "wait this long before each reply")
 	flag.Parse()
 	data, err := os.ReadFile(*file)
 	if err != nil {
@@ -48,7 +50,7 @@ func main() {
 		if len(replies) > 0 {
 			content, replies = replies[0], replies[1:]
 		}
-		return fakeai.Reply{Content: content}
+		return fakeai.Reply{Content: content, Delay: *delay}
 	})
 	fmt.Println(srv.URL)
 	stop := make(chan os.Signal, 1)
