@@ -62,7 +62,7 @@ func words(runs []run) []word {
 // width < 1); a word wider than a line gets a line of its own.
 func wrap(runs []run, width int) []string {
 	var lines []string
-	var b strings.Builder
+	var line spans
 	col := 0
 	for i, w := range words(runs) {
 		sep := 0
@@ -70,21 +70,47 @@ func wrap(runs []run, width int) []string {
 			sep = 1
 		}
 		if i > 0 && (w.newline || (width > 0 && col > 0 && col+sep+w.width > width)) {
-			lines = append(lines, b.String())
-			b.Reset()
+			lines = append(lines, line.String())
+			line = spans{}
 			col, sep = 0, 0
 		}
 		if sep == 1 {
-			b.WriteString(style(" ", strings.TrimSuffix(w.space, "\x00")))
+			line.add(" ", strings.TrimSuffix(w.space, "\x00"))
 			col++
 		}
 		for _, f := range w.frags {
-			b.WriteString(style(f.text, f.sgr))
+			line.add(f.text, f.sgr)
 		}
 		col += w.width
 	}
-	if b.Len() > 0 || len(lines) == 0 {
-		lines = append(lines, b.String())
+	if s := line.String(); s != "" || len(lines) == 0 {
+		lines = append(lines, s)
 	}
 	return lines
+}
+
+// spans builds a styled line, one colour code for each stretch of text in
+// the same style rather than one for every word.
+type spans struct {
+	b   strings.Builder
+	cur strings.Builder
+	sgr string
+}
+
+func (s *spans) add(text, sgr string) {
+	if sgr != s.sgr {
+		s.flush()
+		s.sgr = sgr
+	}
+	s.cur.WriteString(text)
+}
+
+func (s *spans) flush() {
+	s.b.WriteString(style(s.cur.String(), s.sgr))
+	s.cur.Reset()
+}
+
+func (s *spans) String() string {
+	s.flush()
+	return s.b.String()
 }
