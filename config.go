@@ -408,14 +408,13 @@ func loadDotEnv(path string) (map[string]string, error) {
 
 // applySafety sets up what keeps secrets in and commands contained, once
 // the configuration is known: containment for the process (saying once on
-// stderr when the machine cannot contain commands), and the values that
+// stderr, when the first command runs, if the machine cannot contain
+// commands), and the values that
 // output and fetched URLs are checked for: the API key, the values of
 // credential variables, and what .env set.
 func applySafety(c config, stderr io.Writer) {
-	if notice, err := sandbox.Configure(c.Sandbox); err != nil {
+	if err := sandbox.Configure(c.Sandbox, func(notice string) { fmt.Fprintln(stderr, "aci:", notice) }); err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
-	} else if notice != "" {
-		fmt.Fprintln(stderr, "aci:", notice)
 	}
 	tools.Secrets.Add(c.APIKey)
 	for _, kv := range os.Environ() {

@@ -21,6 +21,7 @@ import (
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -76,6 +77,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if interactive && cfg.OutputFormat != ui.FormatText {
 		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)
 		return ui.ExitUsage
+	}
+	if interactive {
+		// A person watches from the start: say now, not at the first
+		// command, when commands cannot be contained.
+		sandbox.Probe()
 	}
 	question := cfg.Prompt
 	if !interactive {

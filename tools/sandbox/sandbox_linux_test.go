@@ -241,20 +241,39 @@ func contains(list []string, s string) bool {
 }
 
 func TestConfigure(t *testing.T) {
-	t.Cleanup(func() { Configure(ModeWorkspace) })
-	if _, err := Configure("sometimes"); err == nil {
+	t.Cleanup(func() { Configure(ModeWorkspace, nil) })
+	if err := Configure("sometimes", nil); err == nil {
 		t.Error("bad mode accepted")
 	}
-	if n, err := Configure(ModeOff); n != "" || err != nil || For(t.TempDir()) != nil {
-		t.Errorf("off: notice %q err %v", n, err)
+	var notices []string
+	notify := func(s string) { notices = append(notices, s) }
+	if err := Configure(ModeOff, notify); err != nil || For(t.TempDir()) != nil {
+		t.Errorf("off: err %v", err)
 	}
-	n, err := Configure(ModeWorkspace)
-	if err != nil {
+	Probe()
+	if len(notices) != 0 {
+		t.Errorf("off: notices %q", notices)
+	}
+	if err := Configure(ModeWorkspace, notify); err != nil {
 		t.Fatal(err)
 	}
+	// The machine is probed with the first command, not before.
 	s := For(t.TempDir())
-	if s.Contained() != (n == "") {
-		t.Errorf("contained %v but notice %q", s.Contained(), n)
+	For(t.TempDir())
+	Probe()
+	if s.Contained() && len(notices) != 0 || !s.Contained() && len(notices) != 1 {
+		t.Errorf("contained %v but notices %q", s.Contained(), notices)
+	}
+	if !s.Contained() {
+		return
+	}
+	// A mechanism that cannot run here is said once.
+	SetForce("nonesuch")
+	t.Cleanup(func() { SetForce("") })
+	For(t.TempDir())
+	For(t.TempDir())
+	if len(notices) != 1 || !strings.Contains(notices[0], "commands run uncontained: sandbox nonesuch") {
+		t.Errorf("notices %q", notices)
 	}
 }
 
