@@ -57,6 +57,13 @@ type Policy struct {
 	// sandbox (git hooks and config, shell startup files when the
 	// workspace is the home folder).
 	ReadOnly []string
+	// Protected are the files in the workspace that configure aci or that
+	// other tools run when the person opens the folder (protected.go):
+	// read-only where they exist, and not creatable where they do not.
+	Protected []string
+	// PrivateTmp is the session's folder whose tmp and var-tmp stand in
+	// for /tmp and /var/tmp; "" shares the machine's.
+	PrivateTmp string
 }
 
 // WritableRoots is Workspace and Writable together.
@@ -148,6 +155,7 @@ func DefaultPolicy(workdir string) Policy {
 		p.Writable = appendDir(p.Writable, filepath.Join(strings.Split(gp, string(os.PathListSeparator))[0], "pkg", "mod"))
 	}
 	p.Hidden = SecretStores()
+	p.Protected = protectedCandidates(ws, real(workdir))
 	var ro []string
 	for _, g := range append([]string{filepath.Join(ws, ".git")}, p.Workspace[1:]...) {
 		ro = append(ro, filepath.Join(g, "hooks"), filepath.Join(g, "config"))
@@ -277,6 +285,12 @@ func gitDirs(root string) []string {
 type Sandbox struct {
 	kind   Kind
 	policy Policy
+
+	tmpOnce sync.Once
+	tmpDir  string // the session's private temp folder (tmp.go)
+
+	mu       sync.Mutex
+	standIns map[string]int // stand-ins for missing protected paths → commands using them
 }
 
 // Options choose the mechanism.
@@ -344,7 +358,59 @@ func (s *Sandbox) Wrap(argv []string, dir string, extraWritable ...string) ([]st
 	for _, e := range extraWritable {
 		p.Writable = appendUnique(p.Writable, real(e))
 	}
+	if s.kind == Bwrap || s.kind == Landlock {
+		if p.PrivateTmp = s.privateTmp(); p.PrivateTmp != "" && s.kind == Landlock {
+			p.Writable = appendUnique(p.Writable, filepath.Join(p.PrivateTmp, "tmp"))
+		}
+	}
 	return wrap(s.kind, p, argv, dir)
+}
+
+// Command is Wrap for a command about to start: release, called once the
+// command has ended, removes the empty stand-ins that kept missing
+// protected files from being created (protectedArgs), unless another
+// running command still uses them or something filled them meanwhile.
+func (s *Sandbox) Command(argv []string, dir string, extraWritable ...string) (out []string, release func(), err error) {
+	out, err = s.Wrap(argv, dir, extraWritable...)
+	if err != nil || s.Kind() != Bwrap || s.tmpDir == "" {
+		return out, func() {}, err
+	}
+	_, files, dirs := protectedNow(s.policy)
+	mine := append(files, dirs...)
+	s.mu.Lock()
+	if s.standIns == nil {
+		s.standIns = map[string]int{}
+	}
+	for _, m := range mine {
+		s.standIns[m]++
+	}
+	s.mu.Unlock()
+	var once sync.Once
+	return out, func() { once.Do(func() { s.release(mine) }) }, nil
+}
+
+func (s *Sandbox) release(paths []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range paths {
+		if s.standIns[p]--; s.standIns[p] > 0 {
+			continue
+		}
+		delete(s.standIns, p)
+		removeStandIn(p)
+	}
+}
+
+// removeStandIn removes path if it is still an empty file or folder.
+func removeStandIn(path string) {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+	case fi.Mode().IsRegular() && fi.Size() == 0:
+		os.Remove(path)
+	case fi.IsDir():
+		os.Remove(path) // fails unless empty
+	}
 }
 
 // process-wide setting, from ACI_SANDBOX.

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aci-dev/aci/tools/limits"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -35,6 +36,12 @@ type RunResult struct {
 	BackgroundEnded bool
 	// Containment says why the sandbox likely made the command fail, or "".
 	Containment string
+	// Limit names the resource limit that stopped the command, with its
+	// value, or "".
+	Limit string
+	// LinksOut are symlinks the command made in the workspace that lead
+	// outside it (workspace-relative name → target).
+	LinksOut []string
 	// CwdGone is the working directory that no longer existed, so the
 	// command ran in the home folder instead; "" normally.
 	CwdGone string
@@ -90,13 +97,20 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	defer os.RemoveAll(tmp)
 	pwdFile := filepath.Join(tmp, "pwd")
 	rcFile := filepath.Join(tmp, "rc")
-	if err := os.WriteFile(rcFile, []byte(pwdTrapScript(pwdFile)), 0o600); err != nil {
+	// The command's leftovers end with it: its pid namespace ends, or the
+	// limits helper ends them. leftFile tells that there were some.
+	leftFile := filepath.Join(tmp, "left")
+	trapLeft := ""
+	if sb.OwnPIDNamespace() {
+		trapLeft = leftFile
+	}
+	if err := os.WriteFile(rcFile, []byte(pwdTrapScript(pwdFile, trapLeft)), 0o600); err != nil {
 		return res, fmt.Errorf("run command: %w", err)
 	}
 
 	out := tools.NewCapture(limit, limit)
 	start := time.Now()
-	p, err := startShellProc(command, startDir, out, sb, []string{tmp}, "BASH_ENV="+rcFile)
+	p, err := startShellProc(command, startDir, out, sb, []string{tmp}, leftFile, "BASH_ENV="+rcFile)
 	if err != nil {
 		return res, fmt.Errorf("run command: %w", err)
 	}
@@ -125,6 +139,10 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 		killErr = p.killGroup()
 	}
 	p.finish()
+	if !res.TimedOut && !res.Canceled {
+		_, err := os.Stat(leftFile)
+		leftovers = leftovers || err == nil
+	}
 	res.Duration = time.Since(start)
 	res.Total = out.Total()
 	res.Output = tools.Secrets.Redact(out.Text(limit))
@@ -134,7 +152,8 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 			res.Dir = d
 		}
 	}
-	if !res.TimedOut && !res.Canceled {
+	res.Limit = p.limitHit(res.Output)
+	if !res.TimedOut && !res.Canceled && res.Limit == "" {
 		res.Containment = sb.Explain(res.Output, res.ExitCode, startDir)
 	}
 	res.BackgroundEnded = leftovers
@@ -154,12 +173,21 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 // pwdTrapScript is sourced by bash before the command (BASH_ENV). It unsets
 // BASH_ENV at once so bash scripts the command runs do not inherit the trap,
 // and records the final directory without touching output or exit status.
-func pwdTrapScript(pwdFile string) string {
+// With leftFile, bash runs as pid 2 of its own pid namespace, and the trap
+// also notes whether any process but bwrap's init and itself is still
+// alive there (with builtins only: nothing it starts would count).
+func pwdTrapScript(pwdFile, leftFile string) string {
 	restore := "unset BASH_ENV\n"
 	if orig, ok := os.LookupEnv("BASH_ENV"); ok {
 		restore = "BASH_ENV=" + quoteForBash(orig) + "\n. \"$BASH_ENV\"\n"
 	}
-	return restore + "trap " + quoteForBash("pwd -P >| "+quoteForBash(pwdFile)+" 2>/dev/null") + " EXIT\n"
+	trap := "pwd -P >| " + quoteForBash(pwdFile) + " 2>/dev/null"
+	if leftFile != "" {
+		trap += "; for __aci_p in /proc/[0-9]*; do case ${__aci_p#/proc/} in 1|$$) continue;; esac; " +
+			"read -r __aci_s < \"$__aci_p/stat\" 2>/dev/null || continue; case ${__aci_s##*) } in Z*|X*) continue;; esac; " +
+			": >| " + quoteForBash(leftFile) + " 2>/dev/null; break; done"
+	}
+	return restore + "trap " + quoteForBash(trap) + " EXIT\n"
 }
 
 // quoteForBash quotes s as one word for bash.
@@ -190,6 +218,8 @@ const (
 // shellProc is a running bash -c in its own session and process group, its merged output
 // going through one pipe into a Capture.
 type shellProc struct {
+	run      *limits.Run // the command's resource limits
+	release  func()      // gives back what the sandbox set up for the command
 	cmd      *exec.Cmd
 	pgid     int
 	r        *os.File
@@ -203,32 +233,46 @@ type shellProc struct {
 // the same pipe, so the output keeps the order it was written in. sb (nil:
 // none) contains it, with writable also writable for it; its environment
 // never holds credentials.
-func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox, writable []string, extraEnv ...string) (*shellProc, error) {
+func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox, writable []string, leftFile string, extraEnv ...string) (*shellProc, error) {
 	sandbox.ProtectProcess()
-	argv, err := sb.Wrap([]string{"bash", "-c", command}, dir, writable...)
+	argv, release, err := sb.Command([]string{"bash", "-c", command}, dir, writable...)
 	if err != nil {
 		return nil, fmt.Errorf("contain command: %w", err)
 	}
+	// Without a pid namespace to end them, the limits helper stays as the
+	// command's parent and ends what it leaves behind.
+	run, err := limits.Current().Start(argv, !sb.OwnPIDNamespace(), leftFile)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	argv = run.Argv()
 	r, w, err := os.Pipe()
 	if err != nil {
+		run.Close()
+		release()
 		return nil, fmt.Errorf("output pipe: %w", err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(append(sandbox.Environ(os.Environ()), noninteractiveEnv...), extraEnv...)
+	cmd.Env = append(append(append(sandbox.Environ(os.Environ()), noninteractiveEnv...), sb.Env()...), extraEnv...)
 	cmd.Stdout, cmd.Stderr = w, w // an *os.File: the child writes straight to the pipe
 	// A new session is also a new process group (pgid = pid) that can be
 	// killed as a whole, and it has no controlling terminal: a command that
 	// opens /dev/tty (sudo, ssh, git asking for a password) fails at once
 	// instead of stopping on, or reading from, the user's terminal.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// Pdeathsig: should aci die, the helper (or bwrap) is told, and ends
+	// the command with everything it started.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGTERM}
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
+		run.Close()
+		release()
 		return nil, fmt.Errorf("start bash in %s: %w", dir, err)
 	}
 	w.Close() // only the children hold the write end now: EOF when they are all gone
-	p := &shellProc{cmd: cmd, pgid: cmd.Process.Pid, r: r, readDone: make(chan struct{}), exited: make(chan struct{})}
+	p := &shellProc{run: run, release: release, cmd: cmd, pgid: cmd.Process.Pid, r: r, readDone: make(chan struct{}), exited: make(chan struct{})}
 	go func() {
 		defer close(p.readDone)
 		buf := make([]byte, 32<<10)
@@ -265,6 +309,16 @@ func (p *shellProc) finish() {
 		}
 		p.r.Close()
 	})
+}
+
+// limitHit says which resource limit stopped the command, then ends what
+// is left of it and gives back its cgroups and stand-ins; call it once,
+// after finish.
+func (p *shellProc) limitHit(output string) string {
+	why := p.run.Stopped(p.exitCode(), output)
+	p.run.Close()
+	p.release()
+	return why
 }
 
 // exitCode is bash's exit status, 128+n if a signal n ended it; valid after

@@ -44,6 +44,7 @@ type Task struct {
 	exitCode int
 	killing  bool   // Kill was called while it ran
 	note     string // set at the end when containment may explain a failure
+	limit    string // set at the end when a resource limit stopped it
 	sb       *sandbox.Sandbox
 	dir      string
 }
@@ -77,7 +78,7 @@ func startTask(command, dir string, limit int, sb *sandbox.Sandbox) (*Task, erro
 		sb:       sb,
 		dir:      d,
 	}
-	t.p, err = startShellProc(command, d, out, sb, nil)
+	t.p, err = startShellProc(command, d, out, sb, nil, "")
 	if err != nil {
 		return nil, fmt.Errorf("start task: %w", err)
 	}
@@ -91,9 +92,12 @@ func (t *Task) watch() {
 	t.mu.Lock()
 	t.end = time.Now()
 	t.exitCode = t.p.exitCode()
+	t.limit = t.p.limitHit(t.out.Text(0))
 	switch {
 	case t.killing:
 		t.state = TaskKilled
+	case t.limit != "":
+		t.state = TaskFailed
 	case t.exitCode != 0:
 		t.note = t.sb.Explain(t.out.Text(0), t.exitCode, t.dir)
 		t.state = TaskFailed
@@ -148,6 +152,13 @@ func (t *Task) Containment() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.note
+}
+
+// Limit names the resource limit that stopped the ended task, or "".
+func (t *Task) Limit() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.limit
 }
 
 // Output is the whole output so far, cut to limit with the truncation note.
