@@ -71,6 +71,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if cfg.Sessions {
 		return listSessions(workdir, stdout, stderr)
 	}
+	defer applyLimits(workdir, stderr)()
 	interactive := !cfg.PromptSet && isatty.IsTerminal(stdin.Fd())
 	if interactive && cfg.OutputFormat != ui.FormatText {
 		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)

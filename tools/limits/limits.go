@@ -107,8 +107,14 @@ var process struct {
 
 // Configure sets the process's limits and finds how to apply them; it
 // returns a line for aci to say once at start.
-func Configure(v Values) string {
-	l := newLimiter(v)
+func Configure(v Values) string { return configure(v, true) }
+
+// ConfigureRlimits is Configure with rlimits even where cgroups would do:
+// for tests of the fallback.
+func ConfigureRlimits(v Values) string { return configure(v, false) }
+
+func configure(v Values, cgroups bool) string {
+	l := newLimiter(v, cgroups)
 	process.Lock()
 	process.l = l
 	process.Unlock()
@@ -120,7 +126,7 @@ func Current() *Limiter {
 	process.Lock()
 	defer process.Unlock()
 	if process.l == nil {
-		process.l = newLimiter(Defaults())
+		process.l = newLimiter(Defaults(), true)
 	}
 	return process.l
 }

@@ -7,7 +7,7 @@ package limits
 
 type cgroups struct{}
 
-func newLimiter(v Values) *Limiter { return &Limiter{values: v, mech: Off} }
+func newLimiter(v Values, _ bool) *Limiter { return &Limiter{values: v, mech: Off} }
 
 // Run is one command's limits.
 type Run struct{ argv []string }

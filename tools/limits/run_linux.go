@@ -12,13 +12,13 @@ import (
 	"syscall"
 )
 
-func newLimiter(v Values) *Limiter {
+func newLimiter(v Values, useCgroups bool) *Limiter {
 	l := &Limiter{values: v, mech: Rlimits}
 	if _, err := os.Stat("/proc/self/exe"); err != nil {
 		l.mech = Off // the helper cannot be started
 		return l
 	}
-	if cg, err := findCgroups(); err == nil {
+	if cg, err := findCgroups(); useCgroups && err == nil {
 		l.cg = cg
 		l.mech = CgroupV1
 		if cg.v2 {

@@ -240,6 +240,16 @@ func appendUnique(list []string, p string) []string {
 	return append(list, p)
 }
 
+// WorkspaceRoot is the workspace of a session started in workdir: its git
+// root, or workdir itself outside a repository (symlinks resolved).
+func WorkspaceRoot(workdir string) string {
+	ws := real(workdir)
+	if root := gitRoot(ws); root != "" {
+		return root
+	}
+	return ws
+}
+
 // gitRoot is the nearest directory at or above dir holding .git, or "".
 func gitRoot(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
