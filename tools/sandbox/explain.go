@@ -51,6 +51,8 @@ func (s *Sandbox) Explain(output string, exitCode int, dir string) string {
 			switch {
 			case p.hidden(path):
 				return note(s.kind, path+" is in a secret store, which contained commands cannot see")
+			case denial != "" && p.protected(path) != "":
+				return note(s.kind, path+" is protected ("+p.protected(path)+"); change it with a file window, which asks the person")
 			case denial != "" && underAny(path, p.ReadOnly):
 				return note(s.kind, path+" stays read-only in the sandbox (it could make code run outside it later)")
 			case denial != "" && !p.canWrite(path):

@@ -193,3 +193,17 @@ func protectedNow(p Policy) (existing, missingFiles, missingDirs []string) {
 	}
 	return existing, missingFiles, missingDirs
 }
+
+// protected says what path controls when it is one of the policy's
+// protected paths, or "".
+func (p Policy) protected(path string) string {
+	if len(p.Workspace) == 0 {
+		return ""
+	}
+	for _, c := range p.Protected {
+		if rowMatches(filepath.Base(strings.TrimSuffix(c, "/"))+dirSuffix(c), filepath.Dir(strings.TrimSuffix(c, "/")), path) {
+			return protectedWhy(p.Workspace[0], filepath.Dir(strings.TrimSuffix(c, "/")), path)
+		}
+	}
+	return ""
+}
