@@ -92,7 +92,7 @@ func makeRemovable(d string) {
 // Env is what contained commands need in their environment on top of the
 // scrubbed one: TMPDIR pointing at the private /tmp.
 func (s *Sandbox) Env() []string {
-	if !s.Contained() || s.tmpDir == "" {
+	if !s.Contained() || (s.kind != Bwrap && s.kind != Landlock) || s.privateTmp() == "" {
 		return nil
 	}
 	switch s.kind {
