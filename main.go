@@ -71,7 +71,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if cfg.Sessions {
 		return listSessions(workdir, stdout, stderr)
 	}
-	defer applyLimits(workdir, stderr)()
+	limitsNote, cleanup := applyLimits(workdir, stderr)
+	defer cleanup()
 	interactive := !cfg.PromptSet && isatty.IsTerminal(stdin.Fd())
 	if interactive && cfg.OutputFormat != ui.FormatText {
 		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)
@@ -137,6 +138,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			return ui.ExitFailed
 		}
 		defer repl.Close()
+		repl.Note(limitsNote)
 		env.Approver, env.Journal, emit = repl, repl.Journal(), repl.Event
 	} else {
 		env.Approver, emit = ui.PipeApprover(cfg.Yes, stderr), ui.PipeEvents(stderr)

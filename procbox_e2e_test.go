@@ -1,5 +1,3 @@
-//go:build linux
-
 package main
 
 import (
@@ -103,9 +101,6 @@ for i in range(1000):
 	r := aci(t, work, srv, "stress", []string{"HOME=" + home})
 	if r.code != 0 {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
-	if !strings.Contains(r.stderr, "each command is limited to memory 256 MB, 64 processes, files up to 16 MB") {
-		t.Errorf("aci did not say how commands are limited:\n%s", r.stderr)
 	}
 	for id, want := range map[string]string{
 		"call_2_1": "stopped by the memory limit (256 MB",
