@@ -113,6 +113,14 @@ func Configure(v Values) string { return configure(v, true) }
 // for tests of the fallback.
 func ConfigureRlimits(v Values) string { return configure(v, false) }
 
+// ConfigureOff runs commands without limits: for benchmarks of what the
+// limits cost.
+func ConfigureOff() {
+	process.Lock()
+	process.l = &Limiter{mech: Off}
+	process.Unlock()
+}
+
 func configure(v Values, cgroups bool) string {
 	l := newLimiter(v, cgroups)
 	process.Lock()
