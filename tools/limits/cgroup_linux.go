@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -22,8 +23,17 @@ type cgroups struct {
 	v2   bool
 	mem  string // v2: the one folder
 	pids string // v1 only
-	seq  atomic.Int64
+
+	// idle are command cgroups whose command ended with nothing left in
+	// them: the next command reuses one (making and removing a cgroup
+	// costs more than the rest of the limits). Their counters are read
+	// against the values they had when the command started.
+	mu   sync.Mutex
+	idle [][]string
 }
+
+// cgroupSeq names command cgroups uniquely within the process.
+var cgroupSeq atomic.Int64
 
 // findCgroups makes aci's cgroup folders where the machine lets it, and
 // reports why not otherwise.
@@ -152,10 +162,18 @@ func ownCgroups() (map[string]string, error) {
 	return out, nil
 }
 
-// command makes one command's cgroups with the limits, and returns their
-// folders.
+// command returns one command's cgroups with the limits: an idle one, or
+// a new one.
 func (c *cgroups) command(v Values) ([]string, error) {
-	name := "cmd-" + strconv.FormatInt(c.seq.Add(1), 10)
+	c.mu.Lock()
+	if n := len(c.idle); n > 0 {
+		dirs := c.idle[n-1]
+		c.idle = c.idle[:n-1]
+		c.mu.Unlock()
+		return dirs, nil
+	}
+	c.mu.Unlock()
+	name := "cmd-" + strconv.FormatInt(cgroupSeq.Add(1), 10)
 	var dirs []string
 	if c.v2 {
 		d := filepath.Join(c.mem, name)
@@ -220,6 +238,31 @@ func (c *cgroups) forkRefusals(dirs []string) int64 {
 	return counter(dirs[len(dirs)-1], "pids.events", "max")
 }
 
+// release kills what is left in a command's cgroups (nothing outlives a
+// command) and keeps them for the next command, or removes them when
+// something could not be ended.
+func (c *cgroups) release(dirs []string) {
+	for _, d := range dirs {
+		for i := 0; ; i++ {
+			pids := cgroupPids(d)
+			if len(pids) == 0 {
+				break
+			}
+			if i == 50 {
+				removeCgroups(dirs)
+				return
+			}
+			for _, p := range pids {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	c.mu.Lock()
+	c.idle = append(c.idle, dirs)
+	c.mu.Unlock()
+}
+
 // removeCgroups kills what is left in a command's cgroups (nothing
 // outlives a command), then removes them.
 func removeCgroups(dirs []string) {
@@ -250,6 +293,12 @@ func cgroupPids(d string) []int {
 
 // remove takes away aci's own cgroup folders (empty by then).
 func (c *cgroups) remove() {
+	c.mu.Lock()
+	for _, dirs := range c.idle {
+		removeCgroups(dirs)
+	}
+	c.idle = nil
+	c.mu.Unlock()
 	if c.v2 {
 		// aci itself sits in base/aci: it cannot leave, and the folder
 		// goes when aci's parent cgroup is cleaned up.

@@ -58,6 +58,8 @@ type Run struct {
 	l    *Limiter
 	argv []string
 	dirs []string // the command's cgroups
+	// the cgroups' counters when the command started (they may be reused)
+	oom, forks int64
 }
 
 // Start returns the Run that applies the limits to argv. reap asks the
@@ -77,6 +79,7 @@ func (l *Limiter) Start(argv []string, reap bool, leftFile string) (*Run, error)
 			return nil, fmt.Errorf("limit command: %w", err)
 		}
 		r.dirs, s.Cgroups = dirs, dirs
+		r.oom, r.forks = l.cg.oomKills(dirs), l.cg.forkRefusals(dirs)
 	} else {
 		s.Data, s.NProc = l.values.MemoryMB<<20, l.nproc
 	}
@@ -91,9 +94,12 @@ func (l *Limiter) Start(argv []string, reap bool, leftFile string) (*Run, error)
 // Argv is the command line to run.
 func (r *Run) Argv() []string { return r.argv }
 
-// Close ends whatever is left in the command's cgroups and removes them.
+// Close ends whatever is left in the command's cgroups and gives them
+// back for another command.
 func (r *Run) Close() {
-	removeCgroups(r.dirs)
+	if r.dirs != nil {
+		r.l.cg.release(r.dirs)
+	}
 	r.dirs = nil
 }
 
@@ -107,10 +113,10 @@ func (r *Run) Stopped(exitCode int, output string) string {
 	}
 	v := r.l.values
 	if r.dirs != nil {
-		if r.l.cg.oomKills(r.dirs) > 0 {
+		if r.l.cg.oomKills(r.dirs) > r.oom {
 			return fmt.Sprintf("the memory limit (%d MB for the command and everything it started): the kernel ended a process that went over it", v.MemoryMB)
 		}
-		if r.l.cg.forkRefusals(r.dirs) > 0 {
+		if r.l.cg.forkRefusals(r.dirs) > r.forks {
 			return fmt.Sprintf("the process limit (%d processes for the command and everything it started): starting more was refused", v.Processes)
 		}
 	}
