@@ -217,6 +217,9 @@ func TestE2EProtectedFiles(t *testing.T) {
 			t.Errorf("%s exists after the command", name)
 		}
 	}
+	if got := resultOf(t, srv, "call_2_1"); !strings.Contains(got, "protected files it created were moved out of the workspace: ") || !strings.Contains(got, ".envrc (moved to ") {
+		t.Errorf("the result does not say .envrc was moved away: %q", got)
+	}
 	if got := resultOf(t, srv, "call_3_1"); !strings.Contains(got, "exit 0") {
 		t.Errorf("git init/config/remote add failed: %q", got)
 	}
@@ -231,9 +234,6 @@ func TestE2EProtectedFiles(t *testing.T) {
 	}
 	if got := resultOf(t, srv, "call_5_1"); !strings.Contains(got, "aci reads this file at start") {
 		t.Errorf("the reason does not say what AGENTS.md controls: %q", got)
-	}
-	if !strings.Contains(resultOf(t, srv, "call_2_1"), "exit 0") {
-		return // the attack's own failures are fine; its end says nothing more
 	}
 }
 

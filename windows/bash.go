@@ -190,6 +190,9 @@ func (w *bashWindow) tasksLocked() string {
 		if why := t.Limit(); why != "" {
 			b.WriteString("\n  " + limitHint(why))
 		}
+		if moved := t.ProtectedMoved(); len(moved) > 0 {
+			b.WriteString("\n  " + protectedHint(moved))
+		}
 	}
 	return b.String()
 }
@@ -272,6 +275,9 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	}
 	if len(res.LinksOut) > 0 {
 		text += "; made links out of the workspace: " + strings.Join(res.LinksOut, ", ")
+	}
+	if len(res.ProtectedMoved) > 0 {
+		text += "; protected files it created were moved out of the workspace: " + strings.Join(res.ProtectedMoved, "; ")
 	}
 	out := strings.TrimRight(res.Output, "\n")
 	if out == "" {

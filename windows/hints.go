@@ -38,6 +38,9 @@ func runHints(res shell.RunResult, timeout time.Duration) string {
 	if len(res.LinksOut) > 0 {
 		hs = append(hs, linksOutHint(res.LinksOut))
 	}
+	if len(res.ProtectedMoved) > 0 {
+		hs = append(hs, protectedHint(res.ProtectedMoved))
+	}
 	if res.BackgroundEnded {
 		hs = append(hs, hint("background_ended", "Processes the command left running in the background were ended when it finished. Use the start action for servers and other long-running jobs."))
 	}
@@ -65,4 +68,10 @@ func limitHint(why string) string {
 // workspace: file windows refuse to follow them without asking.
 func linksOutHint(links []string) string {
 	return hint("links_out", "The command made links that lead outside the workspace: "+strings.Join(links, ", ")+". File windows will not follow them without asking the person.")
+}
+
+// protectedHint names the protected files a command created, which were
+// moved out of the workspace.
+func protectedHint(moved []string) string {
+	return hint("protected", "The command created files that other programs obey or run, which contained commands may not create; they were moved out of the workspace: "+strings.Join(moved, "; ")+". If the person wants one, write it with a file window (the person is asked).")
 }

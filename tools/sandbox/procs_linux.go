@@ -44,7 +44,7 @@ func privateTmpArgs(out []string, p Policy, roots []string) ([]string, []string)
 // folder at that path on the host, which exists while the command runs;
 // the shell removes it afterwards (Sandbox.Command's release).
 func protectedArgs(out []string, p Policy) []string {
-	existing, files, dirs := protectedNow(p)
+	existing, files, dirs, _ := protectedNow(p)
 	for _, e := range existing {
 		out = append(out, "--ro-bind", e, e)
 	}

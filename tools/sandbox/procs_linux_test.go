@@ -71,27 +71,36 @@ func TestProtectedContained(t *testing.T) {
 	os.WriteFile(filepath.Join(tr.ws, ".env"), []byte("OPENAI_MODEL=m\n"), 0o600)
 	os.WriteFile(filepath.Join(tr.ws, "AGENTS.md"), []byte("rules\n"), 0o644)
 	os.WriteFile(filepath.Join(tr.ws, ".env.local"), []byte("X=1\n"), 0o600)
-	tr.policy.Protected = protectedCandidates(tr.ws, tr.ws)
+	tr.policy.Protected, tr.policy.StandIns = protectedCandidates(tr.ws, tr.ws)
 	s := mustSandbox(t, tr.policy, Bwrap)
-	for _, script := range []string{
-		"echo OPENAI_BASE_URL=http://evil >> .env", "echo more >> AGENTS.md", "rm AGENTS.md", "echo Y=2 >> .env.local",
-		"echo x > .envrc", "mkdir -p .vscode && echo {} > .vscode/tasks.json", "echo rules > CLAUDE.md",
-		"mkdir .aci", "echo {} > .mcp.json",
+	for _, tc := range []struct {
+		script string
+		moved  string // "": refused; else the file moved away afterwards
+	}{
+		{"echo OPENAI_BASE_URL=http://evil >> .env", ""}, {"echo more >> AGENTS.md", ""}, {"rm AGENTS.md", ""},
+		{"echo Y=2 >> .env.local", ""}, {"mkdir -p .vscode && echo {} > .vscode/tasks.json", ""},
+		{"echo rules > CLAUDE.md", ""}, {"echo {} > .mcp.json", ""}, {"mkdir -p .idea/x", ""}, {"mkdir .claude", ""},
+		{"echo x > .envrc", ".envrc"}, {"mkdir .aci && echo {} > .aci/settings.json", ".aci"},
 	} {
-		argv, release, err := s.Command([]string{"bash", "-c", script}, tr.ws)
+		argv, release, err := s.Command([]string{"bash", "-c", tc.script}, tr.ws)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = tr.ws
 		out, err := cmd.CombinedOutput()
-		release()
-		if err == nil {
-			t.Errorf("%s: succeeded", script)
-			continue
-		}
-		if why := s.Explain(string(out), 1, tr.ws); !strings.Contains(why, "is protected") {
-			t.Errorf("%s: explained as %q (output %q)", script, why, out)
+		moved := strings.Join(release(), "\n")
+		switch {
+		case tc.moved != "":
+			if err != nil || !strings.HasPrefix(moved, tc.moved+" (moved to ") {
+				t.Errorf("%s: err %v, moved %q", tc.script, err, moved)
+			}
+		case err == nil:
+			t.Errorf("%s: succeeded", tc.script)
+		default:
+			if why := s.Explain(string(out), 1, tr.ws); !strings.Contains(why, "is protected") {
+				t.Errorf("%s: explained as %q (output %q)", tc.script, why, out)
+			}
 		}
 	}
 	for name, want := range map[string]string{".env": "OPENAI_MODEL=m\n", "AGENTS.md": "rules\n", ".env.local": "X=1\n"} {

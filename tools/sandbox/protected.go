@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -36,36 +37,43 @@ type protectedEntry struct {
 	name  string
 	where protectedKind
 	why   string
+	// standIn: where the file does not exist, bwrap covers its path with an
+	// empty read-only stand-in so that a command cannot create it. Each
+	// costs a mount per command, so only the files a program trusts without
+	// asking get one; for the rest, a file a command creates is named in
+	// its result (Sandbox.Command).
+	standIn bool
 }
 
 // protectedTable is the one list of protected names.
 var protectedTable = []protectedEntry{
-	{"AGENTS.md", onChain, "aci reads this file at start as the project's instructions: a change steers what later sessions do"},
-	{"CLAUDE.md", onChain, "aci (and Claude Code) read this file at start as the project's instructions: a change steers what later sessions do"},
-	{".mcp.json", onChain, "aci and other agents start the programs this file names: a change runs code outside the sandbox"},
-	{".env", atRoot, "aci reads this file at start: a change can redirect its API key to another endpoint"},
-	{".env.*", atRoot, "programs load their settings and secrets from this file when they start"},
-	{".aci/", atRoot, "aci's workspace settings: a change alters its limits for later sessions"},
-	{".claude/", atRoot, "Claude Code runs the hooks and obeys the settings in this folder"},
-	{".codex/", atRoot, "Codex CLI obeys the settings in this folder"},
-	{".cursor/", atRoot, "Cursor obeys the rules and runs the MCP servers named in this folder"},
-	{".gemini/", atRoot, "Gemini CLI obeys the settings in this folder"},
-	{".vscode/", atRoot, "VS Code runs tasks from this folder when the folder opens and takes program paths from its settings"},
-	{"*.code-workspace", atRoot, "VS Code runs the tasks and obeys the settings of a workspace file when it is opened"},
-	{".idea/", atRoot, "JetBrains IDEs run the startup tasks and obey the run configurations in this folder"},
-	{".zed/", atRoot, "Zed runs the tasks and language servers this folder names"},
-	{".devcontainer/", atRoot, "editors build and run the container this folder describes, with its lifecycle commands"},
-	{".envrc", atRoot, "direnv runs this file when a shell enters the folder"},
-	{".mise.toml", atRoot, "mise runs the hooks and sets the environment in this file when a shell enters the folder"},
-	{"mise.toml", atRoot, "mise runs the hooks and sets the environment in this file when a shell enters the folder"},
-	{".husky/", atRoot, "git runs the hooks in this folder (husky points core.hooksPath here) on the person's next commit"},
+	{"AGENTS.md", onChain, "aci reads this file at start as the project's instructions: a change steers what later sessions do", true},
+	{"CLAUDE.md", onChain, "aci (and Claude Code) read this file at start as the project's instructions: a change steers what later sessions do", true},
+	{".mcp.json", onChain, "aci and other agents start the programs this file names: a change runs code outside the sandbox", true},
+	{".env", atRoot, "aci reads this file at start: a change can redirect its API key to another endpoint", true},
+	{".env.*", atRoot, "programs load their settings and secrets from this file when they start", false},
+	{".aci/", atRoot, "aci's workspace settings: a change alters its limits for later sessions", false},
+	{".claude/", atRoot, "Claude Code runs the hooks and obeys the settings in this folder", true},
+	{".codex/", atRoot, "Codex CLI obeys the settings in this folder", false},
+	{".cursor/", atRoot, "Cursor obeys the rules and runs the MCP servers named in this folder", false},
+	{".gemini/", atRoot, "Gemini CLI obeys the settings in this folder", false},
+	{".vscode/", atRoot, "VS Code runs tasks from this folder when the folder opens and takes program paths from its settings", true},
+	{"*.code-workspace", atRoot, "VS Code runs the tasks and obeys the settings of a workspace file when it is opened", false},
+	{".idea/", atRoot, "JetBrains IDEs run the startup tasks and obey the run configurations in this folder", true},
+	{".zed/", atRoot, "Zed runs the tasks and language servers this folder names", false},
+	{".devcontainer/", atRoot, "editors build and run the container this folder describes, with its lifecycle commands", false},
+	{".envrc", atRoot, "direnv runs this file when a shell enters the folder", false},
+	{".mise.toml", atRoot, "mise runs the hooks and sets the environment in this file when a shell enters the folder", false},
+	{"mise.toml", atRoot, "mise runs the hooks and sets the environment in this file when a shell enters the folder", false},
+	{".husky/", atRoot, "git runs the hooks in this folder (husky points core.hooksPath here) on the person's next commit", false},
 }
 
 // protectedCandidates lists the protected paths of a workspace: every
 // table row joined to the folders it applies to (patterns left as
-// patterns). root is the git root (or the working dir), workdir the
-// working directory; both clean and absolute.
-func protectedCandidates(root, workdir string) []string {
+// patterns), and the subset that gets a stand-in where missing (at the
+// root and the working directory only). root is the git root (or the
+// working dir), workdir the working directory; both clean and absolute.
+func protectedCandidates(root, workdir string) (all, standIns []string) {
 	chain := []string{root}
 	if workdir != root && within(workdir, root) {
 		rel := strings.TrimPrefix(workdir, root+"/")
@@ -79,17 +87,20 @@ func protectedCandidates(root, workdir string) []string {
 	if workdir != root {
 		roots = append(roots, workdir)
 	}
-	var out []string
 	for _, e := range protectedTable {
 		dirs := roots
 		if e.where == onChain {
 			dirs = chain
 		}
 		for _, d := range dirs {
-			out = appendUnique(out, filepath.Join(d, e.name)+dirSuffix(e.name))
+			c := filepath.Join(d, e.name) + dirSuffix(e.name)
+			all = appendUnique(all, c)
+			if e.standIn && (d == root || d == workdir) {
+				standIns = appendUnique(standIns, c)
+			}
 		}
 	}
-	return out
+	return all, standIns
 }
 
 func dirSuffix(name string) string {
@@ -160,10 +171,10 @@ func rowMatches(name, d, path string) bool {
 }
 
 // protectedNow splits the policy's protected paths as they are on disk
-// now: existing ones (patterns expanded) to bind read-only, and missing
-// files and folders to cover with an empty read-only stand-in so that a
-// command cannot create them.
-func protectedNow(p Policy) (existing, missingFiles, missingDirs []string) {
+// now: existing ones (patterns expanded) to bind read-only, missing files
+// and folders to cover with an empty read-only stand-in so that a command
+// cannot create them, and missing ones without a stand-in (unguarded).
+func protectedNow(p Policy) (existing, missingFiles, missingDirs, unguarded []string) {
 	for _, c := range p.Protected {
 		dir := strings.HasSuffix(c, "/")
 		c = strings.TrimSuffix(c, "/")
@@ -185,13 +196,22 @@ func protectedNow(p Policy) (existing, missingFiles, missingDirs []string) {
 		case err == nil:
 			existing = appendUnique(existing, c)
 		case !os.IsNotExist(err):
+		case !slices.Contains(p.StandIns, c+dirSuffixIf(dir)):
+			unguarded = append(unguarded, c)
 		case dir:
 			missingDirs = appendUnique(missingDirs, c)
 		default:
 			missingFiles = appendUnique(missingFiles, c)
 		}
 	}
-	return existing, missingFiles, missingDirs
+	return existing, missingFiles, missingDirs, unguarded
+}
+
+func dirSuffixIf(dir bool) string {
+	if dir {
+		return "/"
+	}
+	return ""
 }
 
 // protected says what path controls when it is one of the policy's

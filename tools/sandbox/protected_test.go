@@ -64,7 +64,7 @@ func TestProtectedWhy(t *testing.T) {
 // The policy lists every row where it applies: instruction files on the
 // chain from the git root down, the rest at the root and the working dir.
 func TestProtectedCandidates(t *testing.T) {
-	got := protectedCandidates("/r", "/r/a/b")
+	got, standIns := protectedCandidates("/r", "/r/a/b")
 	for _, want := range []string{"/r/AGENTS.md", "/r/a/AGENTS.md", "/r/a/b/CLAUDE.md", "/r/a/.mcp.json", "/r/.env", "/r/a/b/.env",
 		"/r/.vscode/", "/r/a/b/.aci/", "/r/*.code-workspace"} {
 		if !slices.Contains(got, want) {
@@ -73,5 +73,17 @@ func TestProtectedCandidates(t *testing.T) {
 	}
 	if slices.Contains(got, "/r/a/.env") {
 		t.Errorf("/r/a/.env is not read by aci: %v", got)
+	}
+	// Stand-ins: the files trusted without asking, at the root and the
+	// working dir only (each costs a mount per command).
+	for _, want := range []string{"/r/AGENTS.md", "/r/a/b/AGENTS.md", "/r/.env", "/r/a/b/.mcp.json", "/r/.vscode/"} {
+		if !slices.Contains(standIns, want) {
+			t.Errorf("no stand-in for %s: %v", want, standIns)
+		}
+	}
+	for _, not := range []string{"/r/a/AGENTS.md", "/r/.envrc", "/r/.aci/", "/r/*.code-workspace"} {
+		if slices.Contains(standIns, not) {
+			t.Errorf("a stand-in for %s: %v", not, standIns)
+		}
 	}
 }

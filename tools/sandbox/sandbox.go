@@ -61,6 +61,9 @@ type Policy struct {
 	// other tools run when the person opens the folder (protected.go):
 	// read-only where they exist, and not creatable where they do not.
 	Protected []string
+	// StandIns are the protected paths that get an empty read-only
+	// stand-in where they do not exist yet.
+	StandIns []string
 	// PrivateTmp is the session's folder whose tmp and var-tmp stand in
 	// for /tmp and /var/tmp; "" shares the machine's.
 	PrivateTmp string
@@ -155,7 +158,7 @@ func DefaultPolicy(workdir string) Policy {
 		p.Writable = appendDir(p.Writable, filepath.Join(strings.Split(gp, string(os.PathListSeparator))[0], "pkg", "mod"))
 	}
 	p.Hidden = SecretStores()
-	p.Protected = protectedCandidates(ws, real(workdir))
+	p.Protected, p.StandIns = protectedCandidates(ws, real(workdir))
 	var ro []string
 	for _, g := range append([]string{filepath.Join(ws, ".git")}, p.Workspace[1:]...) {
 		ro = append(ro, filepath.Join(g, "hooks"), filepath.Join(g, "config"))
@@ -379,13 +382,16 @@ func (s *Sandbox) Wrap(argv []string, dir string, extraWritable ...string) ([]st
 // Command is Wrap for a command about to start: release, called once the
 // command has ended, removes the empty stand-ins that kept missing
 // protected files from being created (protectedArgs), unless another
-// running command still uses them or something filled them meanwhile.
-func (s *Sandbox) Command(argv []string, dir string, extraWritable ...string) (out []string, release func(), err error) {
+// running command still uses them or something filled them meanwhile; and
+// it moves the protected files without a stand-in that appeared while the
+// command ran (made by it, most likely) into the session's temp folder,
+// and says so for each ("path ...: why").
+func (s *Sandbox) Command(argv []string, dir string, extraWritable ...string) (out []string, release func() []string, err error) {
 	out, err = s.Wrap(argv, dir, extraWritable...)
 	if err != nil || s.Kind() != Bwrap || s.tmpDir == "" {
-		return out, func() {}, err
+		return out, func() []string { return nil }, err
 	}
-	_, files, dirs := protectedNow(s.policy)
+	_, files, dirs, unguarded := protectedNow(s.policy)
 	mine := append(files, dirs...)
 	s.mu.Lock()
 	if s.standIns == nil {
@@ -396,7 +402,17 @@ func (s *Sandbox) Command(argv []string, dir string, extraWritable ...string) (o
 	}
 	s.mu.Unlock()
 	var once sync.Once
-	return out, func() { once.Do(func() { s.release(mine) }) }, nil
+	return out, func() (created []string) {
+		once.Do(func() {
+			s.release(mine)
+			for _, u := range unguarded {
+				if _, err := os.Lstat(u); err == nil {
+					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))
+				}
+			}
+		})
+		return created
+	}, nil
 }
 
 func (s *Sandbox) release(paths []string) {
@@ -409,6 +425,25 @@ func (s *Sandbox) release(paths []string) {
 		delete(s.standIns, p)
 		removeStandIn(p)
 	}
+}
+
+// quarantine moves a protected file a command created out of the
+// workspace, into the session's temp folder, and says where it went.
+func (s *Sandbox) quarantine(path string) string {
+	name := path
+	if len(s.policy.Workspace) > 0 {
+		if r, err := filepath.Rel(s.policy.Workspace[0], path); err == nil && !strings.HasPrefix(r, "..") {
+			name = r
+		}
+	}
+	dest := filepath.Join(s.tmpDir, "quarantine", strings.TrimPrefix(path, "/"))
+	if os.MkdirAll(filepath.Dir(dest), 0o700) == nil {
+		os.RemoveAll(dest)
+		if os.Rename(path, dest) == nil {
+			return name + " (moved to " + dest + ")"
+		}
+	}
+	return name + " (could not be moved away)"
 }
 
 // removeStandIn removes path if it is still an empty file or folder.

@@ -40,8 +40,12 @@ type RunResult struct {
 	// value, or "".
 	Limit string
 	// LinksOut are symlinks the command made in the workspace that lead
-	// outside it (workspace-relative name → target).
+	// outside it ("name -> target", workspace-relative).
 	LinksOut []string
+	// ProtectedMoved are protected files the command created where the
+	// sandbox could not stop it, moved out of the workspace ("path (moved
+	// to ...): why").
+	ProtectedMoved []string
 	// CwdGone is the working directory that no longer existed, so the
 	// command ran in the home folder instead; "" normally.
 	CwdGone string
@@ -153,6 +157,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 		}
 	}
 	res.Limit = p.limitHit(res.Output)
+	res.ProtectedMoved = p.created
 	if !res.TimedOut && !res.Canceled && res.Limit == "" {
 		res.Containment = sb.Explain(res.Output, res.ExitCode, startDir)
 	}
@@ -218,8 +223,9 @@ const (
 // shellProc is a running bash -c in its own session and process group, its merged output
 // going through one pipe into a Capture.
 type shellProc struct {
-	run      *limits.Run // the command's resource limits
-	release  func()      // gives back what the sandbox set up for the command
+	run      *limits.Run     // the command's resource limits
+	release  func() []string // gives back what the sandbox set up for the command
+	created  []string        // protected files the command made, moved away
 	cmd      *exec.Cmd
 	pgid     int
 	r        *os.File
@@ -317,7 +323,7 @@ func (p *shellProc) finish() {
 func (p *shellProc) limitHit(output string) string {
 	why := p.run.Stopped(p.exitCode(), output)
 	p.run.Close()
-	p.release()
+	p.created = p.release()
 	return why
 }
 

@@ -42,9 +42,10 @@ type Task struct {
 	end      time.Time
 	state    TaskState
 	exitCode int
-	killing  bool   // Kill was called while it ran
-	note     string // set at the end when containment may explain a failure
-	limit    string // set at the end when a resource limit stopped it
+	killing  bool     // Kill was called while it ran
+	note     string   // set at the end when containment may explain a failure
+	limit    string   // set at the end when a resource limit stopped it
+	moved    []string // protected files it created, moved away at the end
 	sb       *sandbox.Sandbox
 	dir      string
 }
@@ -93,6 +94,7 @@ func (t *Task) watch() {
 	t.end = time.Now()
 	t.exitCode = t.p.exitCode()
 	t.limit = t.p.limitHit(t.out.Text(0))
+	t.moved = t.p.created
 	switch {
 	case t.killing:
 		t.state = TaskKilled
@@ -159,6 +161,14 @@ func (t *Task) Limit() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.limit
+}
+
+// ProtectedMoved are the protected files the ended task created, which
+// were moved out of the workspace.
+func (t *Task) ProtectedMoved() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.moved
 }
 
 // Output is the whole output so far, cut to limit with the truncation note.
