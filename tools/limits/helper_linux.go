@@ -129,6 +129,11 @@ func reap(path string, argv []string, leftFile string) (int, error) {
 	code := 0
 	select {
 	case code = <-exited:
+		// Orphans come back to this subreaper: with no child left there
+		// is nothing to end, and no need to look through /proc.
+		if _, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); err == syscall.ECHILD {
+			break
+		}
 		if killDescendants() > 0 && leftFile != "" {
 			os.WriteFile(leftFile, nil, 0o600)
 		}
