@@ -78,8 +78,8 @@ func TestProtectedContained(t *testing.T) {
 		moved  string // "": refused; else the file moved away afterwards
 	}{
 		{"echo OPENAI_BASE_URL=http://evil >> .env", ""}, {"echo more >> AGENTS.md", ""}, {"rm AGENTS.md", ""},
-		{"echo Y=2 >> .env.local", ""}, {"mkdir -p .vscode && echo {} > .vscode/tasks.json", ""},
-		{"echo rules > CLAUDE.md", ""}, {"echo {} > .mcp.json", ""}, {"mkdir -p .idea/x", ""}, {"mkdir .claude", ""},
+		{"echo Y=2 >> .env.local", ""}, {"echo rules > CLAUDE.md", ""},
+		{"mkdir -p .vscode && echo {} > .vscode/tasks.json", ".vscode"}, {"echo {} > .mcp.json", ".mcp.json"},
 		{"echo x > .envrc", ".envrc"}, {"mkdir .aci && echo {} > .aci/settings.json", ".aci"},
 	} {
 		argv, release, err := s.Command([]string{"bash", "-c", tc.script}, tr.ws)

@@ -39,9 +39,11 @@ type protectedEntry struct {
 	why   string
 	// standIn: where the file does not exist, bwrap covers its path with an
 	// empty read-only stand-in so that a command cannot create it. Each
-	// costs a mount per command, so only the files a program trusts without
-	// asking get one; for the rest, a file a command creates is named in
-	// its result (Sandbox.Command).
+	// costs a mount per command (several milliseconds on a busy machine),
+	// so only the files aci itself trusts at its next start get one; a
+	// file of another row that a command creates is moved out of the
+	// workspace when the command ends, and named in its result
+	// (Sandbox.Command).
 	standIn bool
 }
 
@@ -49,17 +51,17 @@ type protectedEntry struct {
 var protectedTable = []protectedEntry{
 	{"AGENTS.md", onChain, "aci reads this file at start as the project's instructions: a change steers what later sessions do", true},
 	{"CLAUDE.md", onChain, "aci (and Claude Code) read this file at start as the project's instructions: a change steers what later sessions do", true},
-	{".mcp.json", onChain, "aci and other agents start the programs this file names: a change runs code outside the sandbox", true},
+	{".mcp.json", onChain, "aci and other agents start the programs this file names: a change runs code outside the sandbox", false},
 	{".env", atRoot, "aci reads this file at start: a change can redirect its API key to another endpoint", true},
 	{".env.*", atRoot, "programs load their settings and secrets from this file when they start", false},
 	{".aci/", atRoot, "aci's workspace settings: a change alters its limits for later sessions", false},
-	{".claude/", atRoot, "Claude Code runs the hooks and obeys the settings in this folder", true},
+	{".claude/", atRoot, "Claude Code runs the hooks and obeys the settings in this folder", false},
 	{".codex/", atRoot, "Codex CLI obeys the settings in this folder", false},
 	{".cursor/", atRoot, "Cursor obeys the rules and runs the MCP servers named in this folder", false},
 	{".gemini/", atRoot, "Gemini CLI obeys the settings in this folder", false},
-	{".vscode/", atRoot, "VS Code runs tasks from this folder when the folder opens and takes program paths from its settings", true},
+	{".vscode/", atRoot, "VS Code runs tasks from this folder when the folder opens and takes program paths from its settings", false},
 	{"*.code-workspace", atRoot, "VS Code runs the tasks and obeys the settings of a workspace file when it is opened", false},
-	{".idea/", atRoot, "JetBrains IDEs run the startup tasks and obey the run configurations in this folder", true},
+	{".idea/", atRoot, "JetBrains IDEs run the startup tasks and obey the run configurations in this folder", false},
 	{".zed/", atRoot, "Zed runs the tasks and language servers this folder names", false},
 	{".devcontainer/", atRoot, "editors build and run the container this folder describes, with its lifecycle commands", false},
 	{".envrc", atRoot, "direnv runs this file when a shell enters the folder", false},

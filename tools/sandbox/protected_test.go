@@ -74,14 +74,14 @@ func TestProtectedCandidates(t *testing.T) {
 	if slices.Contains(got, "/r/a/.env") {
 		t.Errorf("/r/a/.env is not read by aci: %v", got)
 	}
-	// Stand-ins: the files trusted without asking, at the root and the
-	// working dir only (each costs a mount per command).
-	for _, want := range []string{"/r/AGENTS.md", "/r/a/b/AGENTS.md", "/r/.env", "/r/a/b/.mcp.json", "/r/.vscode/"} {
+	// Stand-ins: the files aci trusts at its next start, at the root and
+	// the working dir only (each costs a mount per command).
+	for _, want := range []string{"/r/AGENTS.md", "/r/a/b/AGENTS.md", "/r/.env", "/r/a/b/CLAUDE.md"} {
 		if !slices.Contains(standIns, want) {
 			t.Errorf("no stand-in for %s: %v", want, standIns)
 		}
 	}
-	for _, not := range []string{"/r/a/AGENTS.md", "/r/.envrc", "/r/.aci/", "/r/*.code-workspace"} {
+	for _, not := range []string{"/r/a/AGENTS.md", "/r/.envrc", "/r/.aci/", "/r/*.code-workspace", "/r/.vscode/", "/r/.mcp.json"} {
 		if slices.Contains(standIns, not) {
 			t.Errorf("a stand-in for %s: %v", not, standIns)
 		}

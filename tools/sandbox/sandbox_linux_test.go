@@ -60,7 +60,7 @@ func hostDir(t *testing.T) string {
 	t.Helper()
 	if c, err := os.UserCacheDir(); err == nil && !strings.HasPrefix(c, "/tmp/") {
 		if err := os.MkdirAll(c, 0o755); err == nil {
-			if d, err := os.MkdirTemp(c, "aci-sandbox-test-"); err == nil {
+			if d, err := os.MkdirTemp(c, "aci-sbx-"); err == nil {
 				t.Cleanup(func() { os.RemoveAll(d) })
 				return d
 			}
