@@ -17,6 +17,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/dotenv"
 	"github.com/aci-dev/aci/tools/fetch"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/ui"
@@ -294,9 +295,17 @@ func envInt(name string, def int) (int, error) {
 // off.
 var safetySwitches = map[string]bool{"ACI_YES": true, "ACI_SANDBOX": true}
 
-// loadDotEnv sets the variables of path that the environment does not
-// already set (the environment wins), except the safety switches, and
-// returns what it set.
+// ownVar reports the variables aci reads from .env: its own settings
+// (OPENAI_*, ACI_*). The rest of a .env belongs to the project: aci does
+// not set it in its environment, so commands never inherit it.
+func ownVar(name string) bool {
+	n := strings.ToUpper(name)
+	return strings.HasPrefix(n, "OPENAI_") || strings.HasPrefix(n, "ACI_")
+}
+
+// loadDotEnv sets aci's own variables of path (ownVar) that the
+// environment does not already set (the environment wins), except the
+// safety switches, and returns what it set.
 func loadDotEnv(path string) (map[string]string, error) {
 	vars, err := godotenv.Read(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -307,7 +316,7 @@ func loadDotEnv(path string) (map[string]string, error) {
 	}
 	set := map[string]string{}
 	for k, v := range vars {
-		if safetySwitches[strings.ToUpper(k)] {
+		if safetySwitches[strings.ToUpper(k)] || !ownVar(k) {
 			continue
 		}
 		if _, ok := os.LookupEnv(k); ok {
@@ -346,5 +355,13 @@ func applySafety(c config, stderr io.Writer) {
 			continue // aci's own settings: a model name in a URL is no leak
 		}
 		fetch.URLSecrets.Add(v)
+	}
+	// What the workspace's .env files hold that looks secret: kept out of
+	// output, of fetched URLs, of commands' environments and of commits.
+	if cwd, err := os.Getwd(); err == nil {
+		for _, v := range dotenv.Values(cwd) {
+			tools.Secrets.Add(v)
+			fetch.URLSecrets.Add(v)
+		}
 	}
 }

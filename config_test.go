@@ -15,12 +15,14 @@ import (
 // entries load, and the environment still wins.
 func TestDotEnvCannotSetSafetySwitches(t *testing.T) {
 	dir := t.TempDir()
-	env := "ACI_YES=1\nACI_SANDBOX=off\naci_sandbox=off\nACI_TEST_FROM_DOTENV=loaded\nACI_TEST_IN_ENV=dotenv\nOPENAI_API_KEY=sk-from-dotenv-123456\n"
+	env := "ACI_YES=1\nACI_SANDBOX=off\naci_sandbox=off\nACI_TEST_FROM_DOTENV=loaded\nACI_TEST_IN_ENV=dotenv\nOPENAI_API_KEY=sk-from-dotenv-123456\n" +
+		"ACI_TEST_PROJECT_DB_PASSWORD=x\nPROJECT_DB_PASSWORD=hunter2-project-secret\nPROJECT_MODE=development\n"
 	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(env), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	for _, k := range []string{"ACI_YES", "ACI_SANDBOX", "aci_sandbox", "ACI_TEST_FROM_DOTENV", "OPENAI_API_KEY"} {
+	for _, k := range []string{"ACI_YES", "ACI_SANDBOX", "aci_sandbox", "ACI_TEST_FROM_DOTENV", "OPENAI_API_KEY",
+		"ACI_TEST_PROJECT_DB_PASSWORD", "PROJECT_DB_PASSWORD", "PROJECT_MODE"} {
 		old, had := os.LookupEnv(k)
 		os.Unsetenv(k)
 		t.Cleanup(func() {
@@ -56,6 +58,13 @@ func TestDotEnvCannotSetSafetySwitches(t *testing.T) {
 	}
 	if _, ok := c.DotEnv["ACI_YES"]; ok {
 		t.Error("ACI_YES listed as set from .env")
+	}
+	// The project's own entries are not aci's: they stay out of its
+	// environment, so commands do not inherit them.
+	for _, k := range []string{"PROJECT_DB_PASSWORD", "PROJECT_MODE"} {
+		if v, ok := os.LookupEnv(k); ok {
+			t.Errorf("%s=%s was set from .env; only OPENAI_* and ACI_* are aci's", k, v)
+		}
 	}
 }
 

@@ -11,8 +11,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -21,12 +19,9 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/aci-dev/aci/agent"
-	"github.com/aci-dev/aci/guard"
-	"github.com/aci-dev/aci/prompt"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools"
-	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/ui"
-	"github.com/aci-dev/aci/windows"
 )
 
 //go:embed SYSTEM_PROMPT.md
@@ -98,38 +93,21 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 
 	notices := ui.NewNotices(stderr)
-	client := agent.NewOpenAIClient(agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
-		FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notices.Notify, FirstByteTimeout: cfg.FirstByteTimeout})
 	if cfg.Found != "" {
 		fmt.Fprintln(stderr, "aci:", cfg.Found)
 	}
-	mcpConfig := mcp.LoadConfig(workdir)
-	for _, p := range mcpConfig.Problems {
-		fmt.Fprintln(stderr, "aci: MCP configuration:", p)
-	}
 	describe := func(err error) string { return agent.Describe(err, cfg.BaseURL, cfg.Model) }
-	hints := prompt.Hints{
-		Workdir:      workdir,
-		OS:           runtime.GOOS + "/" + runtime.GOARCH,
-		Date:         time.Now().Format("2006-01-02"),
-		Instructions: prompt.LoadInstructions(workdir),
-	}
-	acfg := agent.Config{BasePrompt: systemPrompt, Hints: hints, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, Redact: tools.Secrets.Redact}
+	factory := newFactory(cfg, notices.Notify)
 
-	// The window manager and the agent are built once, for both modes; what
-	// differs is who approves, who keeps the undo journal and who draws.
-	genv := guard.EnvFromOS()
-	genv.Secrets = []string{cfg.APIKey}
-	env := windows.Env{Workdir: workdir, OutputLimit: cfg.OutputLimit, Guard: guard.New(genv)}
-	var emit func(agent.Event)
+	// One session type for every front end: what differs is who approves,
+	// who keeps the undo journal and who draws.
+	opts := session.Options{Workdir: workdir, Resume: cfg.Resume, ResumeID: cfg.ResumeID}
 	var repl *ui.REPL
 	if interactive {
-		var ins []string
-		for _, in := range hints.Instructions {
-			ins = append(ins, in.Path)
-		}
+		var notes []string
+		opts.Say = func(s string) { notes = append(notes, s) }
 		repl, err = ui.NewREPL(ui.REPLConfig{
-			Client: client, Workdir: workdir, Instructions: ins, CompressTokens: cfg.CompressTokens,
+			Workdir: workdir, CompressTokens: cfg.CompressTokens,
 			Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Notices: notices,
 		})
@@ -139,30 +117,37 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 		defer repl.Close()
 		repl.Note(limitsNote)
-		env.Approver, env.Journal, emit = repl, repl.Journal(), repl.Event
-	} else {
-		env.Approver, emit = ui.PipeApprover(cfg.Yes, stderr), ui.PipeEvents(stderr)
-	}
-	var head *ui.Headless // --output-format json or stream-json
-	if !interactive && cfg.OutputFormat != ui.FormatText {
-		head = ui.NewHeadless(cfg.OutputFormat, stdout)
-		head.TakeNotices(notices, stderr)
-		progress := emit
-		emit = func(ev agent.Event) { progress(ev); head.Event(ev) }
-	}
-	wm := windows.NewManager(env, apps(workdir, mcpConfig)...)
-	defer wm.CloseAll()
-	a := agent.New(client, wm, acfg, emit)
-
-	if interactive {
-		stop, _, resumed, err := startSession(context.Background(), a, cfg, workdir, repl.Note)
+		opts.Approver, opts.Journal, opts.Emit = repl, repl.Journal(), repl.Event
+		s, err := factory.New(context.Background(), opts)
 		if err != nil {
 			repl.Close()
 			fmt.Fprintln(stderr, "aci:", err)
 			return ui.ExitUsage
 		}
-		defer stop()
-		return repl.Run(a, resumed)
+		defer func() { s.Close() }()
+		for _, n := range notes {
+			repl.Note(n)
+		}
+		branch := func(ctx context.Context, from *session.Session, turn int) (*session.Session, error) {
+			o := opts
+			o.Resume, o.ResumeID, o.Say = false, "", nil
+			b, err := factory.Fork(ctx, from.ID(), turn, o)
+			if err == nil {
+				s = b // closed on the way out instead of the parent
+			}
+			return b, err
+		}
+		return repl.Run(s, branch)
+	}
+
+	opts.Approver, opts.Emit = ui.PipeApprover(cfg.Yes, stderr), ui.PipeEvents(stderr)
+	opts.Say = func(s string) { fmt.Fprintln(stderr, "aci:", s) }
+	var head *ui.Headless // --output-format json or stream-json
+	if cfg.OutputFormat != ui.FormatText {
+		head = ui.NewHeadless(cfg.OutputFormat, stdout)
+		head.TakeNotices(notices, stderr)
+		progress := opts.Emit
+		opts.Emit = func(ev agent.Event) { progress(ev); head.Event(ev) }
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -177,17 +162,17 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			cancel()
 		}
 	}()
-	stop, id, _, err := startSession(ctx, a, cfg, workdir, func(s string) { fmt.Fprintln(stderr, "aci:", s) })
+	s, err := factory.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage
 	}
-	defer stop()
+	defer s.Close()
 	if head != nil {
-		head.Init(id, cfg.Model, workdir)
-		code = ui.RunHeadless(ctx, a, question, head, stderr, describe)
+		head.Init(s.ID(), cfg.Model, workdir)
+		code = ui.RunHeadless(ctx, s, question, head, stderr, describe)
 	} else {
-		code = ui.RunPipe(ctx, a, question, stdout, stderr, describe)
+		code = ui.RunPipe(ctx, s, question, stdout, stderr, describe)
 	}
 	// SIGTERM and SIGHUP end aci like any Unix program: 128 + the signal.
 	if s, ok := got.Load().(syscall.Signal); ok && s != syscall.SIGINT {
@@ -196,53 +181,14 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	return code
 }
 
-// startSession gives the agent its transcript: a new one, or with --resume
-// the latest session of this working directory (or the one named), replayed
-// into the agent. say reports what happened. It returns the function that
-// closes the transcript, and the session resumed, if any.
-func startSession(ctx context.Context, a *agent.Agent, cfg config, workdir string, say func(string)) (stop func(), id string, resumed *agent.Session, err error) {
-	dir, err := agent.SessionsDir()
-	if err != nil {
-		if cfg.ResumeID != "" {
-			return nil, "", nil, err
-		}
-		say("no session transcript: " + err.Error())
-		return func() {}, "", nil, nil
-	}
-	if cfg.Resume {
-		var s agent.Session
-		if cfg.ResumeID != "" {
-			s, err = agent.FindSession(dir, workdir, cfg.ResumeID)
-		} else {
-			s, err = agent.LatestSession(dir, workdir)
-		}
-		if err == nil {
-			t, terr := agent.ResumeTranscript(s.Path, cfg.APIKey)
-			if terr == nil {
-				reopened := a.Resume(ctx, s)
-				a.SetTranscript(t)
-				msg := fmt.Sprintf("resumed %s (%s", s.ID, plural(s.Questions, "earlier question"))
-				if len(reopened) > 0 {
-					msg += ", reopened " + strings.Join(reopened, ", ")
-				}
-				say(msg + ")")
-				return func() { t.Close() }, s.ID, &s, nil
-			}
-			err = terr
-		}
-		if cfg.ResumeID != "" {
-			// The person named a session: starting another would surprise.
-			return nil, "", nil, err
-		}
-		say(err.Error() + "; starting a new session")
-	}
-	t, err := agent.NewTranscript(dir, workdir, cfg.Model, cfg.APIKey)
-	if err != nil {
-		say("no session transcript: " + err.Error())
-		return func() {}, "", nil, nil
-	}
-	a.SetTranscript(t)
-	return func() { t.Close() }, strings.TrimSuffix(filepath.Base(t.Path), ".jsonl"), nil, nil
+// newFactory holds what every session of this process shares.
+func newFactory(cfg config, notify func(string)) *session.Factory {
+	return session.NewFactory(session.Config{
+		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
+			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout},
+		Agent:       agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, Redact: tools.Secrets.Redact},
+		OutputLimit: cfg.OutputLimit,
+	})
 }
 
 // plural is "1 question", "2 questions".
@@ -251,49 +197,6 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// listSessions prints this directory's sessions, newest first: id, date,
-// questions and the first one.
-func listSessions(workdir string, stdout, stderr io.Writer) int {
-	dir, err := agent.SessionsDir()
-	if err != nil {
-		fmt.Fprintln(stderr, "aci:", err)
-		return ui.ExitFailed
-	}
-	list, err := agent.ListSessions(dir, workdir)
-	if err != nil {
-		fmt.Fprintln(stderr, "aci:", err)
-		return ui.ExitFailed
-	}
-	n := 0
-	for _, s := range list {
-		if s.Questions == 0 {
-			continue
-		}
-		n++
-		first := strings.Join(strings.Fields(s.First), " ")
-		if r := []rune(first); len(r) > 60 {
-			first = string(r[:59]) + "…"
-		}
-		fmt.Fprintf(stdout, "%-24s  %s  %-12s  %s\n", s.ID, s.Started.Local().Format("2006-01-02 15:04"), plural(s.Questions, "turn"), first)
-	}
-	if n == 0 {
-		fmt.Fprintln(stderr, "aci: no sessions for", workdir)
-	} else {
-		fmt.Fprintln(stderr, "aci: resume one with aci --resume ID")
-	}
-	return ui.ExitOK
-}
-
-// apps are the window kinds the launcher offers, in its order. MCP
-// servers are offered only when some are configured.
-func apps(workdir string, mcpConfig mcp.Config) []func(*windows.Env) windows.App {
-	list := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp}
-	if len(mcpConfig.Servers) > 0 {
-		list = append(list, windows.MCPAppWith(mcp.NewPool(mcpConfig, mcp.Options{Workdir: workdir})))
-	}
-	return list
 }
 
 // readStdin reads piped input up to maxStdin. With a -p question, stdin is

@@ -37,6 +37,7 @@ const (
 	EventCompressed                  // history was compressed (Compression)
 	EventReasoning                   // streamed reasoning (Text): shown dim, never stored
 	EventNotice                      // aci nudged the model or stopped a loop (Text: one line)
+	EventRequest                     // a model request is about to be sent (the batch before it, if any, has ended)
 )
 
 // Event is something the UI may show.
@@ -272,6 +273,7 @@ func (a *Agent) complete(ctx context.Context) (Reply, error) {
 		a.maybeRebase()
 		a.flushLog()
 		msgs := a.Messages()
+		a.emit(Event{Kind: EventRequest})
 		var partial strings.Builder
 		think := a.thinkStream()
 		reply, err := a.client.Complete(withReasoningSink(ctx, think.reasoning), msgs, func(s string) {

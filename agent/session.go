@@ -22,12 +22,16 @@ import (
 
 // Record is one line of a session transcript (JSON lines).
 type Record struct {
-	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite
+	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, answer
 	Time    string `json:"time,omitempty"`
 	Workdir string `json:"workdir,omitempty"` // meta
 	Model   string `json:"model,omitempty"`   // meta
-	Role    string `json:"role,omitempty"`    // message
-	Content string `json:"content,omitempty"` // message (its text), summary
+	// Parent and FromTurn mark a branch (meta): the session it was forked
+	// from and how many of its turns it took.
+	Parent   string `json:"parent,omitempty"`
+	FromTurn int    `json:"from_turn,omitempty"`
+	Role     string `json:"role,omitempty"`    // message
+	Content  string `json:"content,omitempty"` // message (its text), summary
 	// Elements are the window renderings that follow a message's text.
 	Elements []element `json:"elements,omitempty"`
 	// History is the whole history after a rewrite (a rebase).
@@ -177,6 +181,22 @@ type Session struct {
 	Started   time.Time
 	Questions int
 	First     string
+	// Parent and FromTurn are set on a branch (see ForkTranscript).
+	Parent   string
+	FromTurn int
+	// Turns are the person's questions and their answers, in order; a
+	// compression or a rebase does not change them, a reset does.
+	Turns []TurnInfo
+	Model string
+	asked int // questions since the last reset, matched to Turns
+}
+
+// TurnInfo is one question and its final answer ("" while unanswered, or
+// when the turn failed).
+type TurnInfo struct {
+	Index    int    `json:"index"`
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
 }
 
 // ShownItem is one thing the person saw: a question, the model's prose,
@@ -321,6 +341,7 @@ func replay(path string) (Session, string, error) {
 	s := Session{Path: path, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
 	workdir := ""
 	status := map[string]string{} // call id → how it ended
+	marked := false               // turn records mark the questions (older transcripts have none)
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -332,10 +353,18 @@ func replay(path string) (Session, string, error) {
 		case "meta":
 			workdir = r.Workdir
 			s.Started, _ = time.Parse(time.RFC3339, r.Time)
+			s.Parent, s.FromTurn, s.Model = r.Parent, r.FromTurn, r.Model
+		case "turn":
+			marked = true
+			s.Turns = append(s.Turns, TurnInfo{Index: len(s.Turns) + 1, Question: r.Content})
+		case "answer":
+			if n := len(s.Turns); n > 0 {
+				s.Turns[n-1].Answer = r.Content
+			}
 		case "message":
 			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements})
 			s.Turn = max(s.Turn, r.Turn)
-			s.shown(r)
+			s.shown(r, marked)
 		case "call":
 			if r.Call != nil {
 				status[r.Call.ID] = r.Call.Status
@@ -345,7 +374,7 @@ func replay(path string) (Session, string, error) {
 		case "summary":
 			s.Summary, s.History = r.Content, nil
 		case "reset":
-			s.Summary, s.History, s.Windows, s.Shown = "", nil, nil, nil
+			s.Summary, s.History, s.Windows, s.Shown, s.Turns, s.asked = "", nil, nil, nil, nil, 0
 		case "windows":
 			s.Windows = r.Windows
 		}
@@ -365,21 +394,33 @@ func replay(path string) (Session, string, error) {
 
 // shown adds what the person saw of a message: a question (a user message
 // that is not a batch of results), or the prose and calls of a reply.
-func (s *Session) shown(r Record) {
+func (s *Session) shown(r Record, marked bool) {
 	switch r.Role {
 	case "user":
 		if strings.HasPrefix(strings.TrimSpace(r.Content), "<tool_results>") {
 			return
 		}
+		if marked {
+			// Only the question its turn record names: a nudge is not one.
+			if s.asked >= len(s.Turns) {
+				return
+			}
+		} else {
+			s.Turns = append(s.Turns, TurnInfo{Index: len(s.Turns) + 1, Question: r.Content})
+		}
 		if s.Questions == 0 {
 			s.First = r.Content
 		}
 		s.Questions++
+		s.asked++
 		s.Shown = append(s.Shown, ShownItem{Kind: "question", Text: r.Content})
 	case "assistant":
 		p := protocol.Parse(r.Content, r.Turn)
 		if t := strings.TrimSpace(p.Text); t != "" {
 			s.Shown = append(s.Shown, ShownItem{Kind: "answer", Text: t})
+			if n := len(s.Turns); !marked && n > 0 && !p.HasCalls() {
+				s.Turns[n-1].Answer = t
+			}
 		}
 		for _, c := range p.Calls {
 			s.Shown = append(s.Shown, ShownItem{Kind: "call", Call: &CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID}, Params: c.Params})

@@ -39,39 +39,75 @@ var (
 )
 
 // codeWhy judges inline code of lang; anchor is the command running it.
+// Each step looks for one kind of effect; the first that finds something
+// (a reason, or a finding of a nested command in c.found) decides.
 func (c *cmdChecker) codeWhy(lang, code string, anchor syntax.Node, depth int) string {
 	if depth > 4 {
 		return "nests code too deeply to check"
 	}
-	// Cheap substring checks gate each costly expression.
-	has := func(subs ...string) bool {
-		for _, x := range subs {
-			if strings.Contains(code, x) {
-				return true
-			}
-		}
-		return false
+	if why := codeSignsWhy(code); why != "" {
+		return why
 	}
-	if has("fork") && reForkBomb.MatchString(code) {
+	if why := c.codeSecretPathsWhy(code); why != "" {
+		return why
+	}
+	skip := map[int]bool{} // matches already judged through pathlib
+	steps := []func() string{
+		func() string { return c.codePathlibWhy(code, skip) },
+		func() string { return c.codeBackticksWhy(lang, code, anchor) },
+		func() string { return c.codeShellCallsWhy(lang, code, anchor) },
+		func() string { return c.codeEvalsWhy(lang, code, anchor, depth) },
+		func() string { return c.codePipesWhy(lang, code, anchor) },
+		func() string { return c.codeFiles(lang, code, skip) },
+	}
+	for _, step := range steps {
+		if why := step(); why != "" || c.found != nil {
+			return why
+		}
+	}
+	return capabilityWhy(lang, code)
+}
+
+// codeHas reports whether code contains any of subs: cheap substring
+// checks gate each costly expression.
+func codeHas(code string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(code, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeSignsWhy finds the shapes of attacks whatever their arguments: fork
+// bombs, reverse shells, obfuscated system calls, secrets printed or
+// sent, local files uploaded.
+func codeSignsWhy(code string) string {
+	if codeHas(code, "fork") && reForkBomb.MatchString(code) {
 		return "is a fork bomb"
 	}
-	if has("dup2", "/dev/tcp/", "pty") && reRevShell.MatchString(code) {
+	if codeHas(code, "dup2", "/dev/tcp/", "pty") && reRevShell.MatchString(code) {
 		return "opens a remote shell"
 	}
-	if has("getattr", "__import__", "importlib") && reObfCall.MatchString(code) {
+	if codeHas(code, "getattr", "__import__", "importlib") && reObfCall.MatchString(code) {
 		return "calls the system through obfuscation"
 	}
-	if has("env", "ENV", "Env") {
+	if codeHas(code, "env", "ENV", "Env") {
 		for _, m := range reEnvRead.FindAllStringSubmatch(code, -1) {
 			if secretVarName.MatchString(m[1]) && reOutput.MatchString(code) {
 				return "prints or sends a secret environment variable"
 			}
 		}
 	}
-	if has("requests", "urlopen", "POST", "PUT", "Net::HTTP", "curl_exec", "axios", "http", "ftplib", "smtplib", "paramiko") &&
+	if codeHas(code, "requests", "urlopen", "POST", "PUT", "Net::HTTP", "curl_exec", "axios", "http", "ftplib", "smtplib", "paramiko") &&
 		reUpload.MatchString(code) && reReadFile.MatchString(code) {
 		return "uploads local data"
 	}
+	return ""
+}
+
+// codeSecretPathsWhy flags string literals that name secret files.
+func (c *cmdChecker) codeSecretPathsWhy(code string) string {
 	for _, s := range codeStringLiterals(code) {
 		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") {
 			if why := c.secretArg(litArg(s), false); why != "" {
@@ -79,7 +115,12 @@ func (c *cmdChecker) codeWhy(lang, code string, anchor syntax.Node, depth int) s
 			}
 		}
 	}
-	skip := map[int]bool{} // matches already judged through pathlib
+	return ""
+}
+
+// codePathlibWhy judges Path('x').unlink() and friends, marking the
+// matches it judged in skip.
+func (c *cmdChecker) codePathlibWhy(code string, skip map[int]bool) string {
 	for _, m := range rePathLib.FindAllStringSubmatchIndex(code, -1) {
 		p, method := code[m[4]:m[5]], code[m[6]:m[7]]
 		skip[m[6]] = true
@@ -94,43 +135,63 @@ func (c *cmdChecker) codeWhy(lang, code string, anchor syntax.Node, depth int) s
 			return why
 		}
 	}
-	if lang == "perl" || lang == "ruby" || lang == "php" {
-		for _, m := range reBacktick.FindAllStringSubmatch(code, -1) {
-			cmd := m[1] + m[2] + m[3]
-			if strings.ContainsAny(cmd, "$#@") {
-				return "runs a command it cannot resolve"
-			}
-			c.nested(cmd, anchor, false)
-			if c.found != nil {
-				return ""
-			}
+	return ""
+}
+
+// codeBackticksWhy judges `cmd`, qx{} and %x() in Perl, Ruby and PHP.
+func (c *cmdChecker) codeBackticksWhy(lang, code string, anchor syntax.Node) string {
+	if lang != "perl" && lang != "ruby" && lang != "php" {
+		return ""
+	}
+	for _, m := range reBacktick.FindAllStringSubmatch(code, -1) {
+		cmd := m[1] + m[2] + m[3]
+		if strings.ContainsAny(cmd, "$#@") {
+			return "runs a command it cannot resolve"
+		}
+		if c.nested(cmd, anchor, false); c.found != nil {
+			return ""
 		}
 	}
+	return ""
+}
+
+// codeShellCallsWhy judges system(), popen(), exec*(), spawn() and the like
+// by the command their literal arguments make.
+func (c *cmdChecker) codeShellCallsWhy(lang, code string, anchor syntax.Node) string {
 	for _, m := range reShellCall.FindAllStringSubmatchIndex(code, -1) {
 		name := code[m[2]:m[3]]
 		if name == "exec" && lang == "python" || name == "execute" && lang != "lua" || name == "spawn" && lang == "python" {
-			continue // python exec is code, judged below
+			continue // python exec is code, judged with evals
 		}
 		vals, complete := codeCallArgs(code[m[4]:])
 		if !complete || len(vals) == 0 {
 			return "runs a command it cannot resolve"
 		}
-		cmd := vals[0]
 		list := strings.HasPrefix(strings.TrimLeft(code[m[4]:], "( \t"), "[")
-		switch {
-		case (name == "popen" || name == "proc_open") && !list && len(vals) == 2 && len(vals[1]) <= 3:
-			// popen("cmd", "r"): a shell command and a mode.
-		case strings.HasPrefix(name, "exec") && len(name) > 4 && strings.ContainsAny(name[4:5], "lv") && len(vals) > 1:
-			// os.execl(path, argv0, args...): argv0 is not an argument.
-			cmd = quoteArgvForShell(append([]string{vals[0]}, vals[2:]...))
-		case len(vals) > 1 || list:
-			cmd = quoteArgvForShell(vals)
-		}
-		c.nested(cmd, anchor, false)
-		if c.found != nil {
+		if c.nested(shellCallCommand(name, vals, list), anchor, false); c.found != nil {
 			return ""
 		}
 	}
+	return ""
+}
+
+// shellCallCommand is the command line a call runs, from its arguments.
+func shellCallCommand(name string, vals []string, list bool) string {
+	switch {
+	case (name == "popen" || name == "proc_open") && !list && len(vals) == 2 && len(vals[1]) <= 3:
+		return vals[0] // popen("cmd", "r"): a shell command and a mode.
+	case strings.HasPrefix(name, "exec") && len(name) > 4 && strings.ContainsAny(name[4:5], "lv") && len(vals) > 1:
+		// os.execl(path, argv0, args...): argv0 is not an argument.
+		return quoteArgvForShell(append([]string{vals[0]}, vals[2:]...))
+	case len(vals) > 1 || list:
+		return quoteArgvForShell(vals)
+	}
+	return vals[0]
+}
+
+// codeEvalsWhy judges code evaluated in the same language (eval, compile,
+// load, Python's exec) as code.
+func (c *cmdChecker) codeEvalsWhy(lang, code string, anchor syntax.Node, depth int) string {
 	for _, m := range reEvalCall.FindAllStringSubmatchIndex(code, -1) {
 		name := code[m[2]:m[3]]
 		if name == "load" && lang != "lua" || name == "compile" && lang != "python" {
@@ -144,7 +205,26 @@ func (c *cmdChecker) codeWhy(lang, code string, anchor syntax.Node, depth int) s
 			return why
 		}
 	}
-	if lang == "awk" {
+	if lang != "python" {
+		return ""
+	}
+	for _, m := range rePyExec.FindAllStringIndex(code, -1) {
+		vals, _ := codeCallArgs(code[m[1]-1:])
+		if len(vals) == 0 {
+			return "runs code it cannot resolve"
+		}
+		if why := c.codeWhy(lang, vals[0], anchor, depth+1); why != "" || c.found != nil {
+			return why
+		}
+	}
+	return ""
+}
+
+// codePipesWhy judges commands piped to or from: awk's print | "cmd" and
+// "cmd" | getline, Perl's and Ruby's open(FH, "cmd |").
+func (c *cmdChecker) codePipesWhy(lang, code string, anchor syntax.Node) string {
+	switch lang {
+	case "awk":
 		for _, m := range reAwkPipe.FindAllStringSubmatch(code, -1) {
 			if why := c.pipeCmdWhy(m[1]+m[2], anchor); why != "" || c.found != nil {
 				return why
@@ -153,8 +233,7 @@ func (c *cmdChecker) codeWhy(lang, code string, anchor syntax.Node, depth int) s
 		if reAwkVarPipe.MatchString(code) {
 			return "pipes to or from a command it cannot resolve"
 		}
-	}
-	if lang == "perl" || lang == "ruby" {
+	case "perl", "ruby":
 		for _, m := range reOpen.FindAllStringIndex(code, -1) {
 			vals := perlOpen(code[m[1]-1:])
 			if len(vals) == 2 && strings.Contains(vals[1], "|") {
@@ -164,21 +243,7 @@ func (c *cmdChecker) codeWhy(lang, code string, anchor syntax.Node, depth int) s
 			}
 		}
 	}
-	if lang == "python" {
-		for _, m := range rePyExec.FindAllStringIndex(code, -1) {
-			vals, _ := codeCallArgs(code[m[1]-1:])
-			if len(vals) == 0 {
-				return "runs code it cannot resolve"
-			}
-			if why := c.codeWhy(lang, vals[0], anchor, depth+1); why != "" || c.found != nil {
-				return why
-			}
-		}
-	}
-	if why := c.codeFiles(lang, code, skip); why != "" || c.found != nil {
-		return why
-	}
-	return capabilityWhy(lang, code)
+	return ""
 }
 
 // codeFiles judges deletes and writes in code.

@@ -15,6 +15,14 @@
 //   - exec.go: one simple command: peel wrappers, then the spec's judge,
 //     its track, egress and secret checks.
 //   - rules.go: builders of common judges (by subcommand, by flag).
+//   - cmdopts.go: options whose value is a program to run (rsync -e, tar
+//     --to-command, ssh -o ProxyCommand=): a table of option kinds per
+//     tool family plus a generic rule by option name; the value is judged
+//     as the command it holds. A tool that runs an option's value is one
+//     row there.
+//   - git.go: one row per git subcommand (its judge and the options whose
+//     value git runs); gitconfig.go: configuration keys git runs or that
+//     shorten how long unreachable history is kept.
 //   - judges by noun: files.go, writers.go, sed.go, find.go, transfer.go,
 //     egress.go, git.go, gitconfig.go, remote.go, infra.go, system.go,
 //     perms.go, packages.go, scripts.go, unpinned.go, langs.go

@@ -27,6 +27,9 @@ func (c *cmdChecker) call(ce *syntax.CallExpr) *guardCall {
 	for _, a := range ce.Assigns {
 		c.substs(a)
 		c.commandVar(a)
+		if len(ce.Args) > 0 {
+			c.programVar(a)
+		}
 	}
 	// export $(grep -v '^#' .env | xargs) loads a .env into the shell:
 	// the substitution reads it, but nothing is printed.
@@ -143,6 +146,11 @@ func (c *cmdChecker) judge(in *guardCall) {
 		case jc.found != nil:
 			c.found = jc.found
 		case why != "":
+			c.flag(n, why)
+		}
+	}
+	if c.found == nil {
+		if why := c.runOptionsWhy(in); why != "" {
 			c.flag(n, why)
 		}
 	}

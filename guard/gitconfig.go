@@ -54,6 +54,9 @@ func (c *cmdChecker) gitConfigWhy(key string, val shArg) string {
 	if strings.HasPrefix(key, "remote.") && (strings.HasSuffix(key, ".url") || strings.HasSuffix(key, ".pushurl")) {
 		return c.gitRemoteWhy([]shArg{litArg("set-url"), litArg(key), val})
 	}
+	if why := gitHistoryKeyWhy(key, val); why != "" {
+		return why
+	}
 	if !gitCommandKey(key) {
 		return ""
 	}
@@ -142,6 +145,23 @@ func (c *cmdChecker) gitEnvConfigWhy(name, val string, known bool) string {
 		}
 		if gitCommandKey(strings.ToLower(val)) && !strings.EqualFold(val, "core.hookspath") {
 			return "makes git run a command (" + strings.ToLower(val) + ")"
+		}
+	}
+	return ""
+}
+
+// gitHistoryKeyWhy judges settings that make routine maintenance (git gc,
+// run by git itself now and then) destroy unreachable history: early
+// expiry of unreachable objects and reflogs, or no reflog at all.
+func gitHistoryKeyWhy(key string, val shArg) string {
+	switch key {
+	case "gc.pruneexpire", "gc.reflogexpire", "gc.reflogexpireunreachable":
+		if !val.ok || expiresSoon(val.val) {
+			return "makes git gc drop unreachable history early (" + key + ")"
+		}
+	case "core.logallrefupdates":
+		if !val.ok || strings.EqualFold(strings.TrimSpace(val.val), "false") {
+			return "stops git keeping the reflog that recovers lost commits (" + key + ")"
 		}
 	}
 	return ""

@@ -62,6 +62,10 @@ type guardShared struct {
 	links   map[string]string // symlink path -> target
 	fetched []string          // folders cloned from the network
 	decoded map[string]bool   // variables holding decoded text (p=$(... | base64 -d))
+	// publishes collects git add, commit and push for Publishes; nil
+	// when judging.
+	publishes *[]GitPublish
+	copies    map[string]string // for Publishes: copy target -> source, both absolute
 }
 
 // unknownScript marks a file written with content the guard cannot see.

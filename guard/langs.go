@@ -317,14 +317,7 @@ func ruleSSH(c *cmdChecker, in *guardCall) string {
 			return "opens a tunnel from a remote host into this machine (ssh -R)"
 		}
 		if len(v) == 2 && strings.IndexByte(val, v[1]) >= 0 && i+1 < len(in.args) {
-			i++
-			opt := in.args[i]
-			if v == "-o" && opt.ok {
-				k, cmd, _ := strings.Cut(opt.val, "=")
-				if strings.EqualFold(k, "ProxyCommand") || strings.EqualFold(k, "LocalCommand") {
-					c.nested(cmd, argAnchor(opt, in), false)
-				}
-			}
+			i++ // the value; ssh -o ProxyCommand= is judged with the options that run programs
 		}
 	}
 	if len(ops) < 2 {

@@ -265,6 +265,9 @@ func ruleSQL(c *cmdChecker, in *guardCall) string {
 		if why := sqlWhy(t.val); why != "" {
 			return why
 		}
+		if c.sqlEscapesWhy(t.val, argAnchor(t, in)); c.found != nil {
+			return ""
+		}
 	}
 	return ""
 }

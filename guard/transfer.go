@@ -41,8 +41,6 @@ func ruleTar(c *cmdChecker, in *guardCall) string {
 				dir = val
 			case "--file":
 				file = val
-			case "--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script":
-				return "runs a command through tar"
 			}
 		case strings.HasPrefix(v, "-") || i == 0 && strings.Trim(v, "ctxrudAzjJvfpkPC0123456789bBGhilmMnoOsSTUwWXZ") == "":
 			for _, r := range strings.TrimPrefix(v, "-") {
@@ -104,9 +102,6 @@ func ruleRsync(c *cmdChecker, in *guardCall) string {
 		"--files-from", "--port", "--password-file", "--chmod", "--chown", "--log-file",
 		"--temp-dir", "--backup-dir", "--suffix", "--link-dest", "--compare-dest", "--copy-dest",
 		"--max-size", "--min-size", "--timeout", "--bwlimit", "--exclude-from", "--include-from"))
-	if sh, ok := p.get("-e", "--rsh"); ok {
-		c.nested(sh, in.node, false)
-	}
 	if len(p.ops) < 2 {
 		return ""
 	}

@@ -47,6 +47,9 @@ func (c *cmdChecker) commandVar(a *syntax.Assign) {
 			c.flag(a, "sets a command variable it cannot resolve")
 			return
 		}
+		if name == "LESSOPEN" || name == "LESSCLOSE" {
+			v = strings.TrimLeft(v, "|-") // "|cmd %s": less pipes from cmd
+		}
 		c.nested(v, a.Value, false)
 	case sourcedVars[name]:
 		v, ok := c.literal(a.Value)
@@ -86,8 +89,12 @@ func (c *cmdChecker) declClause(x *syntax.DeclClause) {
 		c.substs(a)
 	}
 	c.envLoad = saved
+	export := x.Variant != nil && x.Variant.Value == "export"
 	for _, a := range x.Args {
 		c.commandVar(a)
+		if export {
+			c.programVar(a)
+		}
 		c.assign(a)
 	}
 }
@@ -162,4 +169,18 @@ func (c *cmdChecker) mktemp(w *syntax.Word) (string, bool) {
 		return filepath.Join(c.abs(dir), tmpl), c.abs(dir) != ""
 	}
 	return c.abs(tmpl), c.abs(tmpl) != ""
+}
+
+// programVar judges a variable handed to a program (X=v cmd, export X=v)
+// whose name says it holds a program to run (the generic rule of
+// cmdopts.go: MY_TOOL_COMMAND, DIFF_PAGER, SVN_EDITOR): a value that
+// reads as a command line is judged as one.
+func (c *cmdChecker) programVar(a *syntax.Assign) {
+	if a == nil || a.Name == nil || a.Value == nil || commandVars[a.Name.Value] || sourcedVars[a.Name.Value] ||
+		!namesProgram(a.Name.Value) {
+		return
+	}
+	if v, ok := c.literal(a.Value); ok && parsesAsShell(v) {
+		c.nested(v, a.Value, false)
+	}
 }

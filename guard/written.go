@@ -104,6 +104,9 @@ func trackCopy(c *cmdChecker, in *guardCall) {
 			target = filepath.Join(d, filepath.Base(s.val))
 		}
 		ps := c.abs(s.val)
+		if c.shared.copies != nil && ps != "" && s.ok && !s.glob {
+			c.shared.copies[target] = ps
+		}
 		if text, ok := c.shared.written[ps]; ok && s.ok {
 			c.shared.written[target] = text
 			continue

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -26,7 +27,9 @@ type Redactor struct {
 	mu      sync.RWMutex
 	secrets []string
 	forms   []string // every encoded form, longest first
-	r       *strings.Replacer
+	// formBytes are forms as bytes, for ContainsBytes.
+	formBytes [][]byte
+	r         *strings.Replacer
 }
 
 // NewRedactor returns a Redactor for secrets; values shorter than 8
@@ -65,8 +68,10 @@ func (r *Redactor) Add(secrets ...string) {
 	// Longest first, so a form is not half-replaced by a shorter one.
 	slices.SortFunc(r.forms, func(a, b string) int { return len(b) - len(a) })
 	pairs := make([]string, 0, 2*len(r.forms))
+	r.formBytes = r.formBytes[:0]
 	for _, f := range r.forms {
 		pairs = append(pairs, f, Redacted)
+		r.formBytes = append(r.formBytes, []byte(f))
 	}
 	r.r = strings.NewReplacer(pairs...)
 }
@@ -83,6 +88,59 @@ func (r *Redactor) Redact(s string) string {
 		return s
 	}
 	return rep.Replace(s)
+}
+
+// Empty reports whether r has no secret to look for.
+func (r *Redactor) Empty() bool {
+	if r == nil {
+		return true
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.forms) == 0
+}
+
+// Values returns the secrets themselves (not their encoded forms).
+func (r *Redactor) Values() []string {
+	if r == nil {
+		return nil
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.secrets)
+}
+
+// ContainsBytes is Contains for file content.
+func (r *Redactor) ContainsBytes(b []byte) bool {
+	if r == nil {
+		return false
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, f := range r.formBytes {
+		if bytes.Contains(b, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// WithoutValues returns env ("NAME=value" entries) without the entries
+// whose value is one of r's secrets, whatever the name: a command must not
+// inherit a secret under a name that does not say so.
+func (r *Redactor) WithoutValues(env []string) []string {
+	vals := r.Values()
+	if len(vals) == 0 {
+		return env
+	}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		_, v, _ := strings.Cut(kv, "=")
+		if !slices.Contains(vals, strings.TrimSpace(v)) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // Contains reports whether s holds any form of a secret.

@@ -80,3 +80,19 @@ func BenchmarkRedact30KB(b *testing.B) {
 		r.Redact(text)
 	}
 }
+
+func TestRedactorWithoutValues(t *testing.T) {
+	r := NewRedactor("sk-secret-value-123", "hunter2-horse")
+	env := []string{"PATH=/bin", "RENAMED=sk-secret-value-123", "OTHER= hunter2-horse", "MODE=development", "EMPTY="}
+	got := r.WithoutValues(env)
+	want := []string{"PATH=/bin", "MODE=development", "EMPTY="}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("WithoutValues = %q, want %q", got, want)
+	}
+	if !r.ContainsBytes([]byte("x " + base64.StdEncoding.EncodeToString([]byte("sk-secret-value-123")))) {
+		t.Error("ContainsBytes missed the base64 form")
+	}
+	if r.ContainsBytes([]byte("nothing here")) || NewRedactor().ContainsBytes([]byte("x")) || !NewRedactor().Empty() {
+		t.Error("false hit or non-empty empty redactor")
+	}
+}

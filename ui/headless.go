@@ -208,7 +208,7 @@ func (h *Headless) Finish(answer, errMsg string) error {
 // RunHeadless answers one question like RunPipe, but stdout carries only
 // h's JSON; humans still read progress and errors on stderr. It returns
 // the exit code, the same as RunPipe's.
-func RunHeadless(ctx context.Context, a *agent.Agent, question string, h *Headless, stderr io.Writer, describe func(error) string) int {
+func RunHeadless(ctx context.Context, a Runner, question string, h *Headless, stderr io.Writer, describe func(error) string) int {
 	answer, err := a.Run(ctx, question)
 	code, msg := ExitOK, ""
 	switch {

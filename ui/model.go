@@ -21,7 +21,7 @@ const modelListTimeout = 10 * time.Second
 // cmdModel lists the server's models (the current one marked) or, given a
 // name, switches to it for the next requests.
 func (r *REPL) cmdModel(name string) bool {
-	mc, ok := r.cfg.Client.(modelClient)
+	mc, ok := r.client.(modelClient)
 	if !ok {
 		r.out.note("this session's model cannot be changed")
 		return false

@@ -32,7 +32,7 @@ func TestModelCommand(t *testing.T) {
 	srv.SetInfo(fakeai.Info{Models: []string{"qwen2.5-coder:7b", "llama3.2"}})
 	client := agent.NewOpenAIClient(agent.ClientConfig{BaseURL: srv.URL, Model: "qwen2.5-coder:7b"})
 	var b strings.Builder
-	r := &REPL{cfg: REPLConfig{Client: client, Model: "qwen2.5-coder:7b"}, out: newRenderer(&b, false, false)}
+	r := &REPL{client: client, cfg: REPLConfig{Model: "qwen2.5-coder:7b"}, out: newRenderer(&b, false, false)}
 	for _, tc := range []struct{ arg, want string }{
 		{"", "* qwen2.5-coder:7b\n  llama3.2\n/model NAME switches to NAME\n"},
 		{"nope", `error: no model "nope" on this server; /model lists them` + "\n"},

@@ -23,6 +23,11 @@ const (
 	ExitInterrupted = 130
 )
 
+// Runner answers one question: a session.
+type Runner interface {
+	Run(ctx context.Context, question string) (string, error)
+}
+
 // PipeApprover answers approval requests with no terminal to ask: it denies,
 // or with yes approves and logs what it approved.
 func PipeApprover(yes bool, stderr io.Writer) windows.Approver {
@@ -128,7 +133,7 @@ func firstLine(s string, n int) string {
 
 // RunPipe answers one question: the answer alone on stdout, errors on
 // stderr. It returns the exit code.
-func RunPipe(ctx context.Context, a *agent.Agent, question string, stdout, stderr io.Writer, describe func(error) string) int {
+func RunPipe(ctx context.Context, a Runner, question string, stdout, stderr io.Writer, describe func(error) string) int {
 	answer, err := a.Run(ctx, question)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -18,14 +18,13 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
 )
 
 // REPLConfig is what the interactive session needs from main.
 type REPLConfig struct {
-	Client       agent.Client // for /model
-	Workdir      string
-	Instructions []string // paths of the instruction files the prompt holds
+	Workdir string
 	// CompressTokens is the compression threshold /usage measures against.
 	CompressTokens int64
 	Yes            bool // approve dangerous actions without asking
@@ -49,7 +48,10 @@ type REPL struct {
 	cfg      REPLConfig
 	out      *renderer
 	in       *input
-	agent    *agent.Agent
+	sess     *session.Session
+	agent    *agent.Agent // sess's, for the commands that work on it
+	client   agent.Client // sess's, for /model
+	branch   Brancher
 	approver *termApprover
 	journal  *windows.UndoJournal
 	herr     error // why the input history is not saved, if it is not
@@ -61,6 +63,14 @@ type REPL struct {
 	// pending are notes for the model (files /undo put back, commands
 	// run with !): they go before the next question.
 	pending []string
+}
+
+// Brancher starts a branch of from at turn (the REPL's /fork).
+type Brancher func(ctx context.Context, from *session.Session, turn int) (*session.Session, error)
+
+// use makes s the session the REPL drives.
+func (r *REPL) use(s *session.Session) {
+	r.sess, r.agent, r.client = s, s.Agent(), s.Client()
 }
 
 // NewREPL takes the terminal. Close gives it back; Run does so too.
@@ -118,9 +128,11 @@ func (r *REPL) Close() { r.in.Close() }
 // Ctrl-C, and returns the exit code. resumed, when set, is the session
 // continued: its turns are shown again. The terminal is restored on every
 // way out, a panic included.
-func (r *REPL) Run(a *agent.Agent, resumed *agent.Session) int {
+func (r *REPL) Run(s *session.Session, branch Brancher) int {
 	defer r.in.Close()
-	r.agent = a
+	r.use(s)
+	r.branch = branch
+	resumed := s.Resumed()
 	if r.cfg.Notices != nil {
 		r.cfg.Notices.redirect(r.out.interject)
 		defer r.cfg.Notices.redirect(nil)
@@ -148,8 +160,12 @@ func (r *REPL) banner() {
 		}
 	}
 	o.println(o.bold.Sprint("aci "+r.cfg.Version) + o.dim.Sprint(" · "+r.cfg.Model+" · "+dir))
-	if len(r.cfg.Instructions) > 0 {
-		o.println(o.dim.Sprint("instructions: " + strings.Join(r.cfg.Instructions, ", ")))
+	var ins []string
+	for _, in := range r.sess.Instructions() {
+		ins = append(ins, in.Path)
+	}
+	if len(ins) > 0 {
+		o.println(o.dim.Sprint("instructions: " + strings.Join(ins, ", ")))
 	}
 	if r.cfg.Yes {
 		o.println(o.yellow.Sprint("--yes: dangerous commands run without asking"))
@@ -222,7 +238,7 @@ func (r *REPL) turn(msg string) {
 	before, start := r.agent.Stats(), time.Now()
 	r.out.beginTurn()
 	msg = r.prepare(ctx, msg)
-	_, err := r.agent.Run(ctx, msg)
+	_, err := r.sess.Run(ctx, msg)
 	r.out.endTurn()
 	switch {
 	case err == nil:

@@ -452,7 +452,7 @@ func TestREPLResumeContinuesTheSession(t *testing.T) {
 
 // cancelWithCtrlC presses Ctrl-C during a turn and checks that the prompt
 // comes back within a second, the turn marked as interrupted.
-func (s *session) cancelWithCtrlC() {
+func (s *pane) cancelWithCtrlC() {
 	s.t.Helper()
 	sent := time.Now()
 	s.keys("C-c")

@@ -25,7 +25,7 @@ const (
 	waitLimit  = 15 * time.Second // generous: CI machines are slow
 )
 
-type session struct {
+type pane struct {
 	t     *testing.T
 	sock  string
 	srv   *fakeai.Server
@@ -36,26 +36,26 @@ type session struct {
 
 // startREPL runs aci in a fresh tmux server against srv. env adds to a
 // clean environment; args go to aci.
-func startREPL(t *testing.T, srv *fakeai.Server, env []string, args ...string) *session {
+func startREPL(t *testing.T, srv *fakeai.Server, env []string, args ...string) *pane {
 	t.Helper()
 	return startPane(t, srv, env, func(bin string) []string { return append([]string{bin}, args...) })
 }
 
 // startPane runs the command that argv builds from the binary's path.
-func startPane(t *testing.T, srv *fakeai.Server, env []string, argv func(bin string) []string) *session {
+func startPane(t *testing.T, srv *fakeai.Server, env []string, argv func(bin string) []string) *pane {
 	t.Helper()
 	return startPaneIn(t, srv, t.TempDir(), t.TempDir(), env, argv)
 }
 
 // startPaneIn is startPane in a given working directory and home, so a
 // second aci can continue what a first one left there.
-func startPaneIn(t *testing.T, srv *fakeai.Server, work, home string, env []string, argv func(bin string) []string) *session {
+func startPaneIn(t *testing.T, srv *fakeai.Server, work, home string, env []string, argv func(bin string) []string) *pane {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	bin := testbin.Build(t)
-	s := &session{t: t, srv: srv, work: work, home: home}
+	s := &pane{t: t, srv: srv, work: work, home: home}
 	s.state = filepath.Join(s.home, "state")
 	s.sock = fmt.Sprintf("aci-test-%d-%x", os.Getpid(), rand.Uint64())
 	conf := filepath.Join(t.TempDir(), "tmux.conf")
@@ -75,7 +75,7 @@ func startPaneIn(t *testing.T, srv *fakeai.Server, work, home string, env []stri
 	return s
 }
 
-func (s *session) tmux(args ...string) string {
+func (s *pane) tmux(args ...string) string {
 	s.t.Helper()
 	cmd := exec.Command("tmux", append([]string{"-u", "-L", s.sock}, args...)...)
 	cmd.Env = append(withoutTMUX(os.Environ()), "LANG=C.UTF-8")
@@ -97,18 +97,18 @@ func withoutTMUX(env []string) []string {
 }
 
 // screen is the pane's text, scrollback included.
-func (s *session) screen() string {
+func (s *pane) screen() string {
 	return s.tmux("capture-pane", "-p", "-J", "-t", "aci", "-S", "-")
 }
 
 // screenEscapes is the same with colours and attributes as escape codes.
-func (s *session) screenEscapes() string {
+func (s *pane) screenEscapes() string {
 	return s.tmux("capture-pane", "-p", "-e", "-J", "-t", "aci", "-S", "-")
 }
 
 // waitUntil polls the screen until ok holds; it fails the test after the
 // deadline, showing the screen.
-func (s *session) waitUntil(what string, ok func(screen string) bool) string {
+func (s *pane) waitUntil(what string, ok func(screen string) bool) string {
 	s.t.Helper()
 	deadline := time.Now().Add(waitLimit)
 	for {
@@ -124,13 +124,13 @@ func (s *session) waitUntil(what string, ok func(screen string) bool) string {
 }
 
 // waitFor waits until the screen shows text.
-func (s *session) waitFor(text string) string {
+func (s *pane) waitFor(text string) string {
 	s.t.Helper()
 	return s.waitUntil(fmt.Sprintf("%q", text), func(scr string) bool { return strings.Contains(scr, text) })
 }
 
 // waitPrompt waits until the last line is an empty prompt: aci is reading.
-func (s *session) waitPrompt() string {
+func (s *pane) waitPrompt() string {
 	s.t.Helper()
 	return s.waitUntil("the prompt", atPrompt)
 }
@@ -143,7 +143,7 @@ func lastLine(scr string) string {
 }
 
 // typeLine types text and Enter.
-func (s *session) typeLine(text string) {
+func (s *pane) typeLine(text string) {
 	s.t.Helper()
 	if text != "" {
 		s.tmux("send-keys", "-t", "aci", "-l", text)
@@ -152,7 +152,7 @@ func (s *session) typeLine(text string) {
 }
 
 // keys sends tmux key names (Enter, C-c, C-d, Tab).
-func (s *session) keys(keys ...string) {
+func (s *pane) keys(keys ...string) {
 	s.t.Helper()
 	s.tmux(append([]string{"send-keys", "-t", "aci"}, keys...)...)
 }
@@ -160,7 +160,7 @@ func (s *session) keys(keys ...string) {
 // exitStatus waits for aci to exit and returns its status. tmux 3.3
 // sometimes leaves an exited pane's process unreaped for a long time, so on
 // Linux the zombie's own exit code (/proc/PID/stat) counts too.
-func (s *session) exitStatus() int {
+func (s *pane) exitStatus() int {
 	s.t.Helper()
 	pid := strings.TrimSpace(s.tmux("display-message", "-p", "-t", "aci", "#{pane_pid}"))
 	deadline := time.Now().Add(waitLimit)

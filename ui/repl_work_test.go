@@ -428,3 +428,38 @@ func TestREPLTypeaheadDoesNotAnswerAnApproval(t *testing.T) {
 		t.Errorf("the write happened: %v", err)
 	}
 }
+
+func TestREPLForkContinuesInABranch(t *testing.T) {
+	t.Parallel()
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: "first answer"},
+		fakeai.Reply{Content: "second answer"},
+		fakeai.Reply{Content: "branch answer"},
+	)
+	s := startREPL(t, srv, nil)
+	s.waitPrompt()
+	s.typeLine("question one")
+	s.waitFor("first answer")
+	s.waitPrompt()
+	s.typeLine("question two")
+	s.waitFor("second answer")
+	s.waitPrompt()
+	s.typeLine("/fork 9")
+	s.waitFor("fork from one of them")
+	s.typeLine("/fork 1")
+	s.waitFor("now on branch")
+	s.waitPrompt()
+	s.typeLine("question three")
+	s.waitFor("branch answer")
+	reqs := srv.Requests()
+	if last := reqs[len(reqs)-1]; !mentions(last, "question one") || mentions(last, "question two") {
+		t.Errorf("the branch's request does not hold exactly turn 1: %s", last.Body)
+	}
+	s.waitPrompt()
+	s.typeLine("/exit")
+	s.exitStatus()
+	files, _ := filepath.Glob(filepath.Join(s.state, "aci", "sessions", "*.jsonl"))
+	if len(files) != 2 {
+		t.Errorf("transcripts %v, want the session and its branch", files)
+	}
+}

@@ -33,6 +33,7 @@ func init() {
 		{name: "show", args: "ID", help: "print a window as the model sees it", run: (*REPL).cmdShow},
 		{name: "compact", args: "[focus]", help: "compress the conversation into a summary now, keeping what focus names", run: (*REPL).cmdCompact},
 		{name: "model", args: "[name]", help: "list the server's models, or switch to one", run: (*REPL).cmdModel},
+		{name: "fork", args: "[turn]", help: "continue in a new branch of this session from its first turn turns (default: all)", run: (*REPL).cmdFork},
 		{name: "usage", help: "tokens used in this session, and the last prompt's size against the compression threshold", run: (*REPL).cmdUsage},
 		{name: "exit", aliases: []string{"quit"}, help: "leave aci", run: func(*REPL, string) bool { return true }},
 	}
@@ -125,7 +126,7 @@ func (r *REPL) cmdHelp(string) bool {
 }
 
 func (r *REPL) cmdReset(string) bool {
-	r.agent.Reset()
+	r.sess.Reset()
 	r.out.note("conversation cleared; all windows closed but the launcher")
 	return false
 }

@@ -224,6 +224,13 @@ func taskStatus(t *shell.Task) string {
 func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]shell.RunOption, *Result) {
 	var opts []shell.RunOption
 	v := w.env.Guard.Check(command, w.shell.Dir())
+	if why := w.publishWhy(ctx, command); why != "" {
+		if v.Dangerous {
+			v.Reason += "; and " + why
+		} else {
+			v = guard.Verdict{Dangerous: true, Reason: why}
+		}
+	}
 	if args.Bool("uncontained") && w.shell.Contained() {
 		opts = append(opts, shell.Uncontained())
 		if v.Dangerous {

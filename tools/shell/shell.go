@@ -261,7 +261,10 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(append(append(sandbox.Environ(os.Environ()), noninteractiveEnv...), sb.Env()...), extraEnv...)
+	// No credential variables, and no variable holding a value aci knows
+	// is secret (its key, what the workspace's .env files hold).
+	env := tools.Secrets.WithoutValues(sandbox.Environ(os.Environ()))
+	cmd.Env = append(append(append(env, noninteractiveEnv...), sb.Env()...), extraEnv...)
 	cmd.Stdout, cmd.Stderr = w, w // an *os.File: the child writes straight to the pipe
 	// A new session is also a new process group (pgid = pid) that can be
 	// killed as a whole, and it has no controlling terminal: a command that

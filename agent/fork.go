@@ -1,0 +1,113 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNoSuchTurn is a fork point past the turns a session has finished.
+var ErrNoSuchTurn = errors.New("no such turn")
+
+// ForkTranscript starts a branch of the session at parentPath: a new
+// transcript in dir whose records are the parent's up to the start of its
+// turn+1 (so replaying it gives the conversation after turn turns, and the
+// windows open then), under a meta record naming the parent. The parent's
+// file is only read: a branch shares nothing mutable with it.
+func ForkTranscript(dir, parentPath string, turn int, secret string) (*Transcript, Session, error) {
+	if turn < 1 {
+		return nil, Session{}, fmt.Errorf("%w: turns count from 1, got %d", ErrNoSuchTurn, turn)
+	}
+	parent, workdir, err := replay(parentPath)
+	if err != nil {
+		return nil, Session{}, fmt.Errorf("read the session to fork: %w", err)
+	}
+	if done := finishedTurns(parent); turn > done {
+		return nil, Session{}, fmt.Errorf("%w: session %s has %d finished turns, cannot fork at turn %d", ErrNoSuchTurn, parent.ID, done, turn)
+	}
+	records, err := recordsBefore(parentPath, turn+1)
+	if err != nil {
+		return nil, Session{}, err
+	}
+	t, err := NewTranscript(dir, workdir, parent.Model, secret)
+	if err != nil {
+		return nil, Session{}, err
+	}
+	t.meta.Parent, t.meta.FromTurn = parent.ID, turn
+	for _, line := range records {
+		if err := t.writeRaw(line); err != nil {
+			t.Close()
+			os.Remove(t.Path)
+			return nil, Session{}, err
+		}
+	}
+	s, _, err := replay(t.Path)
+	if err != nil {
+		t.Close()
+		return nil, Session{}, fmt.Errorf("read the new branch: %w", err)
+	}
+	return t, s, nil
+}
+
+// finishedTurns counts the turns of s that have ended: all but a last one
+// still running (one without an answer and with no later record) count.
+func finishedTurns(s Session) int { return len(s.Turns) }
+
+// recordsBefore returns the raw lines of the transcript at path after its
+// meta record and before the record that starts turn n (a turn record, or
+// in older transcripts the n-th question message).
+func recordsBefore(path string, n int) ([][]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	var out [][]byte
+	turns, questions, marked := 0, 0, false
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		line := bytes.Clone(sc.Bytes())
+		var r Record
+		if json.Unmarshal(line, &r) != nil || r.Type == "meta" {
+			continue
+		}
+		switch {
+		case r.Type == "turn":
+			if !marked {
+				// A transcript begun before turn records: go on counting.
+				turns, marked = questions, true
+			}
+			if turns++; turns == n {
+				return out, nil
+			}
+		case r.Type == "reset":
+			turns, questions = 0, 0 // replay forgets what came before
+		case !marked && r.Type == "message" && r.Role == "user" && !strings.HasPrefix(strings.TrimSpace(r.Content), "<tool_results>"):
+			if questions++; questions == n {
+				return out, nil
+			}
+		}
+		out = append(out, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", filepath.Base(path), err)
+	}
+	return out, nil
+}
+
+// writeRaw appends a record line as it was written elsewhere (a fork copies
+// its parent's records).
+func (t *Transcript) writeRaw(line []byte) error {
+	var r Record
+	if err := json.Unmarshal(line, &r); err != nil {
+		return fmt.Errorf("copy a transcript record: %w", err)
+	}
+	// Through Write, so the file and its meta record are created first.
+	return t.Write(r)
+}

@@ -1,0 +1,66 @@
+package guard
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+func TestPublishes(t *testing.T) {
+	work := guardFixture(t)
+	g := New(EnvFromOS())
+	for _, tc := range []struct {
+		cmd   string
+		kinds string
+		check func(t *testing.T, p []GitPublish)
+	}{
+		{cmd: `ls -la`, kinds: ""},
+		{cmd: `echo git commit`, kinds: ""},
+		{cmd: `git status && git log`, kinds: ""},
+		{cmd: `git commit -am "fix"`, kinds: "commit", check: func(t *testing.T, p []GitPublish) {
+			if !p[0].All || len(p[0].Messages) != 0 && p[0].Messages[0] != "fix" || p[0].Dir != work {
+				t.Errorf("got %+v", p[0])
+			}
+		}},
+		{cmd: `git commit -m "msg" -- a.go`, kinds: "commit", check: func(t *testing.T, p []GitPublish) {
+			if p[0].All || len(p[0].Paths) != 1 || p[0].Paths[0] != "a.go" || p[0].Messages[0] != "msg" {
+				t.Errorf("got %+v", p[0])
+			}
+		}},
+		{cmd: `git add -f .env && git commit -m x && git push origin main`, kinds: "add commit push", check: func(t *testing.T, p []GitPublish) {
+			if !p[0].Force || p[0].Paths[0] != ".env" || p[2].Remote != "origin" || p[2].Refs[0] != "main" {
+				t.Errorf("got %+v", p)
+			}
+		}},
+		{cmd: `cd src && git -C .. add . && bash -c 'git commit -m y'`, kinds: "add commit", check: func(t *testing.T, p []GitPublish) {
+			if p[0].Dir != work || p[1].Dir != filepath.Join(work, "src") {
+				t.Errorf("dirs %q %q", p[0].Dir, p[1].Dir)
+			}
+		}},
+		{cmd: `cp .env notes.txt && echo hello > b.txt && git add . && git commit -m z`, kinds: "add commit", check: func(t *testing.T, p []GitPublish) {
+			var from, content bool
+			for _, f := range p[1].Pending {
+				from = from || f.Path == filepath.Join(work, "notes.txt") && f.From == filepath.Join(work, ".env")
+				content = content || f.Path == filepath.Join(work, "b.txt") && f.Content == "hello" && f.Known
+			}
+			if !from || !content {
+				t.Errorf("pending %+v", p[1].Pending)
+			}
+		}},
+	} {
+		got := g.Publishes(tc.cmd, work)
+		kinds := ""
+		for i, p := range got {
+			if i > 0 {
+				kinds += " "
+			}
+			kinds += p.Kind
+		}
+		if kinds != tc.kinds {
+			t.Errorf("Publishes(%q) kinds = %q, want %q", tc.cmd, kinds, tc.kinds)
+			continue
+		}
+		if tc.check != nil {
+			tc.check(t, got)
+		}
+	}
+}

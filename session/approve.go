@@ -1,0 +1,92 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aci-dev/aci/windows"
+)
+
+// ErrNoRequest is a decision for a question that is not waiting.
+var ErrNoRequest = errors.New("no such question is waiting")
+
+// ask is the approver of sessions that have none of their own: the
+// question becomes an approval event and waits for Decide, the turn's
+// end, or the timeout (then it is denied).
+func (s *Session) ask(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+	ch := make(chan windows.Decision, 1)
+	s.mu.Lock()
+	s.reqSeq++
+	id := fmt.Sprintf("req_%d", s.reqSeq)
+	s.pending[id] = ch
+	call := s.call
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, id)
+		s.mu.Unlock()
+	}()
+	redact := s.f.cfg.Agent.Redact
+	obj := map[string]any{"type": "approval", "request_id": id, "window_id": req.WindowID, "action_id": "", "params": map[string]any{},
+		"reason": redact(req.Reason), "kind": req.Kind, "subject": redact(req.Subject)}
+	if call != nil && call.windowID == req.WindowID {
+		obj["action_id"], obj["params"] = call.actionID, call.params
+	}
+	if req.Diff != "" {
+		obj["diff"] = redact(req.Diff)
+	}
+	s.setState(StateAwaitingApproval)
+	s.publish("approval", obj)
+	defer s.setState(StateExecuting)
+	timeout := s.f.cfg.ApprovalTimeout
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case d := <-ch:
+		s.publish("notice", map[string]any{"type": "notice", "kind": "approval", "text": decisionLine(id, d)})
+		return d
+	case <-ctx.Done():
+		return windows.Decision{Message: "the turn was cancelled before anyone answered"}
+	case <-timer.C:
+		s.publish("notice", map[string]any{"type": "notice", "kind": "approval", "text": fmt.Sprintf("%s: no decision within %s, denied", id, timeout)})
+		return windows.Decision{Message: fmt.Sprintf("no one answered within %s", timeout)}
+	}
+}
+
+func decisionLine(id string, d windows.Decision) string {
+	switch {
+	case d.Allow && d.Always:
+		return id + ": always allowed"
+	case d.Allow:
+		return id + ": allowed"
+	}
+	return id + ": denied"
+}
+
+// Decide answers the waiting question id.
+func (s *Session) Decide(id string, d windows.Decision) error {
+	s.mu.Lock()
+	ch, ok := s.pending[id]
+	if ok {
+		delete(s.pending, id)
+	}
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrNoRequest, id)
+	}
+	ch <- d
+	return nil
+}
+
+// Pending lists the ids of the questions waiting now.
+func (s *Session) Pending() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	for id := range s.pending {
+		ids = append(ids, id)
+	}
+	return ids
+}

@@ -1,0 +1,305 @@
+// Package session is one conversation with aci, whatever drives it: the
+// REPL, pipe and headless modes, the server and ACP all build sessions here.
+// A session owns its window manager (with its sandboxed commands and MCP
+// servers), its agent, its transcript, its approvals and the fan-out of its
+// events; front ends only draw events and answer questions.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/guard"
+	"github.com/aci-dev/aci/prompt"
+	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/windows"
+)
+
+// Config is what every session of one aci process shares.
+type Config struct {
+	Client      agent.ClientConfig // the model; Notify is the process's own (say, stderr)
+	Agent       agent.Config       // system prompt, limits, redaction; Hints are filled per workspace
+	OutputLimit int
+	// SessionsDir holds the transcripts; "" is agent.SessionsDir(), and a
+	// folder that cannot be found means sessions are not written.
+	SessionsDir string
+	// ApprovalTimeout denies a question no one answers (sessions without
+	// an Approver); 0 is 10 minutes.
+	ApprovalTimeout time.Duration
+	// Now gives today's date for the system prompt; nil is time.Now.
+	Now func() time.Time
+}
+
+// Factory builds sessions.
+type Factory struct {
+	cfg Config
+}
+
+// NewFactory keeps cfg for the sessions it builds.
+func NewFactory(cfg Config) *Factory {
+	if cfg.ApprovalTimeout <= 0 {
+		cfg.ApprovalTimeout = 10 * time.Minute
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Agent.Redact == nil {
+		cfg.Agent.Redact = func(s string) string { return s }
+	}
+	return &Factory{cfg: cfg}
+}
+
+// Config returns what the factory was built with.
+func (f *Factory) Config() Config { return f.cfg }
+
+// Options are one session's own settings.
+type Options struct {
+	Workdir string // the workspace; "" is not allowed
+	Model   string // "" is the configured model
+	// Approver answers questions; nil turns each into an approval event
+	// that waits for Decide (or the timeout, then denied).
+	Approver windows.Approver
+	Journal  windows.Journal // the REPL's undo journal, or nil
+	// Emit sees every loop event inline, on the turn's goroutine, before
+	// subscribers do (the REPL and pipe mode draw with it).
+	Emit func(agent.Event)
+	// Notify sees the model client's notices (retries, fallbacks) besides
+	// the process's own Notify and the notice events.
+	Notify func(string)
+	// Env has the last say over the windows' environment (ACP's editor
+	// file access).
+	Env func(*windows.Env)
+	// MCP servers join those configured for the workspace (ACP's).
+	MCP map[string]mcp.ServerConfig
+	// Resume continues the latest session of Workdir, or ResumeID's.
+	Resume   bool
+	ResumeID string
+	// Say receives one-line notes about starting (what was resumed, why a
+	// transcript could not be written, MCP configuration problems).
+	Say func(string)
+}
+
+// ErrUsage marks a session that cannot start as asked (an unknown id).
+var ErrUsage = errors.New("bad session request")
+
+// New builds a session: its windows, agent and transcript (new, or
+// resumed as Options say).
+func (f *Factory) New(ctx context.Context, opt Options) (*Session, error) {
+	s, err := f.build(opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.attach(ctx, opt); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Open continues the stored session id (a file name or unique prefix) of
+// Workdir, whichever front end made it.
+func (f *Factory) Open(ctx context.Context, id string, opt Options) (*Session, error) {
+	opt.Resume, opt.ResumeID = true, id
+	return f.New(ctx, opt)
+}
+
+// Fork starts a branch: a new session whose history is the first turn
+// turns of the stored session parentID, with the windows open then opened
+// again on what the machine holds now.
+func (f *Factory) Fork(ctx context.Context, parentID string, turn int, opt Options) (*Session, error) {
+	dir, err := f.sessionsDir()
+	if err != nil {
+		return nil, err
+	}
+	parent, err := agent.FindSession(dir, opt.Workdir, parentID)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	t, state, err := agent.ForkTranscript(dir, parent.Path, turn, f.cfg.Client.APIKey)
+	if err != nil {
+		if errors.Is(err, agent.ErrNoSuchTurn) {
+			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		return nil, err
+	}
+	if opt.Model == "" && parent.Model != "" {
+		opt.Model = parent.Model
+	}
+	s, err := f.build(opt)
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	s.resumeFrom(ctx, t, state)
+	return s, nil
+}
+
+func (f *Factory) sessionsDir() (string, error) {
+	if f.cfg.SessionsDir != "" {
+		return f.cfg.SessionsDir, nil
+	}
+	return agent.SessionsDir()
+}
+
+// build makes the parts: client, guard, windows and agent.
+func (f *Factory) build(opt Options) (*Session, error) {
+	if opt.Workdir == "" {
+		return nil, fmt.Errorf("%w: a session needs a working directory", ErrUsage)
+	}
+	if !filepath.IsAbs(opt.Workdir) {
+		return nil, fmt.Errorf("%w: the working directory must be absolute, got %q", ErrUsage, opt.Workdir)
+	}
+	say := opt.Say
+	if say == nil {
+		say = func(string) {}
+	}
+	s := &Session{f: f, workdir: opt.Workdir, say: say, pending: map[string]chan windows.Decision{}, subs: map[*subscriber]bool{}, views: map[string]windowView{}, state: StateIdle}
+	s.opt = opt
+
+	ccfg := f.cfg.Client
+	if opt.Model != "" {
+		ccfg.Model = opt.Model
+	}
+	s.model = ccfg.Model
+	processNotify := ccfg.Notify
+	ccfg.Notify = func(line string) {
+		if processNotify != nil {
+			processNotify(line)
+		}
+		if opt.Notify != nil {
+			opt.Notify(line)
+		}
+		s.publish("notice", map[string]any{"type": "notice", "kind": noticeKind(line), "text": f.cfg.Agent.Redact(line)})
+	}
+	s.client = agent.NewOpenAIClient(ccfg)
+
+	mcpConfig := mcp.LoadConfig(opt.Workdir)
+	for _, p := range mcpConfig.Problems {
+		say("MCP configuration: " + p)
+	}
+	if len(opt.MCP) > 0 {
+		if mcpConfig.Servers == nil {
+			mcpConfig.Servers = map[string]mcp.ServerConfig{}
+		}
+		for name, sc := range opt.MCP {
+			mcpConfig.Servers[name] = sc
+		}
+	}
+
+	genv := guard.EnvFromOS()
+	genv.Secrets = []string{f.cfg.Client.APIKey}
+	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal}
+	env.Approver = opt.Approver
+	if env.Approver == nil {
+		env.Approver = windows.ApproverFunc(s.ask)
+	}
+	if opt.Env != nil {
+		opt.Env(&env)
+	}
+	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp}
+	if len(mcpConfig.Servers) > 0 {
+		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir})
+		apps = append(apps, windows.MCPAppWith(s.pool))
+	}
+	s.wm = windows.NewManager(env, apps...)
+
+	acfg := f.cfg.Agent
+	acfg.Hints = prompt.Hints{
+		Workdir:      opt.Workdir,
+		OS:           runtime.GOOS + "/" + runtime.GOARCH,
+		Date:         f.cfg.Now().Format("2006-01-02"),
+		Instructions: prompt.LoadInstructions(opt.Workdir),
+	}
+	s.instructions = acfg.Hints.Instructions
+	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)
+	return s, nil
+}
+
+// attach gives the session its transcript: the one to resume, or a new one.
+func (s *Session) attach(ctx context.Context, opt Options) error {
+	dir, err := s.f.sessionsDir()
+	if err != nil {
+		if opt.ResumeID != "" {
+			return err
+		}
+		s.say("no session transcript: " + err.Error())
+		return nil
+	}
+	key := s.f.cfg.Client.APIKey
+	if opt.Resume {
+		var found agent.Session
+		if opt.ResumeID != "" {
+			found, err = agent.FindSession(dir, opt.Workdir, opt.ResumeID)
+		} else {
+			found, err = agent.LatestSession(dir, opt.Workdir)
+		}
+		if err == nil {
+			t, terr := agent.ResumeTranscript(found.Path, key)
+			if terr == nil {
+				reopened := s.resumeFrom(ctx, t, found)
+				msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(found.Questions, "earlier question"))
+				if len(reopened) > 0 {
+					msg += ", reopened " + strings.Join(reopened, ", ")
+				}
+				s.say(msg + ")")
+				return nil
+			}
+			err = terr
+		}
+		if opt.ResumeID != "" {
+			// The person named a session: starting another would surprise.
+			return fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		s.say(err.Error() + "; starting a new session")
+	}
+	t, err := agent.NewTranscript(dir, opt.Workdir, s.model, key)
+	if err != nil {
+		s.say("no session transcript: " + err.Error())
+		return nil
+	}
+	s.log = t
+	s.id = strings.TrimSuffix(filepath.Base(t.Path), ".jsonl")
+	s.agent.SetTranscript(t)
+	return nil
+}
+
+// resumeFrom restores a stored conversation into the session and makes t
+// its transcript. It returns the windows reopened.
+func (s *Session) resumeFrom(ctx context.Context, t *agent.Transcript, stored agent.Session) []string {
+	reopened := s.agent.Resume(ctx, stored)
+	s.agent.SetTranscript(t)
+	s.log = t
+	s.id = strings.TrimSuffix(filepath.Base(t.Path), ".jsonl")
+	s.resumed = &stored
+	s.parent, s.fromTurn = stored.Parent, stored.FromTurn
+	s.turns = append([]agent.TurnInfo(nil), stored.Turns...)
+	s.snapshotWindows(false)
+	return reopened
+}
+
+// noticeKind sorts the client's notices as stream-json does.
+func noticeKind(s string) string {
+	switch {
+	case strings.HasPrefix(s, "retrying"):
+		return "retry"
+	case strings.HasPrefix(s, "falling back"):
+		return "fallback"
+	case strings.HasPrefix(s, "the server is still processing"):
+		return "slow"
+	}
+	return "info"
+}
+
+// plural is "1 question", "2 questions".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,382 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/prompt"
+	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/windows"
+)
+
+// State is where a session's loop stands (PROTOCOL.md §7).
+type State string
+
+// The states.
+const (
+	StateIdle             State = "idle"
+	StateAwaitingModel    State = "awaiting_model"
+	StateAwaitingApproval State = "awaiting_approval"
+	StateExecuting        State = "executing"
+)
+
+// ErrBusy is a turn asked for while one runs.
+var ErrBusy = errors.New("a turn is running in this session")
+
+// ErrClosed is a turn asked of a closed session.
+var ErrClosed = errors.New("the session is closed")
+
+// Session is one conversation: its windows, agent, transcript, approvals
+// and events.
+type Session struct {
+	f            *Factory
+	opt          Options
+	workdir      string
+	model        string
+	say          func(string)
+	client       agent.Client
+	wm           *windows.Manager
+	agent        *agent.Agent
+	pool         *mcp.Pool
+	log          *agent.Transcript
+	instructions []prompt.Instruction
+	resumed      *agent.Session
+
+	// run is held by the running turn, and by readers of the windows
+	// while none runs: a window is only read where no action changes it.
+	run sync.Mutex
+
+	mu       sync.Mutex
+	id       string
+	parent   string
+	fromTurn int
+	state    State
+	running  bool
+	closed   bool
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when the running turn ends
+	turns    []agent.TurnInfo
+	usage    agent.Usage
+	steps    int
+	call     *callInfo // the call running now, for approval events
+	pending  map[string]chan windows.Decision
+	reqSeq   int
+	streamed bool // text of the current reply went out as it streamed
+	filter   protocol.StreamFilter
+
+	events eventLog
+	subs   map[*subscriber]bool
+	views  map[string]windowView // what window events said last
+
+	stopTicker chan struct{}
+}
+
+type callInfo struct {
+	windowID, actionID string
+	params             any
+}
+
+// ID is the session's id: its transcript's name ("" when none is written).
+func (s *Session) ID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id
+}
+
+// Agent is the session's loop, for front ends' own commands (/compact,
+// /model, /usage). Use it only while no turn runs.
+func (s *Session) Agent() *agent.Agent { return s.agent }
+
+// Windows is the session's window manager.
+func (s *Session) Windows() *windows.Manager { return s.wm }
+
+// Client is the session's model client.
+func (s *Session) Client() agent.Client { return s.client }
+
+// Model is the model the session was started with.
+func (s *Session) Model() string { return s.model }
+
+// Workdir is the session's workspace.
+func (s *Session) Workdir() string { return s.workdir }
+
+// Instructions are the AGENTS.md files the system prompt holds.
+func (s *Session) Instructions() []prompt.Instruction { return s.instructions }
+
+// Resumed is the stored session this one continues, or nil.
+func (s *Session) Resumed() *agent.Session { return s.resumed }
+
+// State is where the loop stands now.
+func (s *Session) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// Run answers one question, blocking: the REPL and pipe mode call it. A
+// second turn while one runs gets ErrBusy.
+func (s *Session) Run(ctx context.Context, question string) (string, error) {
+	ctx, n, err := s.begin(ctx, question)
+	if err != nil {
+		return "", err
+	}
+	return s.turn(ctx, n, question)
+}
+
+// Start answers one question in the background and returns its turn
+// number; events tell how it goes.
+func (s *Session) Start(question string) (int, error) {
+	ctx, n, err := s.begin(context.Background(), question)
+	if err != nil {
+		return 0, err
+	}
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.publish("notice", map[string]any{"type": "notice", "kind": "error", "text": "internal error in the turn"})
+			}
+		}()
+		s.turn(ctx, n, question)
+	}()
+	return n, nil
+}
+
+// begin marks a turn as running and returns its context and number.
+func (s *Session) begin(ctx context.Context, question string) (context.Context, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return nil, 0, ErrClosed
+	case s.running:
+		return nil, 0, ErrBusy
+	}
+	s.running = true
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.done = make(chan struct{})
+	s.turns = append(s.turns, agent.TurnInfo{Index: len(s.turns) + 1, Question: s.f.cfg.Agent.Redact(question)})
+	return ctx, len(s.turns), nil
+}
+
+// turn runs turn n to its end.
+func (s *Session) turn(ctx context.Context, n int, question string) (string, error) {
+	s.run.Lock()
+	start := time.Now()
+	defer func() {
+		s.mu.Lock()
+		s.running, s.call = false, nil
+		s.cancel()
+		close(s.done)
+		s.mu.Unlock()
+		s.run.Unlock()
+	}()
+	q := s.f.cfg.Agent.Redact(question)
+	s.log.Write(agent.Record{Type: "turn", Content: q})
+	s.publish("turn", map[string]any{"type": "turn", "turn": n, "question": q})
+	s.setState(StateAwaitingModel)
+	before := s.agent.Stats()
+	answer, err := s.agent.Run(ctx, question)
+	after := s.agent.Stats()
+	answer = s.f.cfg.Agent.Redact(answer)
+	if err == nil {
+		s.log.Write(agent.Record{Type: "answer", Content: answer})
+	}
+	s.mu.Lock()
+	if n <= len(s.turns) && err == nil {
+		s.turns[n-1].Answer = answer
+	}
+	s.mu.Unlock()
+	s.snapshotWindows(true)
+	s.publish("result", s.resultObject(answer, err, after, before, time.Since(start), ctx))
+	s.setState(StateIdle)
+	return answer, err
+}
+
+// Cancel ends the running turn as Ctrl-C does: the model request is
+// aborted, the running command killed, a waiting question denied.
+func (s *Session) Cancel() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// Running reports whether a turn runs.
+func (s *Session) Running() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running
+}
+
+// Wait blocks until the running turn, if any, has ended.
+func (s *Session) Wait() {
+	s.mu.Lock()
+	done := s.done
+	s.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+// Close cancels the running turn and ends the session's commands and MCP
+// servers; the transcript stays.
+func (s *Session) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	if s.cancel != nil {
+		s.cancel()
+	}
+	if s.stopTicker != nil {
+		close(s.stopTicker)
+	}
+	s.mu.Unlock()
+	s.Wait()
+	s.run.Lock()
+	s.wm.CloseAll()
+	s.run.Unlock()
+	if s.pool != nil {
+		s.pool.Close()
+	}
+	s.log.Close()
+	s.mu.Lock()
+	for sub := range s.subs {
+		s.dropLocked(sub)
+	}
+	s.mu.Unlock()
+}
+
+// Reset forgets the conversation and closes every window but the launcher
+// (the REPL's /reset).
+func (s *Session) Reset() {
+	s.run.Lock()
+	defer s.run.Unlock()
+	s.agent.Reset()
+	s.mu.Lock()
+	s.turns = nil
+	s.mu.Unlock()
+	s.snapshotWindows(true)
+}
+
+func (s *Session) setState(st State) {
+	s.mu.Lock()
+	if s.state == st {
+		s.mu.Unlock()
+		return
+	}
+	s.state = st
+	s.mu.Unlock()
+	s.publish("state", map[string]any{"type": "state", "state": string(st)})
+}
+
+// onEvent takes the loop's events: the front end's Emit first, then the
+// state machine and the wire events.
+func (s *Session) onEvent(ev agent.Event) {
+	if s.opt.Emit != nil {
+		s.opt.Emit(ev)
+	}
+	redact := s.f.cfg.Agent.Redact
+	switch ev.Kind {
+	case agent.EventRequest:
+		s.mu.Lock()
+		watched := len(s.subs) > 0
+		s.mu.Unlock()
+		if watched {
+			// Renders every window: only worth it when someone looks.
+			s.snapshotWindows(true)
+		}
+		s.mu.Lock()
+		s.streamed = false
+		s.filter = protocol.StreamFilter{}
+		s.mu.Unlock()
+		s.setState(StateAwaitingModel)
+	case agent.EventText:
+		s.mu.Lock()
+		s.streamed = true
+		text := s.filter.Write(ev.Text)
+		s.mu.Unlock()
+		if text != "" {
+			s.publish("text", map[string]any{"type": "text", "text": redact(text)})
+		}
+	case agent.EventReply:
+		s.mu.Lock()
+		streamed := s.streamed
+		text := s.filter.Flush()
+		s.mu.Unlock()
+		if !streamed {
+			text = ev.Parsed.Text
+		}
+		if text != "" {
+			s.publish("text", map[string]any{"type": "text", "text": redact(text)})
+		}
+	case agent.EventCall:
+		params := any(ev.Call.Params)
+		if ev.Call.Params == nil {
+			params = map[string]any{}
+		}
+		s.mu.Lock()
+		s.call = &callInfo{windowID: ev.Call.WindowID, actionID: ev.Call.ActionID, params: params}
+		s.mu.Unlock()
+		s.setState(StateExecuting)
+		s.publish("tool_call", map[string]any{"type": "tool_call", "call_id": ev.Call.ID, "window_id": ev.Call.WindowID, "action_id": ev.Call.ActionID, "params": params})
+	case agent.EventResult:
+		obj := map[string]any{"type": "tool_result", "call_id": ev.Result.CallID, "status": ev.Result.Status, "text": ev.Result.Text}
+		if out := resultOutput(ev.Detail); out != "" {
+			obj["output"] = out
+		}
+		s.publish("tool_result", obj)
+	case agent.EventUsage:
+		s.mu.Lock()
+		s.steps++
+		s.usage.PromptTokens += ev.Usage.PromptTokens
+		s.usage.CompletionTokens += ev.Usage.CompletionTokens
+		s.usage.CachedTokens += ev.Usage.CachedTokens
+		s.mu.Unlock()
+	case agent.EventNotice:
+		s.publish("notice", map[string]any{"type": "notice", "kind": "hint", "text": redact(ev.Text)})
+	case agent.EventCompressed:
+		if c := ev.Compression; c != nil {
+			s.publish("notice", map[string]any{"type": "notice", "kind": "compression", "text": "history compressed"})
+		}
+	}
+}
+
+// resultOutput is what an action produced for a person to read: a
+// command's output or a file change's diff.
+func resultOutput(r windows.Result) string {
+	if r.Output != "" {
+		return r.Output
+	}
+	return r.Diff
+}
+
+// resultObject is the result event of a turn (the stream-json result).
+func (s *Session) resultObject(answer string, err error, after, before agent.Stats, took time.Duration, ctx context.Context) map[string]any {
+	obj := map[string]any{
+		"type": "result", "is_error": err != nil, "result": answer, "session_id": s.ID(),
+		"num_steps": after.Steps - before.Steps, "duration_ms": took.Milliseconds(),
+		"usage": map[string]any{
+			"prompt_tokens":     after.PromptTokens - before.PromptTokens,
+			"completion_tokens": after.CompletionTokens - before.CompletionTokens,
+			"cached_tokens":     after.CachedTokens - before.CachedTokens,
+		},
+	}
+	if err != nil {
+		msg := agent.Describe(err, s.f.cfg.Client.BaseURL, s.model)
+		switch {
+		case ctx.Err() != nil:
+			msg = "interrupted"
+		case errors.Is(err, agent.ErrStepLimit):
+			msg = err.Error()
+		}
+		obj["error"] = s.f.cfg.Agent.Redact(msg)
+	}
+	return obj
+}

@@ -1,0 +1,152 @@
+package session
+
+import (
+	"time"
+
+	"github.com/aci-dev/aci/agent"
+)
+
+// windowView is what a window showed when last looked at.
+type windowView struct {
+	App, Title, Content string
+	order               int
+}
+
+// WindowInfo is a window as the wire shows it.
+type WindowInfo struct {
+	ID      string `json:"id"`
+	App     string `json:"app"`
+	Title   string `json:"title"`
+	Content string `json:"content,omitempty"`
+}
+
+// snapshotWindows looks at every window and, with publish, sends a window
+// event for each that changed and each that closed. Its caller runs the
+// turn, or holds s.run: windows are read only where nothing changes them.
+func (s *Session) snapshotWindows(publish bool) {
+	redact := s.f.cfg.Agent.Redact
+	seen := map[string]bool{}
+	var events []map[string]any
+	for i, w := range s.wm.Windows() {
+		id := w.ID()
+		seen[id] = true
+		v := windowView{App: w.App(), Title: redact(w.Title()), Content: redact(w.View().Content), order: i}
+		s.mu.Lock()
+		old, had := s.views[id]
+		s.views[id] = v
+		s.mu.Unlock()
+		if !had || old.Content != v.Content || old.Title != v.Title {
+			events = append(events, map[string]any{"type": "window", "id": id, "app": v.App, "title": v.Title, "content": v.Content})
+		}
+	}
+	s.mu.Lock()
+	for id, v := range s.views {
+		if !seen[id] {
+			delete(s.views, id)
+			events = append(events, map[string]any{"type": "window", "id": id, "app": v.App, "title": v.Title, "content": "", "closed": true})
+		}
+	}
+	s.mu.Unlock()
+	if publish {
+		for _, ev := range events {
+			s.publish("window", ev)
+		}
+	}
+}
+
+// Refresh looks at the windows again when no turn runs (background tasks
+// change them between turns) and sends what changed.
+func (s *Session) Refresh() {
+	if !s.run.TryLock() {
+		return // the turn sends window events itself
+	}
+	defer s.run.Unlock()
+	s.snapshotWindows(true)
+}
+
+// WatchWindows refreshes the windows every interval until the session
+// closes, so a background task's progress reaches clients between turns.
+func (s *Session) WatchWindows(interval time.Duration) {
+	s.mu.Lock()
+	if s.stopTicker != nil || s.closed {
+		s.mu.Unlock()
+		return
+	}
+	stop := make(chan struct{})
+	s.stopTicker = stop
+	s.mu.Unlock()
+	go func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				s.Refresh()
+			}
+		}
+	}()
+}
+
+// Windows lists the open windows, launcher first, as last looked at.
+func (s *Session) WindowList() []WindowInfo {
+	s.Refresh()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]WindowInfo, len(s.views))
+	for id, v := range s.views {
+		out[v.order] = WindowInfo{ID: id, App: v.App, Title: v.Title}
+	}
+	return compact(out)
+}
+
+func compact(in []WindowInfo) []WindowInfo {
+	out := in[:0]
+	for _, w := range in {
+		if w.ID != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Window is what window id shows now (between turns) or showed after the
+// last batch (while a turn runs).
+func (s *Session) Window(id string) (WindowInfo, bool) {
+	s.Refresh()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.views[id]
+	if !ok {
+		return WindowInfo{}, false
+	}
+	return WindowInfo{ID: id, App: v.App, Title: v.Title, Content: v.Content}, true
+}
+
+// Info is a session as GET /api/sessions/{id} shows it.
+type Info struct {
+	ID       string           `json:"id"`
+	Model    string           `json:"model"`
+	Cwd      string           `json:"cwd"`
+	State    State            `json:"state"`
+	Parent   string           `json:"parent"`
+	FromTurn int              `json:"from_turn"`
+	Turns    []agent.TurnInfo `json:"turns"`
+	Windows  []WindowInfo     `json:"windows"`
+	Usage    map[string]int64 `json:"usage"`
+}
+
+// Info describes the session now.
+func (s *Session) Info() Info {
+	ws := s.WindowList()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	turns := append([]agent.TurnInfo{}, s.turns...)
+	return Info{
+		ID: s.id, Model: s.model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
+		Turns: turns, Windows: ws,
+		Usage: map[string]int64{"prompt_tokens": s.usage.PromptTokens, "completion_tokens": s.usage.CompletionTokens,
+			"cached_tokens": s.usage.CachedTokens, "steps": int64(s.steps)},
+	}
+}

@@ -1,0 +1,62 @@
+package windows
+
+import (
+	"context"
+
+	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/dotenv"
+	"github.com/aci-dev/aci/tools/gitscan"
+)
+
+// publishWhy looks, before a command commits or pushes, at what it would
+// publish: a secret value aci knows (its key, credential variables, what
+// the workspace's .env files hold) or a file git ignores being
+// force-added. It returns the reason to ask, naming the file and never the
+// value; "" when nothing is found or the command publishes nothing. The
+// guard finds the git commands (a pure reading of the command line);
+// gitscan reads the repository.
+func (w *bashWindow) publishWhy(ctx context.Context, command string) string {
+	pubs := w.env.Guard.Publishes(command, w.shell.Dir())
+	publishes := false
+	ops := make([]gitscan.Op, 0, len(pubs))
+	for _, p := range pubs {
+		dir := p.Dir
+		if dir == "" {
+			dir = w.shell.Dir()
+		}
+		publishes = publishes || p.Kind == "commit" || p.Kind == "push"
+		op := gitscan.Op{Kind: p.Kind, Dir: dir, All: p.All, Force: p.Force, Paths: p.Paths,
+			Messages: p.Messages, Remote: p.Remote, Refs: p.Refs}
+		for _, f := range p.Pending {
+			if f.Known {
+				op.Pending = append(op.Pending, gitscan.Pending{Path: f.Path, Content: f.Content, From: f.From})
+			}
+		}
+		ops = append(ops, op)
+	}
+	if !publishes {
+		return ""
+	}
+	f, err := gitscan.Check(ctx, ops, knownSecrets(w.env.Workdir))
+	switch {
+	case err != nil:
+		return "could not check what git would publish for secrets (" + tools.Secrets.Redact(err.Error()) + ")"
+	case f != nil:
+		return f.Reason()
+	}
+	return ""
+}
+
+// knownSecrets are the values a commit must not carry: the ones aci holds
+// (its API key, credential variables) and what the workspace's .env files
+// hold now (read again each time: the model may have written one).
+func knownSecrets(workdir string) []gitscan.Secret {
+	var out []gitscan.Secret
+	for _, v := range tools.Secrets.Values() {
+		out = append(out, gitscan.Secret{Label: "a secret aci holds: its API key or a credential variable", Value: v})
+	}
+	for _, s := range dotenv.Secrets(workdir) {
+		out = append(out, gitscan.Secret{Label: "the value of " + s.Label, Value: s.Value})
+	}
+	return out
+}
