@@ -1,8 +1,6 @@
 package limits
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/aci-dev/aci/tools/settings"
