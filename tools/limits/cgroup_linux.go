@@ -28,8 +28,9 @@ type cgroups struct {
 	// them: the next command reuses one (making and removing a cgroup
 	// costs more than the rest of the limits). Their counters are read
 	// against the values they had when the command started.
-	mu   sync.Mutex
-	idle [][]string
+	mu      sync.Mutex
+	idle    [][]string
+	pending sync.WaitGroup // releases under way
 }
 
 // cgroupSeq names command cgroups uniquely within the process.
@@ -293,6 +294,7 @@ func cgroupPids(d string) []int {
 
 // remove takes away aci's own cgroup folders (empty by then).
 func (c *cgroups) remove() {
+	c.pending.Wait()
 	c.mu.Lock()
 	for _, dirs := range c.idle {
 		removeCgroups(dirs)

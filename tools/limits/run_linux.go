@@ -95,10 +95,16 @@ func (l *Limiter) Start(argv []string, reap bool, leftFile string) (*Run, error)
 func (r *Run) Argv() []string { return r.argv }
 
 // Close ends whatever is left in the command's cgroups and gives them
-// back for another command.
+// back for another command. It does not wait: the last processes (a pid
+// namespace being torn down) may take a moment to go.
 func (r *Run) Close() {
 	if r.dirs != nil {
-		r.l.cg.release(r.dirs)
+		cg, dirs := r.l.cg, r.dirs
+		cg.pending.Add(1)
+		go func() {
+			defer cg.pending.Done()
+			cg.release(dirs)
+		}()
 	}
 	r.dirs = nil
 }

@@ -138,7 +138,12 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	// background would outlive aci. Long-running jobs belong in start.
 	// A sandbox's own processes (bwrap's init in the command's pid
 	// namespace) end a moment after the command: they get leftoverGrace.
-	leftovers := !res.TimedOut && !res.Canceled && syscall.Kill(-p.pgid, 0) == nil && !waitGroupGone(p.pgid, leftoverGrace)
+	// In its own pid namespace, what the command left ends with the
+	// namespace, which the kernel tears down as bwrap exits; its shell
+	// said on the way out whether there was any (leftFile). Waiting for
+	// the teardown would only add time.
+	leftovers := !res.TimedOut && !res.Canceled && !sb.OwnPIDNamespace() &&
+		syscall.Kill(-p.pgid, 0) == nil && !waitGroupGone(p.pgid, leftoverGrace)
 	if leftovers {
 		killErr = p.killGroup()
 	}
