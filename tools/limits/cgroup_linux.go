@@ -59,6 +59,7 @@ func findCgroups() (*cgroups, error) {
 	}
 	cg := &cgroups{mem: filepath.Join(mem, own["memory"], baseName()), pids: filepath.Join(pids, own["pids"], baseName())}
 	for _, d := range []string{cg.mem, cg.pids} {
+		removeStale(filepath.Dir(d))
 		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("cgroup v1: %w", err)
 		}
@@ -86,6 +87,7 @@ func v2Cgroups(own string) (*cgroups, error) {
 	if f := strings.Fields(string(procs)); len(f) != 1 || f[0] != strconv.Itoa(os.Getpid()) {
 		return nil, errors.New("cgroup v2: aci's cgroup holds other processes")
 	}
+	removeStale(own)
 	base := filepath.Join(own, baseName())
 	self := filepath.Join(base, "aci")
 	for _, d := range []string{base, self} {
@@ -107,6 +109,28 @@ func v2Cgroups(own string) (*cgroups, error) {
 }
 
 func baseName() string { return "aci-" + strconv.Itoa(os.Getpid()) }
+
+// removeStale removes the cgroup folders that an aci which is gone left in
+// parent (one killed before its cleanup ran). A folder whose pid is in use
+// is left alone, and one with processes in it cannot be removed.
+func removeStale(parent string) {
+	ents, _ := os.ReadDir(parent)
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "aci-")
+		pid, err := strconv.Atoi(rest)
+		if !ok || err != nil || !e.IsDir() || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue
+		}
+		d := filepath.Join(parent, e.Name())
+		subs, _ := os.ReadDir(d)
+		for _, sub := range subs {
+			if sub.IsDir() {
+				os.Remove(filepath.Join(d, sub.Name()))
+			}
+		}
+		os.Remove(d)
+	}
+}
 
 // cgroupMounts maps each v1 controller (and "" for v2) to its mount point.
 func cgroupMounts() (map[string]string, error) {

@@ -15,10 +15,6 @@ var bwrapPID = []string{"--unshare-pid", "--die-with-parent", "--proc", "/proc"}
 // pidArgs adds the pid namespace to a bwrap command line.
 func pidArgs(out []string) []string { return append(out, bwrapPID...) }
 
-// OwnPIDNamespace reports whether each command runs in its own pid
-// namespace (the shell then looks for leftovers from inside).
-func (s *Sandbox) OwnPIDNamespace() bool { return s.Kind() == Bwrap }
-
 // privateTmpArgs binds the session's private folders over /tmp and
 // /var/tmp, before the writable roots below them (a workspace under /tmp
 // is bound on top), and takes both out of roots.

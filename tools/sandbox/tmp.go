@@ -3,7 +3,10 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 )
 
 // Each contained command of a session sees the session's own /tmp and
@@ -29,7 +32,8 @@ var privateTmps struct {
 // it cannot be made (commands then share the machine's /tmp).
 func (s *Sandbox) privateTmp() string {
 	s.tmpOnce.Do(func() {
-		d, err := os.MkdirTemp("", "aci-session-")
+		removeStaleTmps()
+		d, err := os.MkdirTemp("", "aci-session-"+strconv.Itoa(os.Getpid())+"-")
 		if err != nil {
 			return
 		}
@@ -51,6 +55,23 @@ func (s *Sandbox) privateTmp() string {
 		privateTmps.Unlock()
 	})
 	return s.tmpDir
+}
+
+// removeStaleTmps removes the session folders of an aci that is gone (one
+// killed before its Cleanup ran): their names carry its pid.
+func removeStaleTmps() {
+	ents, _ := os.ReadDir(os.TempDir())
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "aci-session-")
+		pidText, _, found := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || !found || err != nil || !e.IsDir() || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue
+		}
+		d := filepath.Join(os.TempDir(), e.Name())
+		makeRemovable(d)
+		os.RemoveAll(d)
+	}
 }
 
 // PrivateTmp is the host folder that contained commands see as /tmp, or
@@ -103,3 +124,8 @@ func (s *Sandbox) Env() []string {
 	}
 	return nil
 }
+
+// OwnPIDNamespace reports whether each command runs in its own pid
+// namespace (bwrap): its leftovers then end with it, and the shell looks
+// for them from inside.
+func (s *Sandbox) OwnPIDNamespace() bool { return s.Kind() == Bwrap }
