@@ -275,9 +275,7 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 	// killed as a whole, and it has no controlling terminal: a command that
 	// opens /dev/tty (sudo, ssh, git asking for a password) fails at once
 	// instead of stopping on, or reading from, the user's terminal.
-	// Pdeathsig: should aci die, the helper (or bwrap) is told, and ends
-	// the command with everything it started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGTERM}
+	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
