@@ -69,6 +69,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if cfg.Sessions {
 		return listSessions(workdir, stdout, stderr)
 	}
+	limitsNote, cleanup := applyLimits(workdir, stderr)
+	defer cleanup()
 	interactive := !cfg.PromptSet && isatty.IsTerminal(stdin.Fd())
 	if interactive && cfg.OutputFormat != ui.FormatText {
 		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)
@@ -117,6 +119,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			return ui.ExitFailed
 		}
 		defer repl.Close()
+		repl.Note(limitsNote)
 		opts.Approver, opts.Journal, opts.Emit = repl, repl.Journal(), repl.Event
 		s, err := factory.New(context.Background(), opts)
 		if err != nil {
