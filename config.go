@@ -49,6 +49,14 @@ type config struct {
 	Help           bool
 	OutputFormat   ui.OutputFormat // text, json or stream-json (pipe mode)
 
+	// Serve is `aci serve`: Addr is where it listens, ServeToken the token
+	// (ACI_SERVE_TOKEN, environment only; empty: a random one) and
+	// ApprovalTimeout how long a question waits for a client's decision.
+	Serve           bool
+	Addr            string
+	ServeToken      string
+	ApprovalTimeout time.Duration
+
 	// FirstByteTimeout is ACI_FIRST_BYTE_TIMEOUT; 0 lets the client choose.
 	FirstByteTimeout time.Duration
 	// CacheTTL is ACI_CACHE_TTL: how long the provider keeps a prompt
@@ -72,6 +80,10 @@ Usage:
   aci                      interactive session (on a terminal)
   echo "question" | aci    answer one question; the answer goes to stdout
   aci -p "question"        the same; piped stdin is appended as context
+  aci serve [--addr HOST:PORT]
+                           run sessions over HTTP for a browser, an editor
+                           or a script (default 127.0.0.1:7433; see
+                           docs/serve.md)
   aci acp                  serve an editor over the Agent Client Protocol on
                            stdin and stdout (Zed, JetBrains, Neovim; docs/acp.md)
 
@@ -95,8 +107,10 @@ Configuration (environment, then .env in the working directory):
   ACI_FIRST_BYTE_TIMEOUT (seconds to wait for a reply to begin; default 600
   for a local server, 180 otherwise), ACI_CACHE_TTL (seconds the provider
   keeps a prompt cached; default 300, 0 = never expires)
-  ACI_YES and ACI_SANDBOX are safety switches: read from the environment
-  only, never from .env.
+  ACI_SERVE_TOKEN, ACI_SERVE_APPROVAL_TIMEOUT (aci serve: its token, and
+  seconds a question waits for a decision; default 600)
+  ACI_YES, ACI_SANDBOX and ACI_SERVE_TOKEN are safety switches: read from the
+  environment only, never from .env.
 With neither OPENAI_API_KEY nor OPENAI_BASE_URL set, aci uses the first local
 server it finds: Ollama (11434), llama.cpp (8080), LM Studio (1234), vLLM (8000).
 See .env.example.
@@ -108,6 +122,10 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("aci", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var c config
+	if len(args) > 0 && args[0] == "serve" {
+		c.Serve, args = true, args[1:]
+	}
+	fs.StringVar(&c.Addr, "addr", "", "")
 	fs.StringVar(&c.Prompt, "p", "", "")
 	fs.BoolVar(&c.Yes, "yes", false, "")
 	model := fs.String("model", "", "")
@@ -144,10 +162,16 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 		return c, usageErr("unexpected argument %q: pass a question with -p or on stdin (see aci --help)", fs.Arg(0))
 	}
 	c.PromptSet = set["p"]
+	if c.Serve && (c.PromptSet || set["resume"] || set["sessions"] || set["output-format"]) {
+		return c, usageErr("aci serve takes --addr and the model and safety flags; questions come over HTTP (see docs/serve.md)")
+	}
 	if c.Help || c.Version || c.Sessions {
 		return c, nil
 	}
 	if c.DotEnv, err = loadDotEnv(".env"); err != nil {
+		return c, err
+	}
+	if err := c.checkServe(set); err != nil {
 		return c, err
 	}
 	c.APIKey = os.Getenv("OPENAI_API_KEY")
@@ -230,6 +254,43 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	return c, nil
 }
 
+// checkServe reads what `aci serve` needs: its address, token and
+// approval timeout; --addr without serve is refused.
+func (c *config) checkServe(set map[string]bool) error {
+	if !c.Serve {
+		if set["addr"] {
+			return usageErr("--addr is for aci serve")
+		}
+		return nil
+	}
+	if c.Addr == "" {
+		c.Addr = "127.0.0.1:7433"
+	}
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return usageErr("--addr must be HOST:PORT, got %q", c.Addr)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return usageErr("--addr: the port must be 0 to 65535, got %q", port)
+	}
+	if host == "" {
+		return usageErr("--addr needs a host: 127.0.0.1 for this machine only, 0.0.0.0 for every interface")
+	}
+	c.ServeToken = strings.TrimSpace(os.Getenv("ACI_SERVE_TOKEN"))
+	if c.ServeToken != "" && len(c.ServeToken) < 16 {
+		return usageErr("ACI_SERVE_TOKEN must be at least 16 characters: anyone who guesses it drives the agent")
+	}
+	timeout, err := envInt("ACI_SERVE_APPROVAL_TIMEOUT", 600)
+	if err != nil {
+		return err
+	}
+	if timeout < 1 {
+		return usageErr("ACI_SERVE_APPROVAL_TIMEOUT must be at least 1 second, got %d", timeout)
+	}
+	c.ApprovalTimeout = time.Duration(timeout) * time.Second
+	return nil
+}
+
 // localServers are the servers discovery tries; tests replace them.
 var localServers = agent.LocalServers
 
@@ -307,7 +368,8 @@ func envInt(name string, def int) (int, error) {
 // safetySwitches are never taken from .env: a file in the workspace, which
 // the model can write, must not be able to turn approvals or containment
 // off.
-var safetySwitches = map[string]bool{"ACI_YES": true, "ACI_SANDBOX": true}
+// Nor may it choose the token of aci serve.
+var safetySwitches = map[string]bool{"ACI_YES": true, "ACI_SANDBOX": true, "ACI_SERVE_TOKEN": true}
 
 // ownVar reports the variables aci reads from .env: its own settings
 // (OPENAI_*, ACI_*). The rest of a .env belongs to the project: aci does
@@ -346,14 +408,13 @@ func loadDotEnv(path string) (map[string]string, error) {
 
 // applySafety sets up what keeps secrets in and commands contained, once
 // the configuration is known: containment for the process (saying once on
-// stderr when the machine cannot contain commands), and the values that
+// stderr, when the first command runs, if the machine cannot contain
+// commands), and the values that
 // output and fetched URLs are checked for: the API key, the values of
 // credential variables, and what .env set.
 func applySafety(c config, stderr io.Writer) {
-	if notice, err := sandbox.Configure(c.Sandbox); err != nil {
+	if err := sandbox.Configure(c.Sandbox, func(notice string) { fmt.Fprintln(stderr, "aci:", notice) }); err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
-	} else if notice != "" {
-		fmt.Fprintln(stderr, "aci:", notice)
 	}
 	tools.Secrets.Add(c.APIKey)
 	for _, kv := range os.Environ() {

@@ -144,6 +144,47 @@ func TestOutputFormatStreamJSON(t *testing.T) {
 	}
 }
 
+// A script reads what a command printed and what an edit changed from
+// tool_result's output; a result with neither has no output field.
+func TestOutputFormatStreamJSONOutputs(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "greet.txt"), []byte("hello\n"), 0o644)
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "printf 'one\\ntwo\\n'"}),
+			call("launcher", "open", map[string]any{"app": "file", "target": "greet.txt"}),
+			call("file_1", "edit", map[string]any{"old_text": "hello", "new_text": "goodbye"}),
+		)},
+		fakeai.Reply{Content: "done"},
+	)
+	r := aci(t, dir, srv, "", nil, "-p", "go", "--yes", "--output-format", "stream-json")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	var results []map[string]any
+	for _, o := range jsonLines(t, r.stdout) {
+		if o["type"] == "tool_result" {
+			results = append(results, o)
+		}
+	}
+	if len(results) != 4 {
+		t.Fatalf("%d tool_results, want 4:\n%s", len(results), r.stdout)
+	}
+	for _, i := range []int{0, 2} {
+		if _, ok := results[i]["output"]; ok {
+			t.Errorf("opening a window has an output: %v", results[i])
+		}
+	}
+	if got := results[1]["output"]; got != "one\ntwo" {
+		t.Errorf("the command's output %q, want \"one\\ntwo\"", got)
+	}
+	diff, _ := results[3]["output"].(string)
+	if !strings.Contains(diff, "-hello") || !strings.Contains(diff, "+goodbye") || !strings.Contains(diff, "@@") {
+		t.Errorf("the edit's output is not its diff: %q\n%s", diff, r.stdout)
+	}
+}
+
 func TestOutputFormatStreamJSONNotices(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,

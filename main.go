@@ -21,6 +21,7 @@ import (
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -71,10 +72,18 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 	limitsNote, cleanup := applyLimits(workdir, stderr)
 	defer cleanup()
+	if cfg.Serve {
+		return runServe(cfg, workdir, stdout, stderr)
+	}
 	interactive := !cfg.PromptSet && isatty.IsTerminal(stdin.Fd())
 	if interactive && cfg.OutputFormat != ui.FormatText {
 		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)
 		return ui.ExitUsage
+	}
+	if interactive {
+		// A person watches from the start: say now, not at the first
+		// command, when commands cannot be contained.
+		sandbox.Probe()
 	}
 	question := cfg.Prompt
 	if !interactive {
@@ -189,8 +198,9 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 	return session.NewFactory(session.Config{
 		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
 			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout},
-		Agent:       agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: tools.Secrets.Redact},
-		OutputLimit: cfg.OutputLimit,
+		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: tools.Secrets.Redact},
+		OutputLimit:     cfg.OutputLimit,
+		ApprovalTimeout: cfg.ApprovalTimeout,
 	})
 }
 

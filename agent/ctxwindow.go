@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -69,45 +68,117 @@ const compressShare = 0.75
 // windowProbeTimeout bounds asking the server once per model.
 const windowProbeTimeout = 2 * time.Second
 
+// smallWindow is the window a local server commonly runs a model with
+// (Ollama's default). A first prompt that could not fit it waits for the
+// server's answer before it is sent; a smaller one goes at once, the
+// window asked for alongside.
+const smallWindow = ollamaDefaultContext
+
 // windowCache keeps the probed window of each model.
 type windowCache struct {
-	mu   sync.Mutex
-	byID map[string]Window
+	mu      sync.Mutex
+	byID    map[string]Window       // reported windows
+	guess   map[string]Window       // assumed windows (asked again)
+	pending map[string]*windowProbe // probes on their way
 }
 
-// ContextWindow asks the server for the current model's window, once per
-// model; a server that does not say gives Window{} (then only
-// ACI_COMPRESS_TOKENS applies).
-func (c *OpenAIClient) ContextWindow(ctx context.Context) Window {
+// windowProbe is one asking of the server; w is set when done is closed.
+type windowProbe struct {
+	done chan struct{}
+	w    Window
+}
+
+// ContextWindow is the current model's window as far as it is known. The
+// first call for a model starts asking the server, in the background, if
+// the server can answer (probeTarget); with wait it waits for the answer
+// (at most windowProbeTimeout), else it returns at once: Window{} (only
+// ACI_COMPRESS_TOKENS applies) until the answer came. A server that does
+// not say gives Window{}.
+func (c *OpenAIClient) ContextWindow(ctx context.Context, wait bool) Window {
 	model := c.Model()
 	c.window.mu.Lock()
-	w, ok := c.window.byID[model]
-	c.window.mu.Unlock()
-	if ok {
+	if w, ok := c.window.byID[model]; ok {
+		c.window.mu.Unlock()
 		return w
 	}
-	if u, err := url.Parse(c.baseURL); err == nil && strings.HasSuffix(u.Hostname(), "api.openai.com") {
-		w = Window{Model: model} // OpenAI does not say, and its windows are large
-	} else {
-		pctx, cancel := context.WithTimeout(ctx, windowProbeTimeout)
-		w = ProbeWindow(pctx, c.baseURL, c.apiKey, model)
-		cancel()
-		if ctx.Err() != nil || w.Assumed {
-			return w // not cached: the next request asks again
+	p := c.window.pending[model]
+	if p == nil {
+		target := probeTarget(c.baseURL)
+		if target == probeNone {
+			w := Window{Model: model}
+			c.cacheLocked(model, w)
+			c.window.mu.Unlock()
+			return w
+		}
+		p = &windowProbe{done: make(chan struct{})}
+		if c.window.pending == nil {
+			c.window.pending = map[string]*windowProbe{}
+		}
+		c.window.pending[model] = p
+		go c.probe(model, target, p)
+	}
+	guess, guessed := c.window.guess[model]
+	c.window.mu.Unlock()
+	if wait {
+		select {
+		case <-p.done:
+		case <-ctx.Done():
 		}
 	}
+	select {
+	case <-p.done:
+		return p.w
+	default:
+		if guessed {
+			return guess
+		}
+		return Window{Model: model}
+	}
+}
+
+// probe asks the server for model's window and keeps the answer: a
+// reported window for good, an assumed one until the next request asks
+// again.
+func (c *OpenAIClient) probe(model string, target probeKind, p *windowProbe) {
+	ctx, cancel := context.WithTimeout(context.Background(), windowProbeTimeout)
+	defer cancel()
+	w := Window{Model: model}
+	if target == probeResolve {
+		target = resolveTarget(ctx, c.baseURL)
+	}
+	switch target {
+	case probeLocal:
+		w = ProbeWindow(ctx, c.baseURL, c.apiKey, model)
+	case probeOpenRouter:
+		w = probeOpenRouterWindow(ctx, c.baseURL, c.apiKey, model)
+	}
 	c.window.mu.Lock()
+	delete(c.window.pending, model)
+	switch {
+	case w.Assumed:
+		if c.window.guess == nil {
+			c.window.guess = map[string]Window{}
+		}
+		c.window.guess[model] = w
+	case ctx.Err() == nil || w.Tokens > 0:
+		c.cacheLocked(model, w)
+	}
+	c.window.mu.Unlock()
+	p.w = w
+	close(p.done)
+}
+
+func (c *OpenAIClient) cacheLocked(model string, w Window) {
 	if c.window.byID == nil {
 		c.window.byID = map[string]Window{}
 	}
 	c.window.byID[model] = w
-	c.window.mu.Unlock()
-	return w
+	delete(c.window.guess, model)
 }
 
 // windowed is a Client that can tell its context window.
 type windowed interface {
-	ContextWindow(ctx context.Context) Window
+	ContextWindow(ctx context.Context, wait bool) Window
 }
 
 // ContextWindow returns the model's window as last asked (Tokens 0 when
@@ -133,10 +204,14 @@ func replyRoom(window int64) int64 { return min(window/8, 4096) }
 // model), compresses when the prompt outgrew the limit, and stops the turn
 // with a one-line fix when even the compressed prompt cannot fit.
 func (c *Conversation) fitContext(ctx context.Context) error {
-	if wc, ok := c.client.(windowed); ok {
-		c.ctxWindow = wc.ContextWindow(ctx)
-	}
 	est := max(c.lastPrompt, estimateTokens(c.Messages()))
+	if wc, ok := c.client.(windowed); ok {
+		// The window is asked alongside the first request, unless that
+		// request might overflow a small local window: a server silently
+		// drops the start of a prompt that does not fit.
+		wait := c.ctxWindow.Tokens == 0 && est > smallWindow-replyRoom(smallWindow)
+		c.ctxWindow = wc.ContextWindow(ctx, wait)
+	}
 	window := c.ctxWindow.Tokens
 	overflow := window > 0 && est > window-replyRoom(window)
 	if limit := c.compressLimit(); len(c.history) > 1 && (overflow || (limit > 0 && est > limit)) {

@@ -221,11 +221,13 @@ func TestSmallWindowCompressesEarlier(t *testing.T) {
 	if _, err := a.Run(context.Background(), "one"); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.conv.compressLimit(); got != 6144 {
-		t.Errorf("compress limit %d, want 3/4 of 8192", got)
-	}
+	// The window was asked alongside the first request.
+	a.conv.client.(windowed).ContextWindow(context.Background(), true)
 	if got, err := a.Run(context.Background(), "two"); err != nil || got != "second answer" {
 		t.Fatalf("%q %v", got, err)
+	}
+	if got := a.conv.compressLimit(); got != 6144 {
+		t.Errorf("compress limit %d, want 3/4 of 8192", got)
 	}
 	if !strings.Contains(srv.Requests()[2].Messages[0].Content, "SUMMARY") {
 		t.Error("no compression at 75% of the window")
@@ -388,16 +390,16 @@ func TestOllamaDefaultWindowIsAskedAgain(t *testing.T) {
 	srv := fakeai.New(t)
 	srv.SetInfo(fakeai.Info{Models: []string{"m"}, OllamaTrained: 131072})
 	c := NewOpenAIClient(ClientConfig{BaseURL: srv.URL, Model: "m"})
-	w := c.ContextWindow(context.Background())
+	w := c.ContextWindow(context.Background(), true)
 	if w.Tokens != ollamaDefaultContext || !w.Assumed || w.Server != "Ollama" {
 		t.Fatalf("window %+v", w)
 	}
 	srv.SetInfo(fakeai.Info{Models: []string{"m"}, OllamaTrained: 131072, OllamaNumCtx: 16384})
-	if w := c.ContextWindow(context.Background()); w.Tokens != 16384 || w.Assumed {
+	if w := c.ContextWindow(context.Background(), true); w.Tokens != 16384 || w.Assumed {
 		t.Fatalf("window after load %+v", w)
 	}
 	before := srv.InfoRequests()
-	c.ContextWindow(context.Background())
+	c.ContextWindow(context.Background(), true)
 	if srv.InfoRequests() != before {
 		t.Error("a reported window was asked for again")
 	}

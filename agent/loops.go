@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aci-dev/aci/protocol"
 )
@@ -94,7 +95,9 @@ func (w *turnWatch) afterBatch(calls []protocol.Call, results []protocol.Result)
 
 // durations are left out of a result's signature: a command run again
 // takes another few milliseconds, yet gives the same result.
-var durations = regexp.MustCompile(`\b\d+(?:\.\d+)?(?:h|ms|µs|us|ns|m|s)(?:\d+(?:\.\d+)?(?:ms|m|s))*\b`)
+var durations = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b\d+(?:\.\d+)?(?:h|ms|µs|us|ns|m|s)(?:\d+(?:\.\d+)?(?:ms|m|s))*\b`)
+})
 
 // batchSignature identifies a batch by what was asked and what came of it;
 // call ids, which always differ, are left out.
@@ -108,7 +111,7 @@ func batchSignature(calls []protocol.Call, results []protocol.Result) string {
 		}
 		fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%s\x00", c.WindowID, c.ActionID, compact.Bytes(), c.Err)
 		if i < len(results) {
-			fmt.Fprintf(&b, "%s\x00%s\x01", results[i].Status, durations.ReplaceAllString(results[i].Text, "#"))
+			fmt.Fprintf(&b, "%s\x00%s\x01", results[i].Status, durations().ReplaceAllString(results[i].Text, "#"))
 		}
 	}
 	return b.String()
@@ -139,7 +142,10 @@ func firstLineOf(s string) string {
 
 // promise matches a sentence that announces an action: "I'll run the
 // tests", "Let me open main.go", "Now I will check…", "Next, I'm going to…".
-var promise = regexp.MustCompile(`(?i)^(?:(?:now|next|first|then|ok(?:ay)?|great|alright)[,!.]?\s+)*(?:i'll|i will|i’ll|let me|let's|let’s|i'm going to|i’m going to|i am going to)\s+(?:(?:now|first|then|quickly|just|also|go ahead and)\s+)*(run|re-?run|open|check|look|read|view|inspect|examine|search|grep|find|list|create|write|edit|modify|update|fix|change|add|remove|delete|apply|implement|install|build|compile|test|execute|start|try|verify|fetch|download|patch|refactor|rename|move|call|see)\b`)
+// Compiled on first use: it is large, and a run may never need it.
+var promise = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:(?:now|next|first|then|ok(?:ay)?|great|alright)[,!.]?\s+)*(?:i'll|i will|i’ll|let me|let's|let’s|i'm going to|i’m going to|i am going to)\s+(?:(?:now|first|then|quickly|just|also|go ahead and)\s+)*(run|re-?run|open|check|look|read|view|inspect|examine|search|grep|find|list|create|write|edit|modify|update|fix|change|add|remove|delete|apply|implement|install|build|compile|test|execute|start|try|verify|fetch|download|patch|refactor|rename|move|call|see)\b`)
+})
 
 // promisesAction reports whether text ends by announcing an action, and
 // the sentence that does. Only the last sentence counts: a final answer
@@ -158,7 +164,7 @@ func promisesAction(text string) (string, bool) {
 			last = last[i+len(sep):]
 		}
 	}
-	if !promise.MatchString(last) {
+	if !promise().MatchString(last) {
 		return "", false
 	}
 	if r := []rune(last); len(r) > 80 {

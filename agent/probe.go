@@ -2,11 +2,106 @@ package agent
 
 import (
 	"context"
+	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 )
+
+// probeKind says how a server can be asked for a model's window.
+type probeKind int
+
+const (
+	probeNone       probeKind = iota // it cannot say: never asked
+	probeLocal                       // a server on this machine or network: its own endpoints
+	probeOpenRouter                  // GET /models lists each model's context_length
+	probeResolve                     // a host name: local if it resolves to private addresses
+)
+
+// probeTarget decides, without a request, whether the server at baseURL
+// can answer: a remote API that has no endpoint for it would only answer
+// 404s, so it is never asked.
+func probeTarget(baseURL string) probeKind {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return probeNone
+	}
+	host := strings.ToLower(u.Hostname())
+	switch {
+	case host == "":
+		return probeNone
+	case host == "openrouter.ai" || strings.HasSuffix(host, ".openrouter.ai"):
+		return probeOpenRouter
+	case host == "localhost" || strings.HasSuffix(host, ".localhost"):
+		return probeLocal
+	case publicAPIs[host]:
+		return probeNone
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		if localAddr(ip) {
+			return probeLocal
+		}
+		return probeNone
+	}
+	return probeResolve
+}
+
+// publicAPIs are providers known to have no endpoint that tells a model's
+// window: not even their names are looked up.
+var publicAPIs = map[string]bool{
+	"api.openai.com": true, "api.anthropic.com": true, "generativelanguage.googleapis.com": true,
+	"api.deepseek.com": true, "api.mistral.ai": true, "api.x.ai": true, "api.groq.com": true,
+	"api.together.xyz": true, "api.fireworks.ai": true, "api.moonshot.ai": true,
+}
+
+// resolveTarget looks a host name up (in the background, alongside the
+// first request): a name for a machine on the local network is probed like
+// one on this machine; a public host is not.
+func resolveTarget(ctx context.Context, baseURL string) probeKind {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return probeNone
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", u.Hostname())
+	if err != nil || len(addrs) == 0 {
+		return probeNone
+	}
+	for _, a := range addrs {
+		if !localAddr(a) {
+			return probeNone
+		}
+	}
+	return probeLocal
+}
+
+// localAddr: loopback, private (RFC 1918, fc00::/7) or link-local.
+func localAddr(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()
+}
+
+// probeOpenRouterWindow reads model's context_length from OpenRouter's
+// model list.
+func probeOpenRouterWindow(ctx context.Context, baseURL, apiKey, model string) Window {
+	var list struct {
+		Data []struct {
+			ID            string `json:"id"`
+			ContextLength int64  `json:"context_length"`
+		} `json:"data"`
+	}
+	if getJSON(ctx, strings.TrimRight(baseURL, "/")+"/models", apiKey, &list) != nil {
+		return Window{Model: model}
+	}
+	for _, m := range list.Data {
+		if m.ID == model && m.ContextLength > 0 {
+			return Window{Tokens: m.ContextLength, Server: "OpenRouter", Model: model}
+		}
+	}
+	return Window{Model: model}
+}
 
 // ProbeWindow asks the server at baseURL for model's context window, the
 // way each local server tells it, all at once:

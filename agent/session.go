@@ -299,8 +299,8 @@ func sessionFiles(dir string) ([]string, error) {
 // Other directories' transcripts are left alone.
 func pruneSessions(dir, workdir string, keep int) {
 	names, err := sessionFiles(dir)
-	if err != nil {
-		return
+	if err != nil || len(names) <= keep {
+		return // no directory can have more than keep: nothing to open
 	}
 	n := 0
 	for _, name := range names {
@@ -322,7 +322,7 @@ func metaWorkdir(path string) (string, error) {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 4<<10), 1<<20)
 	if !sc.Scan() {
 		return "", fmt.Errorf("%s is empty", path)
 	}

@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -41,7 +40,7 @@ var judgedCalls = nameSet("system", "popen", "Popen", "execSync", "execFileSync"
 
 // reComputedWrite opens or writes a file whose path is computed from the
 // home folder or the environment (open(os.path.expanduser("~/.bashrc"), "a")).
-var reComputedWrite = regexp.MustCompile(`(?:open|writeFileSync|appendFileSync|writeFile|appendFile|write_text|fopen|file_put_contents|File\.write|IO\.write)\s*\(\s*[^'"),][^,]*(expanduser|environ|getenv|homedir|home\(\)|Dir\.home|ENV\[|\$HOME|HOME)[^,]*,\s*(['"][wa+x]|[^)]*(flag|mode)\s*[:=]\s*['"][wa])|(?:writeFileSync|appendFileSync|file_put_contents|write_text|File\.write)\s*\([^,)]*(expanduser|environ|getenv|homedir|Dir\.home|ENV\[|HOME)`)
+var reComputedWrite = lazyRegexp(`(?:open|writeFileSync|appendFileSync|writeFile|appendFile|write_text|fopen|file_put_contents|File\.write|IO\.write)\s*\(\s*[^'"),][^,]*(expanduser|environ|getenv|homedir|home\(\)|Dir\.home|ENV\[|\$HOME|HOME)[^,]*,\s*(['"][wa+x]|[^)]*(flag|mode)\s*[:=]\s*['"][wa])|(?:writeFileSync|appendFileSync|file_put_contents|write_text|File\.write)\s*\([^,)]*(expanduser|environ|getenv|homedir|Dir\.home|ENV\[|HOME)`)
 
 // capModules may be named as a module (import subprocess, require("child_process"),
 // subprocess.run): only other uses of them count.
@@ -50,17 +49,17 @@ var capModules = nameSet("subprocess", "child_process", "pty", "Open3", "shelljs
 var (
 	// reConcat joins string literals glued by + (Python, JS), . (PHP, Perl)
 	// or adjacency, so 'sys'+'tem' reads as 'system'.
-	reConcat = regexp.MustCompile(`(['"])\s*(?:\+|\.|\.\.|<<)?\s*(['"])`)
+	reConcat = lazyRegexp(`(['"])\s*(?:\+|\.|\.\.|<<)?\s*(['"])`)
 	// reImport are statements that only name a module.
-	reImport = regexp.MustCompile(`\bimport\s+[\w.]+(?:\s*,\s*[\w.]+)*\s*(?:;|\n|$)|require\s*\(?\s*['"](?:node:)?[\w/.-]+['"]\s*\)?|\buse\s+[\w:]+\s*(?:qw\([^)]*\))?\s*;|from\s+['"](?:node:)?[\w/.-]+['"]`)
+	reImport = lazyRegexp(`\bimport\s+[\w.]+(?:\s*,\s*[\w.]+)*\s*(?:;|\n|$)|require\s*\(?\s*['"](?:node:)?[\w/.-]+['"]\s*\)?|\buse\s+[\w:]+\s*(?:qw\([^)]*\))?\s*;|from\s+['"](?:node:)?[\w/.-]+['"]`)
 	// reDestructure binds names unchanged: const {execSync} = require(...).
-	reDestructure = regexp.MustCompile(`\{[\w\s,]*\}\s*=\s*require`)
+	reDestructure = lazyRegexp(`\{[\w\s,]*\}\s*=\s*require`)
 	// reDynamicSyntax calls by a computed name: __import__(x), require(x),
 	// import(x), PHP's $f(), obj[k](). Word forms (getattr, send) are in
 	// dynamicWords.
-	reDynamicSyntax = regexp.MustCompile(`\b(?:__import__|require|import)\s*\(\s*[^'"\s)]|\$[A-Za-z_]\w*\s*\(|\[\s*[A-Za-z_]\w*\s*\]\s*\(|\bmethod\s*\(\s*:`)
+	reDynamicSyntax = lazyRegexp(`\b(?:__import__|require|import)\s*\(\s*[^'"\s)]|\$[A-Za-z_]\w*\s*\(|\[\s*[A-Za-z_]\w*\s*\]\s*\(|\bmethod\s*\(\s*:`)
 	// reEnvAll reads the whole environment.
-	reEnvAll = regexp.MustCompile(`os\.environ\b\s*[^\[.\s]|os\.environ\s*$|environ\.(copy|items)\b|dict\s*\(\s*os\.environ|process\.env\s*[^.\[\s]|process\.env\s*$|\bENV\.(to_h|to_a|each|map|inspect)\b|%ENV\b|\$_ENV\b|\$_SERVER\b|getenv\s*\(\s*\)|\bDeno\.env\.toObject`)
+	reEnvAll = lazyRegexp(`os\.environ\b\s*[^\[.\s]|os\.environ\s*$|environ\.(copy|items)\b|dict\s*\(\s*os\.environ|process\.env\s*[^.\[\s]|process\.env\s*$|\bENV\.(to_h|to_a|each|map|inspect)\b|%ENV\b|\$_ENV\b|\$_SERVER\b|getenv\s*\(\s*\)|\bDeno\.env\.toObject`)
 )
 
 // capabilityWhy judges what code reaches beyond the direct calls codeWhy read.
@@ -158,7 +157,7 @@ func mayCallDynamically(s string, words map[string]bool) bool {
 
 // rePowerShellCap names PowerShell commands that run programs, fetch code
 // or change files.
-var rePowerShellCap = regexp.MustCompile(`(?i)\b(Remove-Item|rmdir|del|ri|Invoke-Expression|iex|Start-Process|saps|Invoke-WebRequest|iwr|Invoke-RestMethod|irm|Set-Content|Out-File|Add-Content|Copy-Item|Move-Item)\b|(?i)(^|[;|]\s*)rm\s`)
+var rePowerShellCap = lazyRegexp(`(?i)\b(Remove-Item|rmdir|del|ri|Invoke-Expression|iex|Start-Process|saps|Invoke-WebRequest|iwr|Invoke-RestMethod|irm|Set-Content|Out-File|Add-Content|Copy-Item|Move-Item)\b|(?i)(^|[;|]\s*)rm\s`)
 
 // sdkWords name client libraries of remote services and databases.
 var sdkWords = []string{"boto3", "botocore", "aws", "google", "azure", "kubernetes", "stripe",
@@ -167,7 +166,7 @@ var sdkWords = []string{"boto3", "botocore", "aws", "google", "azure", "kubernet
 	"supabase", "heroku", "digitalocean", "docker"}
 
 // reSDKMutation calls an SDK method that deletes or wipes remote state.
-var reSDKMutation = regexp.MustCompile(`\.(delete|terminate|destroy|drop|purge|flushall|flushdb|flush_all|deleteMany|delete_many|drop_database|dropDatabase|remove_all|empty_bucket)\w*\s*\(`)
+var reSDKMutation = lazyRegexp(`\.(delete|terminate|destroy|drop|purge|flushall|flushdb|flush_all|deleteMany|delete_many|drop_database|dropDatabase|remove_all|empty_bucket)\w*\s*\(`)
 
 // Word sets that gate the costly expressions in capabilityWhy.
 var (

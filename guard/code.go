@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -15,27 +14,27 @@ import (
 
 var (
 	// reShellCall finds calls that run a shell command.
-	reShellCall = regexp.MustCompile(`(?:\b|\.)(system|popen|shell_exec|passthru|proc_open|execSync|execFileSync|execFile|spawnSync|spawn|getoutput|getstatusoutput|check_output|check_call|Popen|execute|system2|exec[lv]p?e?|spawn[lv]p?e?|subprocess\.run|subprocess\.call|exec)\s*(\(|\s+["'$@])`)
+	reShellCall = lazyRegexp(`(?:\b|\.)(system|popen|shell_exec|passthru|proc_open|execSync|execFileSync|execFile|spawnSync|spawn|getoutput|getstatusoutput|check_output|check_call|Popen|execute|system2|exec[lv]p?e?|spawn[lv]p?e?|subprocess\.run|subprocess\.call|exec)\s*(\(|\s+["'$@])`)
 	// reEvalCall finds calls that evaluate code in the same language.
-	reEvalCall = regexp.MustCompile(`(?:\b|\.)(eval|compile|Function|runInNewContext|runInThisContext|instance_eval|class_eval|load|loadstring|create_function)\s*(\(|\s+["'$])`)
-	rePyExec   = regexp.MustCompile(`(?:^|[^.\w])exec\s*\(`)
-	reAwkPipe  = regexp.MustCompile(`\|\s*"([^"]*)"|"([^"]*)"\s*\|\s*getline`)
+	reEvalCall = lazyRegexp(`(?:\b|\.)(eval|compile|Function|runInNewContext|runInThisContext|instance_eval|class_eval|load|loadstring|create_function)\s*(\(|\s+["'$])`)
+	rePyExec   = lazyRegexp(`(?:^|[^.\w])exec\s*\(`)
+	reAwkPipe  = lazyRegexp(`\|\s*"([^"]*)"|"([^"]*)"\s*\|\s*getline`)
 	// reAwkVarPipe pipes to or from a command held in a variable.
-	reAwkVarPipe = regexp.MustCompile(`\b[A-Za-z_]\w*\s*\|\s*getline|\bprint[^|;}]*\|\s*[A-Za-z_$(]`)
-	reDelete     = regexp.MustCompile(`(?:\b|\.)(rmtree|remove_tree|rm_rf|rm_r|remove_dir|rmSync|rmdirSync|rimraf|rimraf\.sync|removeSync|removedirs|rm|rmdir|remove|unlink|unlinkSync|delete|file\.remove|Remove-Item)\s*(\(|\s+["'$@])`)
-	reWrite      = regexp.MustCompile(`(?:\b|\.)(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|file_put_contents|write_text|write_bytes|copyfile|copy2|copytree|copy|move|rename|replace)\s*\(`)
-	reOpen       = regexp.MustCompile(`(?:\b|\.)(open|fopen)\s*\(`)
-	rePathLib    = regexp.MustCompile(`Path\(\s*(['"])([^'"]*)['"]\s*\)(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\s*\))*\s*\.\s*(unlink|rmdir|write_text|write_bytes|chmod)\s*\(`)
+	reAwkVarPipe = lazyRegexp(`\b[A-Za-z_]\w*\s*\|\s*getline|\bprint[^|;}]*\|\s*[A-Za-z_$(]`)
+	reDelete     = lazyRegexp(`(?:\b|\.)(rmtree|remove_tree|rm_rf|rm_r|remove_dir|rmSync|rmdirSync|rimraf|rimraf\.sync|removeSync|removedirs|rm|rmdir|remove|unlink|unlinkSync|delete|file\.remove|Remove-Item)\s*(\(|\s+["'$@])`)
+	reWrite      = lazyRegexp(`(?:\b|\.)(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|file_put_contents|write_text|write_bytes|copyfile|copy2|copytree|copy|move|rename|replace)\s*\(`)
+	reOpen       = lazyRegexp(`(?:\b|\.)(open|fopen)\s*\(`)
+	rePathLib    = lazyRegexp(`Path\(\s*(['"])([^'"]*)['"]\s*\)(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\s*\))*\s*\.\s*(unlink|rmdir|write_text|write_bytes|chmod)\s*\(`)
 	// reChmod changes permissions or owners of a path.
-	reChmod    = regexp.MustCompile(`(?:\b|\.)(chmod|chown|lchown|chmodSync|chownSync|lchownSync)\s*\(`)
-	reBacktick = regexp.MustCompile("`([^`]*)`|\\bqx\\s*[({/]([^)}/]*)[)}/]|%x[({]([^)}]*)[)}]")
-	reForkBomb = regexp.MustCompile(`(?s)\bwhile\b.{0,60}\bfork\b|\bfork\b.{0,12}\bwhile\b|for\s*\(\s*;\s*;\s*\).{0,40}\bfork\b|\bloop\b.{0,40}\bfork\b`)
-	reRevShell = regexp.MustCompile(`dup2\s*\(\s*[\w.]+\.fileno\s*\(|/dev/tcp/|\bpty\.spawn\b.*\bsocket\b|\bsocket\b.*\bpty\.spawn\b`)
-	reObfCall  = regexp.MustCompile(`getattr\s*\(\s*(os|subprocess|__builtins__|builtins)|__import__\s*\(\s*['"]os['"]\s*\)\s*\.\s*__dict__|importlib.{0,80}(system|popen)`)
-	reEnvRead  = regexp.MustCompile(`(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|ENV\.fetch\(\s*|\$ENV\{\s*|Sys\.getenv\(\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`)
-	reOutput   = regexp.MustCompile(`\b(print|println|printf|puts|console\.log|console\.error|echo|say|warn|write|dump|p|pp|cat|requests|fetch|urlopen|http|https|socket)\b`)
-	reUpload   = regexp.MustCompile(`requests\.(post|put|patch)|urlopen\([^)]*data=|method\s*:\s*['"](POST|PUT)|Net::HTTP\.post|curl_exec|axios\.(post|put)|http\.request|ftplib|smtplib|paramiko`)
-	reReadFile = regexp.MustCompile(`\bopen\s*\(|readFile|File\.read|file_get_contents|createReadStream|read_text|read_bytes`)
+	reChmod    = lazyRegexp(`(?:\b|\.)(chmod|chown|lchown|chmodSync|chownSync|lchownSync)\s*\(`)
+	reBacktick = lazyRegexp("`([^`]*)`|\\bqx\\s*[({/]([^)}/]*)[)}/]|%x[({]([^)}]*)[)}]")
+	reForkBomb = lazyRegexp(`(?s)\bwhile\b.{0,60}\bfork\b|\bfork\b.{0,12}\bwhile\b|for\s*\(\s*;\s*;\s*\).{0,40}\bfork\b|\bloop\b.{0,40}\bfork\b`)
+	reRevShell = lazyRegexp(`dup2\s*\(\s*[\w.]+\.fileno\s*\(|/dev/tcp/|\bpty\.spawn\b.*\bsocket\b|\bsocket\b.*\bpty\.spawn\b`)
+	reObfCall  = lazyRegexp(`getattr\s*\(\s*(os|subprocess|__builtins__|builtins)|__import__\s*\(\s*['"]os['"]\s*\)\s*\.\s*__dict__|importlib.{0,80}(system|popen)`)
+	reEnvRead  = lazyRegexp(`(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|ENV\.fetch\(\s*|\$ENV\{\s*|Sys\.getenv\(\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`)
+	reOutput   = lazyRegexp(`\b(print|println|printf|puts|console\.log|console\.error|echo|say|warn|write|dump|p|pp|cat|requests|fetch|urlopen|http|https|socket)\b`)
+	reUpload   = lazyRegexp(`requests\.(post|put|patch)|urlopen\([^)]*data=|method\s*:\s*['"](POST|PUT)|Net::HTTP\.post|curl_exec|axios\.(post|put)|http\.request|ftplib|smtplib|paramiko`)
+	reReadFile = lazyRegexp(`\bopen\s*\(|readFile|File\.read|file_get_contents|createReadStream|read_text|read_bytes`)
 )
 
 // codeWhy judges inline code of lang; anchor is the command running it.

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -53,7 +52,7 @@ func (c *cmdChecker) egressWhy(in *guardCall, spec *cmdSpec) string {
 }
 
 // reTarget matches what looks like a URL or a host (not a method or a body).
-var reTarget = regexp.MustCompile(`^([a-zA-Z][\w+.-]*://|[\w.-]*@)?(localhost|\[[0-9a-fA-F:]+\]|[\w-]+(\.[\w-]+)+)(:\d+)?([/?#].*)?$`)
+var reTarget = lazyRegexp(`^([a-zA-Z][\w+.-]*://|[\w.-]*@)?(localhost|\[[0-9a-fA-F:]+\]|[\w-]+(\.[\w-]+)+)(:\d+)?([/?#].*)?$`)
 
 // allLoopback reports that every URL or host names this machine.
 func allLoopback(targets []string) bool {
@@ -267,7 +266,7 @@ var serviceHosts = map[string]string{"github": "github", "gh": "github", "gitlab
 	"notion": "notion", "aws": "amazonaws", "fly": "fly", "supabase": "supabase", "datadog": "datadog",
 	"dd": "datadog", "circleci": "circleci", "jira": "atlassian", "atlassian": "atlassian"}
 
-var reVarRef = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
+var reVarRef = lazyRegexp(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
 
 // credentialFitsHost reports that every credential variable in text goes
 // to its own service (or to a host the guard cannot tell apart):

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -140,6 +139,6 @@ func (e *guardPaths) secretFiles() []string {
 // reSafetySwitch and reDotEnv find a command that puts ACI_YES or
 // ACI_SANDBOX into a .env file, by whatever program writes it.
 var (
-	reSafetySwitch = regexp.MustCompile(`ACI_(YES|SANDBOX)`)
-	reDotEnv       = regexp.MustCompile(`\.env`)
+	reSafetySwitch = lazyRegexp(`ACI_(YES|SANDBOX)`)
+	reDotEnv       = lazyRegexp(`\.env`)
 )

@@ -77,6 +77,7 @@ func buildSpecs(table []specEntry) {
 
 // specOf is the spec of a canonical command name, or an empty one.
 func specOf(name string) *cmdSpec {
+	loadSpecs()
 	if s := specs[name]; s != nil {
 		return s
 	}
@@ -92,6 +93,7 @@ func canonCmd(s string) string {
 	if i := strings.IndexByte(n, '@'); i > 0 {
 		n = n[:i] // npx rimraf@5
 	}
+	loadSpecs()
 	if a := aliases[n]; a != "" {
 		return a
 	}

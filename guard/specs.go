@@ -1,14 +1,28 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // The command table: one entry per command. An entry's names all share
 // its spec; "aliases" spell the first name differently (podman is docker
 // to the rules). Families of commands with the same behaviour share an
-// entry. Built in init because judges refer back to the walker, which
-// looks commands up here.
+// entry. Indexed on first use (loadSpecs).
 
-func init() { buildSpecs(specTable()) }
+// loadSpecs indexes the table on first use, not at start: most runs of aci
+// check few commands or none.
+func loadSpecs() { specsOnce.Do(func() { buildSpecs(specSource()) }) }
+
+var (
+	specsOnce  sync.Once
+	specSource func() []specEntry
+)
+
+// Judges refer back to the walker, which looks commands up here: naming
+// specTable in loadSpecs would be an initialisation cycle, so init hands
+// it over (no work is done at start).
+func init() { specSource = specTable }
 
 func specTable() []specEntry {
 	pkgs := func(subs ...string) cmdSpec { return cmdSpec{judge: rulePkg(subs...)} }

@@ -1,7 +1,5 @@
 package guard
 
-import "regexp"
-
 // Tables the guard judges by. Kept apart from the logic so they are easy to
 // review and extend.
 
@@ -60,13 +58,13 @@ var rcFiles = nameSet(".bashrc", ".bash_profile", ".bash_login", ".profile", ".z
 	".vimrc", ".config/autostart", ".pam_environment")
 
 // secretVarName matches environment variable names that hold secrets.
-var secretVarName = regexp.MustCompile(`(?i)(api_?key|secret|token|passw(or)?d|passphrase|credential|private_?key|_pat$|^pat_|auth_?key|access_?key|session_?key|_key$|^key$|bearer|cookie|signing|webhook_?url|dsn$|database_url)`)
+var secretVarName = lazyRegexp(`(?i)(api_?key|secret|token|passw(or)?d|passphrase|credential|private_?key|_pat$|^pat_|auth_?key|access_?key|session_?key|_key$|^key$|bearer|cookie|signing|webhook_?url|dsn$|database_url)`)
 
 // sqlDanger matches SQL that drops or empties data; DELETE and UPDATE are
 // judged per statement for a WHERE clause.
 var (
-	sqlDrop   = regexp.MustCompile(`(?is)\b(drop\s+(table|database|schema|view|index|user|role|owned|function|procedure|trigger|sequence|materialized|collection|keyspace)|truncate(\s+table)?\s+[\w"'\x60.]+|alter\s+table\s+.*\bdrop\b|flushall|flushdb|dropdatabase\s*\(|\.drop\s*\(\s*\))`)
-	sqlDelete = regexp.MustCompile(`(?is)^\s*(delete\s+from|update\s+[\w"'\x60.]+\s+set)\b`)
-	sqlWhere  = regexp.MustCompile(`(?i)\bwhere\b`)
-	mongoWipe = regexp.MustCompile(`(?i)(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)`)
+	sqlDrop   = lazyRegexp(`(?is)\b(drop\s+(table|database|schema|view|index|user|role|owned|function|procedure|trigger|sequence|materialized|collection|keyspace)|truncate(\s+table)?\s+[\w"'\x60.]+|alter\s+table\s+.*\bdrop\b|flushall|flushdb|dropdatabase\s*\(|\.drop\s*\(\s*\))`)
+	sqlDelete = lazyRegexp(`(?is)^\s*(delete\s+from|update\s+[\w"'\x60.]+\s+set)\b`)
+	sqlWhere  = lazyRegexp(`(?i)\bwhere\b`)
+	mongoWipe = lazyRegexp(`(?i)(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)`)
 )

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -144,7 +143,7 @@ func (c *cmdChecker) markScript(target string) {
 
 // reSecretFragment finds secret paths spelled inside a larger word or a
 // string of code: $(echo ~/.ssh/id_rsa), homedir() + "/.ssh/id_rsa".
-var reSecretFragment = regexp.MustCompile(`\.ssh/|\.aws/|\.gnupg|\.netrc|\.kube/config|\.docker/config|\bid_(rsa|ed25519|ecdsa|dsa)\b|\.git-credentials|\.pgpass|/proc/[^/ ]+/environ|/etc/shadow|\.config/gcloud`)
+var reSecretFragment = lazyRegexp(`\.ssh/|\.aws/|\.gnupg|\.netrc|\.kube/config|\.docker/config|\bid_(rsa|ed25519|ecdsa|dsa)\b|\.git-credentials|\.pgpass|/proc/[^/ ]+/environ|/etc/shadow|\.config/gcloud`)
 
 // hiddenArgWhy judges arguments the guard cannot expand: a path to a secret
 // spelled inside a substitution, or a value decoded at run time (which can

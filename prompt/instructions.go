@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ func LoadInstructions(workdir string) []Instruction {
 	for _, dir := range dirs {
 		for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
 			p := filepath.Join(dir, name)
-			data, err := os.ReadFile(p)
+			data, err := readAtMost(p, MaxInstructionBytes+1)
 			if err != nil {
 				continue
 			}
@@ -53,6 +54,17 @@ func LoadInstructions(workdir string) []Instruction {
 		keep = i
 	}
 	return found[keep:]
+}
+
+// readAtMost reads the first n bytes of a file: more would only be cut
+// away, and a huge file must not fill memory at start.
+func readAtMost(path string, n int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
 }
 
 // dirsFromRoot lists the folders from the git root down to workdir.

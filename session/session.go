@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,7 +66,8 @@ type Session struct {
 	call     *callInfo // the call running now, for approval events
 	pending  map[string]chan windows.Decision
 	reqSeq   int
-	streamed bool // text of the current reply went out as it streamed
+	streamed bool             // text of the current reply went out as it streamed
+	denials  []map[string]any // the running turn's refused actions, for its result
 	filter   protocol.StreamFilter
 
 	events eventLog
@@ -155,6 +157,7 @@ func (s *Session) begin(ctx context.Context, question string) (context.Context, 
 		return nil, 0, ErrBusy
 	}
 	s.running = true
+	s.denials = []map[string]any{}
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
 	s.turns = append(s.turns, agent.TurnInfo{Index: len(s.turns) + 1, Question: s.f.cfg.Agent.Redact(question)})
@@ -328,6 +331,11 @@ func (s *Session) onEvent(ev agent.Event) {
 		s.publish("tool_call", map[string]any{"type": "tool_call", "call_id": ev.Call.ID, "window_id": ev.Call.WindowID, "action_id": ev.Call.ActionID, "params": params})
 	case agent.EventResult:
 		obj := map[string]any{"type": "tool_result", "call_id": ev.Result.CallID, "status": ev.Result.Status, "text": ev.Result.Text}
+		if ev.Result.Status == protocol.StatusDenied {
+			s.mu.Lock()
+			s.denials = append(s.denials, map[string]any{"window_id": ev.Result.WindowID, "action_id": ev.Result.ActionID, "reason": strings.Join(strings.Fields(ev.Result.Text), " ")})
+			s.mu.Unlock()
+		}
 		if out := resultOutput(ev.Detail); out != "" {
 			obj["output"] = out
 		}
@@ -359,8 +367,11 @@ func resultOutput(r windows.Result) string {
 
 // resultObject is the result event of a turn (the stream-json result).
 func (s *Session) resultObject(answer string, err error, after, before agent.Stats, took time.Duration, ctx context.Context) map[string]any {
+	s.mu.Lock()
+	denials := s.denials
+	s.mu.Unlock()
 	obj := map[string]any{
-		"type": "result", "is_error": err != nil, "result": answer, "session_id": s.ID(),
+		"type": "result", "is_error": err != nil, "result": answer, "session_id": s.ID(), "denials": denials,
 		"num_steps": after.Steps - before.Steps, "duration_ms": took.Milliseconds(),
 		"usage": map[string]any{
 			"prompt_tokens":     after.PromptTokens - before.PromptTokens,

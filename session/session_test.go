@@ -172,7 +172,11 @@ func TestApprovalOverEvents(t *testing.T) {
 			if st := evs[len(evs)-1].Data["status"]; st != tc.status {
 				t.Errorf("status %v, want %s", st, tc.status)
 			}
-			collect(t, live, "result")
+			evs = collect(t, live, "result")
+			denials := evs[len(evs)-1].Data["denials"].([]map[string]any)
+			if (tc.status == "denied") != (len(denials) == 1) {
+				t.Errorf("denials %v for a %s action", denials, tc.status)
+			}
 		})
 	}
 }

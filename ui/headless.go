@@ -12,6 +12,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/windows"
 )
 
 // OutputFormat is what pipe mode writes on stdout (PROTOCOL.md §6).
@@ -133,7 +134,8 @@ func (h *Headless) Event(ev agent.Event) {
 			CallID string `json:"call_id"`
 			Status string `json:"status"`
 			Text   string `json:"text"`
-		}{"tool_result", r.CallID, r.Status, r.Text})
+			Output string `json:"output,omitempty"`
+		}{"tool_result", r.CallID, r.Status, r.Text, resultOutput(ev.Detail)})
 	case agent.EventCompressed:
 		if ev.Compression != nil {
 			h.noticeLocked("compression", compressionLine(ev.Compression))
@@ -141,6 +143,19 @@ func (h *Headless) Event(ev agent.Event) {
 	case agent.EventNotice:
 		h.noticeLocked("hint", ev.Text)
 	}
+}
+
+// resultOutput is what an action produced for a person to read: an
+// edit's unified diff, a command's output (already cut to the output limit
+// and redacted, as the model sees it); "" when there is neither.
+func resultOutput(d windows.Result) string {
+	switch {
+	case d.Diff != "" && d.Output != "":
+		return strings.TrimRight(d.Diff, "\n") + "\n" + d.Output
+	case d.Diff != "":
+		return d.Diff
+	}
+	return d.Output
 }
 
 type textEvent struct {

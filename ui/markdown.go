@@ -3,14 +3,10 @@ package ui
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
-	"github.com/charmbracelet/glamour"
-	"github.com/charmbracelet/glamour/ansi"
-	"github.com/charmbracelet/glamour/styles"
+	"github.com/aci-dev/aci/ui/mdterm"
 	"github.com/mattn/go-runewidth"
-	"github.com/muesli/termenv"
 )
 
 // mdStream renders a streamed answer as Markdown, block by block: the
@@ -19,8 +15,6 @@ import (
 // erased and the rendered block takes its place. Nothing is printed twice
 // and finished blocks never move.
 type mdStream struct {
-	tr     *glamour.TermRenderer
-	code   *glamour.TermRenderer // for code blocks: never wrapped
 	width  int
 	buf    string // the block being written
 	shown  int    // bytes of buf shown as the preview
@@ -31,54 +25,13 @@ type mdStream struct {
 	raw bool
 }
 
-// codeWrap is the width code blocks are rendered at: wider than any line
-// worth reading, so none is wrapped.
-const codeWrap = 1000
-
 // maxPreviewRows is the tallest preview that is replaced by its rendering;
 // a terminal shorter than this could not erase it all.
 const maxPreviewRows = 20
 
-// newMDStream renders for a terminal width cols; nil when glamour cannot
-// be set up, and the text then streams as it is.
+// newMDStream renders for a terminal width cols.
 func newMDStream(cols int) *mdStream {
-	tr, err := glamour.NewTermRenderer(
-		glamour.WithStyles(mdStyle()),
-		glamour.WithWordWrap(max(cols-2, 20)),
-		glamour.WithColorProfile(termenv.ANSI256),
-	)
-	if err != nil {
-		return nil
-	}
-	// A wrapped code line would be copied as two: code blocks keep their
-	// lines whole, and the terminal folds what is too long.
-	code, err := glamour.NewTermRenderer(
-		glamour.WithStyles(mdStyle()),
-		glamour.WithWordWrap(codeWrap),
-		glamour.WithColorProfile(termenv.ANSI256),
-	)
-	if err != nil {
-		return nil
-	}
-	return &mdStream{tr: tr, code: code, width: cols}
-}
-
-// mdStyle is glamour's dark style without the margins and padding that
-// would end up in copied code: no left margin, no spaces around inline
-// code.
-func mdStyle() ansi.StyleConfig {
-	s := styles.DarkStyleConfig
-	zero := uint(0)
-	s.Document.Margin = &zero
-	s.Document.BlockPrefix, s.Document.BlockSuffix = "", ""
-	s.CodeBlock.Margin = &zero
-	s.Code.Prefix, s.Code.Suffix = "", ""
-	s.Code.BackgroundColor = nil
-	// Headings show as headings, not with their #s.
-	for _, h := range []*ansi.StyleBlock{&s.H2, &s.H3, &s.H4, &s.H5, &s.H6} {
-		h.Prefix = ""
-	}
-	return s
+	return &mdStream{width: cols}
 }
 
 // add takes the next piece of the answer and draws it. atStart tells
@@ -167,35 +120,46 @@ func (m *mdStream) erase(w io.Writer) {
 	fmt.Fprint(w, seq+"\x1b[J")
 }
 
-// trailingBlank is the end of a rendered line that shows nothing: spaces
-// and colour codes.
-var trailingBlank = regexp.MustCompile(`(?:[ \t]|\x1b\[[0-9;]*m)+$`)
-
-// render is the block rendered, without the blank lines around it or the
-// spaces glamour pads lines with (they would be copied with the code).
-func (m *mdStream) render(block string) string {
-	// A block may be prose that runs into a code fence: each part is
-	// rendered by its own renderer.
-	if i := fenceStart(block); i > 0 {
-		return m.render(block[:i]) + "\n" + m.render(block[i:])
-	}
-	tr := m.tr
-	if fenceStart(block) == 0 {
-		tr = m.code
-	}
-	out, err := tr.Render(block)
-	if err != nil {
-		return strings.TrimRight(block, "\n")
-	}
-	lines := strings.Split(out, "\n")
-	for i, l := range lines {
-		if loc := trailingBlank.FindStringIndex(l); loc != nil {
-			l = l[:loc[0]]
-			if strings.Contains(l, "\x1b[") {
-				l += "\x1b[0m"
+// trimBlank cuts the end of a rendered line that shows nothing (spaces,
+// tabs and colour codes), closing the colours it leaves open.
+func trimBlank(l string) string {
+	end := len(l)
+	for end > 0 {
+		switch c := l[end-1]; {
+		case c == ' ' || c == '\t':
+			end--
+			continue
+		case c == 'm':
+			j := end - 2
+			for j >= 0 && (l[j] == ';' || (l[j] >= '0' && l[j] <= '9')) {
+				j--
+			}
+			if j >= 1 && l[j] == '[' && l[j-1] == 0x1b {
+				end = j - 1
+				continue
 			}
 		}
-		lines[i] = l
+		break
+	}
+	if end == len(l) {
+		return l
+	}
+	l = l[:end]
+	if strings.Contains(l, "\x1b[") {
+		l += "\x1b[0m"
+	}
+	return l
+}
+
+// render is the block rendered, without the blank lines around it or the
+// spaces at the ends of lines (they would be copied with the code). Prose
+// wraps two columns short of the terminal; code lines stay whole, and the
+// terminal folds what is too long: a wrapped line would be copied as two.
+func (m *mdStream) render(block string) string {
+	out := mdterm.Render(block, max(m.width-2, 20))
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		lines[i] = trimBlank(l)
 	}
 	// Drop the blank lines around the block, and runs of them inside.
 	var kept []string
@@ -206,20 +170,6 @@ func (m *mdStream) render(block string) string {
 		kept = append(kept, l)
 	}
 	return strings.TrimRight(strings.Join(kept, "\n"), "\n")
-}
-
-// fenceStart is the offset of the first line that opens a code fence, or
-// -1.
-func fenceStart(block string) int {
-	pos := 0
-	for pos < len(block) {
-		line, _, _ := strings.Cut(block[pos:], "\n")
-		if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			return pos
-		}
-		pos += len(line) + 1
-	}
-	return -1
 }
 
 // previewRows is how many rows above the cursor the preview starts, on a

@@ -1,7 +1,9 @@
 // Command fakemodel serves internal/fakeai outside a test, for benchmarks
 // of the real binary: it answers each chat completion with the next
 // scripted reply of a file (replies separated by a line "---"), then with
-// "done". It prints its base URL on the first line of stdout.
+// "done", or with -loop from the first reply again; -delay holds each
+// reply back (to look at aci while it waits). It prints its base URL on the
+// first line of stdout.
 package main
 
 import (
@@ -27,22 +29,28 @@ func (logTB) Cleanup(func())                    {}
 
 func main() {
 	file := flag.String("reply-file", "", "scripted replies")
+	loop := flag.Bool("loop", false, "once the replies ran out, start again from the first")
+	delay := flag.Duration("delay", 0, "wait this long before each reply")
 	flag.Parse()
 	data, err := os.ReadFile(*file)
 	if err != nil {
 		log.Fatal(err)
 	}
-	replies := strings.Split(string(data), "\n---\n")
+	script := strings.Split(string(data), "\n---\n")
+	replies := script
 	var mu sync.Mutex
 	srv := fakeai.New(logTB{})
 	srv.Handle(func(fakeai.Request) fakeai.Reply {
 		mu.Lock()
 		defer mu.Unlock()
 		content := "done"
+		if len(replies) == 0 && *loop {
+			replies = script
+		}
 		if len(replies) > 0 {
 			content, replies = replies[0], replies[1:]
 		}
-		return fakeai.Reply{Content: content}
+		return fakeai.Reply{Content: content, Delay: *delay}
 	})
 	fmt.Println(srv.URL)
 	stop := make(chan os.Signal, 1)

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // denialWords are how programs report a write or read the sandbox refused:
@@ -14,7 +15,9 @@ import (
 var denialWords = []string{"Read-only file system", "Permission denied", "Operation not permitted", "EROFS", "EACCES", "EPERM", "Device or resource busy"}
 
 // pathInLine finds absolute and quoted paths in an error line.
-var pathInLine = regexp.MustCompile(`'([^']+)'|"([^"]+)"|‘([^’]+)’|(/[^\s:'"]+)|([^\s:'"]+): (?:Read-only|Permission denied|Operation not permitted|No such file)`)
+var pathInLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`'([^']+)'|"([^"]+)"|‘([^’]+)’|(/[^\s:'"]+)|([^\s:'"]+): (?:Read-only|Permission denied|Operation not permitted|No such file)`)
+})
 
 // Explain returns why, in a few words, when a command's failure looks like
 // the sandbox's doing: a non-zero exit, and an error line that names a path
@@ -40,7 +43,7 @@ func (s *Sandbox) Explain(output string, exitCode int, dir string) string {
 		if denial == "" && !missing && !exists {
 			continue
 		}
-		for _, m := range pathInLine.FindAllStringSubmatch(line, -1) {
+		for _, m := range pathInLine().FindAllStringSubmatch(line, -1) {
 			path := firstNonEmpty(m[1:])
 			if path == "" || strings.ContainsAny(path, "\x00") {
 				continue

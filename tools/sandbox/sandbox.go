@@ -384,6 +384,10 @@ func (s *Sandbox) WrapLinked(argv []string, dir string, l *Link, extraWritable .
 		return argv, nil
 	}
 	p := s.policy
+	// The policy is shared by every command of the process: appending in
+	// place would write into its spare capacity, racing with (and leaking
+	// into) another session's command.
+	p.Writable = slices.Clip(p.Writable)
 	for _, e := range extraWritable {
 		p.Writable = appendUnique(p.Writable, real(e))
 	}
@@ -484,39 +488,65 @@ func removeStandIn(path string) {
 	}
 }
 
-// process-wide setting, from ACI_SANDBOX.
-var process struct {
+// processState is the process-wide setting, from ACI_SANDBOX.
+type processState struct {
 	sync.Mutex
-	mode  string
-	force Kind
-	set   bool
-	cache map[string]*Sandbox
-	note  string
+	mode   string
+	force  Kind
+	set    bool
+	cache  map[string]*Sandbox
+	notify func(string) // told once when the machine cannot contain commands
+	told   bool
 }
 
-// Configure sets the mode for the whole process (ACI_SANDBOX) and probes
-// the machine once. It returns a one-line notice when mode is workspace but
-// the machine cannot contain commands, for aci to say at start.
-func Configure(mode string) (notice string, err error) {
+var process processState
+
+// Configure sets the mode for the whole process (ACI_SANDBOX). It does not
+// probe the machine: running bwrap once costs tens of milliseconds, and a
+// run that executes no command never needs it. The probe comes with the
+// first command (For), or with Probe. notify, when not nil, receives one
+// line, once, if the machine turns out unable to contain commands.
+func Configure(mode string, notify func(string)) error {
 	m, err := ParseMode(mode)
 	if err != nil {
-		return "", err
+		return err
 	}
 	protectSelf()
 	process.Lock()
 	process.mode, process.set, process.cache = m, true, nil
+	process.notify, process.told = notify, false
 	process.Unlock()
-	if m == ModeOff {
-		return "", nil
+	return nil
+}
+
+// Probe finds the machine's mechanism now rather than at the first
+// command, so that the notice, if any, comes now: for a session a person
+// watches from its start.
+func Probe() {
+	process.Lock()
+	defer process.Unlock()
+	if process.mode == ModeOff {
+		return
 	}
-	s, err := New(Policy{}, Options{})
-	if err != nil {
-		return "commands run uncontained: " + err.Error() + "; the guard alone decides", nil
+	s, err := New(Policy{}, Options{Force: process.force})
+	process.tellLocked(s, err)
+}
+
+// tellLocked says once what the probe found that a person must know:
+// commands run uncontained, or contained but with the network open.
+func (p *processState) tellLocked(s *Sandbox, err error) {
+	if p.told || p.notify == nil {
+		return
 	}
-	if !s.NetContained() {
-		return "contained commands reach the network directly: " + netOpenWhy(s.kind), nil
+	switch {
+	case err != nil:
+		p.notify("commands run uncontained: " + err.Error() + "; the guard alone decides")
+	case s != nil && !s.NetContained():
+		p.notify("contained commands reach the network directly: " + netOpenWhy(s.kind))
+	default:
+		return
 	}
-	return "", nil
+	p.told = true
 }
 
 // netOpenWhy says why mechanism k leaves the network open.
@@ -555,6 +585,7 @@ func For(workdir string) *Sandbox {
 		return s
 	}
 	s, err := New(DefaultPolicy(workdir), Options{Force: process.force})
+	process.tellLocked(s, err)
 	if err != nil {
 		s = nil
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -257,20 +258,39 @@ func contains(list []string, s string) bool {
 }
 
 func TestConfigure(t *testing.T) {
-	t.Cleanup(func() { Configure(ModeWorkspace) })
-	if _, err := Configure("sometimes"); err == nil {
+	t.Cleanup(func() { Configure(ModeWorkspace, nil) })
+	if err := Configure("sometimes", nil); err == nil {
 		t.Error("bad mode accepted")
 	}
-	if n, err := Configure(ModeOff); n != "" || err != nil || For(t.TempDir()) != nil {
-		t.Errorf("off: notice %q err %v", n, err)
+	var notices []string
+	notify := func(s string) { notices = append(notices, s) }
+	if err := Configure(ModeOff, notify); err != nil || For(t.TempDir()) != nil {
+		t.Errorf("off: err %v", err)
 	}
-	n, err := Configure(ModeWorkspace)
-	if err != nil {
+	Probe()
+	if len(notices) != 0 {
+		t.Errorf("off: notices %q", notices)
+	}
+	if err := Configure(ModeWorkspace, notify); err != nil {
 		t.Fatal(err)
 	}
+	// The machine is probed with the first command, not before.
 	s := For(t.TempDir())
-	if s.Contained() != (n == "") {
-		t.Errorf("contained %v but notice %q", s.Contained(), n)
+	For(t.TempDir())
+	Probe()
+	if s.Contained() && len(notices) != 0 || !s.Contained() && len(notices) != 1 {
+		t.Errorf("contained %v but notices %q", s.Contained(), notices)
+	}
+	if !s.Contained() {
+		return
+	}
+	// A mechanism that cannot run here is said once.
+	SetForce("nonesuch")
+	t.Cleanup(func() { SetForce("") })
+	For(t.TempDir())
+	For(t.TempDir())
+	if len(notices) != 1 || !strings.Contains(notices[0], "commands run uncontained: sandbox nonesuch") {
+		t.Errorf("notices %q", notices)
 	}
 }
 
@@ -348,4 +368,33 @@ func TestControlSocketCovered(t *testing.T) {
 	if out, code := runIn(t, s, tr.ws, "test -S "+sock); code == 0 {
 		t.Errorf("the socket is still there: %s", out)
 	}
+}
+
+// Commands wrapped at the same time (two sessions of aci serve) each get
+// their own extra writable folder and not the other's.
+func TestWrapConcurrentExtras(t *testing.T) {
+	p := Policy{Workspace: []string{t.TempDir()}, Writable: make([]string, 1, 8)}
+	p.Writable[0] = t.TempDir()
+	s := mustSandbox(t, p, Bwrap)
+	a, b := t.TempDir(), t.TempDir()
+	var wg sync.WaitGroup
+	for _, own := range [][2]string{{a, b}, {b, a}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				argv, err := s.Wrap([]string{"true"}, own[0], own[0])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				joined := strings.Join(argv, "\x00")
+				if !strings.Contains(joined, own[0]) || strings.Contains(joined, own[1]) {
+					t.Errorf("the command for %s got %s writable", own[0], own[1])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

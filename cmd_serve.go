@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/aci-dev/aci/serve"
+	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/ui"
+	"github.com/aci-dev/aci/windows"
+)
+
+// runServe is `aci serve`: the workspace's sessions over HTTP until
+// SIGINT or SIGTERM, then a clean stop (turns cancelled, commands and MCP
+// servers ended, transcripts kept) and exit 0.
+func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
+	say := func(line string) { fmt.Fprintln(stderr, "aci:", line) }
+	if cfg.Found != "" {
+		say(cfg.Found)
+	}
+	token := cfg.ServeToken
+	if token == "" {
+		token = serve.NewToken()
+	}
+	tools.Secrets.Add(token)      // a command that somehow printed it shows [REDACTED]
+	var approver windows.Approver // nil: questions go to the clients
+	if cfg.Yes {
+		approver = ui.PipeApprover(true, stderr)
+		say("--yes: every dangerous action is approved without asking a client")
+	}
+	srv, err := serve.New(serve.Config{
+		Approver: approver,
+		Factory:  newFactory(cfg, say),
+		Workdir:  workdir,
+		Token:    token,
+		Redact:   tools.Secrets.Redact,
+		Log:      stderr,
+	})
+	if err != nil {
+		say(err.Error())
+		return ui.ExitFailed
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = srv.ListenAndServe(ctx, cfg.Addr, func(addr net.Addr) {
+		fmt.Fprintln(stdout, "aci serve:", srv.URL(addr))
+		if !serve.IsLoopback(cfg.Addr) {
+			host, _, _ := net.SplitHostPort(cfg.Addr)
+			_, port, _ := net.SplitHostPort(addr.String())
+			say(fmt.Sprintf("warning: listening on %s, reachable from other machines: anyone with the token can run commands here as you (docs/serve.md)", net.JoinHostPort(host, port)))
+		}
+	})
+	if err != nil {
+		say(err.Error())
+		return ui.ExitFailed
+	}
+	say("stopped")
+	return ui.ExitOK
+}

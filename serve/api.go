@@ -1,0 +1,389 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
+)
+
+// errNoSession is a session id that is neither live nor a transcript of
+// this workspace.
+var errNoSession = errors.New("no session")
+
+// summary is one row of GET /api/sessions.
+type summary struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+	Turns    int       `json:"turns"`
+	State    string    `json:"state"`
+	Parent   string    `json:"parent"`
+	FromTurn int       `json:"from_turn"`
+}
+
+// list merges the live sessions with the workspace's transcripts, newest
+// first.
+func (s *Server) list(w http.ResponseWriter, r *http.Request) {
+	saved, err := s.saved()
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	rows := map[string]summary{}
+	for _, t := range saved {
+		if t.Questions == 0 && len(t.Turns) == 0 {
+			continue // nothing was asked: nothing to show or resume
+		}
+		row := summary{ID: t.ID, Title: title(t.First), Created: t.Started, Updated: t.Started, Turns: len(t.Turns),
+			State: string(session.StateIdle), Parent: t.Parent, FromTurn: t.FromTurn}
+		if fi, err := os.Stat(t.Path); err == nil {
+			row.Updated = fi.ModTime().UTC()
+		}
+		rows[t.ID] = row
+	}
+	for _, l := range s.liveSessions() {
+		info := l.s.Info()
+		row := rows[info.ID]
+		row.ID, row.State, row.Turns = info.ID, string(info.State), len(info.Turns)
+		row.Parent, row.FromTurn = info.Parent, info.FromTurn
+		if row.Created.IsZero() {
+			row.Created, row.Updated = l.born, l.born
+		}
+		if len(info.Turns) > 0 {
+			row.Title = title(info.Turns[0].Question)
+		}
+		rows[info.ID] = row
+	}
+	out := make([]summary, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, row)
+	}
+	slices.SortFunc(out, func(a, b summary) int {
+		if c := b.Created.Compare(a.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	s.writeJSON(w, http.StatusOK, out)
+}
+
+// title is a question shortened to one line for the list.
+func title(q string) string {
+	q = strings.Join(strings.Fields(q), " ")
+	if r := []rune(q); len(r) > 80 {
+		q = string(r[:79]) + "…"
+	}
+	return q
+}
+
+func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r.Body, maxSmallBody)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	req, err := decodeCreate(body)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ss, err := s.cfg.Factory.New(s.ctx, s.options(req.Model))
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, "start a session: %v", err)
+		return
+	}
+	if err := s.adopt(ss); err != nil {
+		s.fail(w, http.StatusServiceUnavailable, "%v", err)
+		return
+	}
+	info := ss.Info()
+	s.writeJSON(w, http.StatusCreated, map[string]any{"id": info.ID, "model": info.Model, "cwd": info.Cwd, "state": info.State})
+}
+
+func (s *Server) get(w http.ResponseWriter, r *http.Request) {
+	ss, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	s.writeJSON(w, http.StatusOK, ss.Info())
+}
+
+// remove ends a session's tasks and servers; its transcript stays, so a
+// later GET loads it again.
+func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	s.mu.Lock()
+	l := s.live[id]
+	delete(s.live, id)
+	s.mu.Unlock()
+	if l == nil {
+		if _, err := s.find(id); err != nil {
+			s.notFound(w, err)
+			return
+		}
+	} else {
+		l.s.Close() // cancels a running turn and waits for its end
+	}
+	s.writeJSON(w, http.StatusOK, struct{}{})
+}
+
+func (s *Server) message(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r.Body, maxMessageBody)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	req, err := decodeMessage(body)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ss, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	turn, err := ss.Start(req.Text)
+	switch {
+	case errors.Is(err, session.ErrBusy):
+		s.fail(w, http.StatusConflict, "a turn is running in this session: wait for its result, or cancel it")
+	case errors.Is(err, session.ErrClosed):
+		s.fail(w, http.StatusNotFound, "the session was ended: load it again with GET /api/sessions/%s", ss.ID())
+	case err != nil:
+		s.fail(w, http.StatusInternalServerError, "start the turn: %v", err)
+	default:
+		s.writeJSON(w, http.StatusAccepted, map[string]int{"turn": turn})
+	}
+}
+
+// cancelTurn ends the running turn, if any, as Ctrl-C does. A session
+// that is not loaded runs nothing.
+func (s *Server) cancelTurn(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if ss := s.lookup(id); ss != nil {
+		ss.Cancel()
+	} else if _, err := s.find(id); err != nil {
+		s.notFound(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusOK, struct{}{})
+}
+
+func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r.Body, maxSmallBody)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	d, err := decodeDecision(body)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ss, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	reqID := r.PathValue("request_id")
+	if err := ss.Decide(reqID, d); err != nil {
+		if errors.Is(err, session.ErrNoRequest) {
+			s.fail(w, http.StatusNotFound, "no question %s is waiting in this session", quoteShort(reqID))
+			return
+		}
+		s.fail(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	s.writeJSON(w, http.StatusOK, struct{}{})
+}
+
+func (s *Server) window(w http.ResponseWriter, r *http.Request) {
+	ss, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	id := r.PathValue("window_id")
+	win, found := ss.Window(id)
+	if !found {
+		s.fail(w, http.StatusNotFound, "no window %s is open in this session", quoteShort(id))
+		return
+	}
+	// content always, even when empty: the list of windows leaves it out.
+	s.writeJSON(w, http.StatusOK, map[string]string{"id": win.ID, "app": win.App, "title": win.Title, "content": win.Content})
+}
+
+func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r.Body, maxSmallBody)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	turn, err := decodeFork(body)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	parent, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	n := len(parent.Info().Turns)
+	switch {
+	case parent.Running() && turn >= n:
+		s.fail(w, http.StatusConflict, "turn %d is still running: fork at an earlier turn, or once it ends", n)
+		return
+	case turn > n:
+		s.fail(w, http.StatusBadRequest, "the session has %d turns: a branch keeps 1 to %d of them, not %d", n, n, turn)
+		return
+	}
+	ss, err := s.cfg.Factory.Fork(s.ctx, parent.ID(), turn, s.options(""))
+	switch {
+	case errors.Is(err, session.ErrUsage):
+		s.fail(w, http.StatusBadRequest, "fork: %v", err)
+		return
+	case err != nil:
+		s.fail(w, http.StatusInternalServerError, "fork: %v", err)
+		return
+	}
+	if err := s.adopt(ss); err != nil {
+		s.fail(w, http.StatusServiceUnavailable, "%v", err)
+		return
+	}
+	s.writeJSON(w, http.StatusCreated, map[string]any{"id": ss.ID(), "parent": parent.ID(), "from_turn": turn})
+}
+
+// session finds the request's session, loading its transcript when it is
+// not live yet; it answers 404 itself when there is none.
+func (s *Server) session(w http.ResponseWriter, r *http.Request) (*session.Session, bool) {
+	ss, err := s.load(r.PathValue("id"))
+	if err != nil {
+		s.notFound(w, err)
+		return nil, false
+	}
+	return ss, true
+}
+
+func (s *Server) notFound(w http.ResponseWriter, err error) {
+	if errors.Is(err, errNoSession) {
+		s.fail(w, http.StatusNotFound, "%v", err)
+		return
+	}
+	s.fail(w, http.StatusInternalServerError, "%v", err)
+}
+
+// load returns the live session id, or resumes its transcript as a live,
+// idle session. Loads are one at a time, so two requests for the same
+// transcript make one session.
+func (s *Server) load(id string) (*session.Session, error) {
+	if ss := s.lookup(id); ss != nil {
+		return ss, nil
+	}
+	s.loadMu.Lock()
+	defer s.loadMu.Unlock()
+	if ss := s.lookup(id); ss != nil {
+		return ss, nil
+	}
+	if _, err := s.find(id); err != nil {
+		return nil, err
+	}
+	ss, err := s.cfg.Factory.Open(s.ctx, id, s.options(""))
+	if err != nil {
+		return nil, err
+	}
+	if err := s.adopt(ss); err != nil {
+		return nil, err
+	}
+	return ss, nil
+}
+
+// find is the transcript of this workspace whose id is exactly id.
+func (s *Server) find(id string) (agent.Session, error) {
+	list, err := s.saved()
+	if err != nil {
+		return agent.Session{}, err
+	}
+	for _, t := range list {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	return agent.Session{}, fmt.Errorf("%w %s in this workspace (GET /api/sessions lists them)", errNoSession, quoteShort(id))
+}
+
+// saved lists the workspace's transcripts, where the factory keeps them.
+func (s *Server) saved() ([]agent.Session, error) {
+	dir := s.cfg.Factory.Config().SessionsDir
+	if dir == "" {
+		var err error
+		if dir, err = agent.SessionsDir(); err != nil {
+			return nil, err
+		}
+	}
+	return agent.ListSessions(dir, s.cfg.Workdir)
+}
+
+// options are a server session's: questions become approval events
+// (unless the server has an Approver), notes go to the log.
+func (s *Server) options(model string) session.Options {
+	opt := session.Options{
+		Workdir:  s.cfg.Workdir,
+		Model:    model,
+		Approver: s.cfg.Approver,
+		Say:      func(line string) { s.log.Print(line) },
+	}
+	if s.withOptions != nil {
+		s.withOptions(&opt)
+	}
+	return opt
+}
+
+// liveSession is a loaded session and when the server loaded it (the
+// creation time of one with no transcript yet).
+type liveSession struct {
+	s    *session.Session
+	born time.Time
+}
+
+func (s *Server) lookup(id string) *session.Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l := s.live[id]; l != nil {
+		return l.s
+	}
+	return nil
+}
+
+func (s *Server) liveSessions() []*liveSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*liveSession, 0, len(s.live))
+	for _, l := range s.live {
+		out = append(out, l)
+	}
+	return out
+}
+
+// adopt makes ss live; after Close it ends ss instead.
+func (s *Server) adopt(ss *session.Session) error {
+	id := ss.ID()
+	s.mu.Lock()
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		ss.Close()
+		return errors.New("the server is shutting down")
+	case id == "":
+		s.mu.Unlock()
+		ss.Close()
+		return errors.New("no session transcript can be written (see the server's log): a session without one cannot be reached again")
+	}
+	s.live[id] = &liveSession{s: ss, born: time.Now().UTC()}
+	s.mu.Unlock()
+	return nil
+}
