@@ -183,7 +183,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
 			call("launcher", "open", map[string]any{"app": "bash"}),
-			call("bash_1", "run", map[string]any{"command": "sleep 60.41 & echo $! > child.pid; echo $$ > shell.pid; wait", "timeout_s": 120}),
+			call("bash_1", "run", map[string]any{"command": "sleep 60.81 & echo $! > child.pid; echo $$ > shell.pid; wait", "timeout_s": 120}),
 		)},
 		fakeai.Reply{Content: "never asked"},
 	)
@@ -203,7 +203,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	}
 	// The pids the command wrote are its pid namespace's when it runs
 	// contained: the processes are found by their command line.
-	if left := goneByCmdline("sleep 60.41"); len(left) > 0 {
+	if left := goneByCmdline("sleep 60.81"); len(left) > 0 {
 		t.Errorf("processes %v outlived the cancel", left)
 	}
 	order, byID := toolCalls(e.allUpdates())
@@ -448,7 +448,7 @@ func TestACPEditorQuitsMidCommand(t *testing.T) {
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
 			call("launcher", "open", map[string]any{"app": "bash"}),
-			call("bash_1", "run", map[string]any{"command": "sleep 60.42 & echo $! > child.pid; wait", "timeout_s": 120}),
+			call("bash_1", "run", map[string]any{"command": "sleep 60.82 & echo $! > child.pid; wait", "timeout_s": 120}),
 		)},
 	)
 	e := startACP(t, dir, srv)
@@ -462,7 +462,7 @@ func TestACPEditorQuitsMidCommand(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("aci acp did not end when the editor went away")
 	}
-	if left := goneByCmdline("sleep 60.42"); len(left) > 0 {
+	if left := goneByCmdline("sleep 60.82"); len(left) > 0 {
 		t.Errorf("the command's processes %v outlived aci", left)
 	}
 }

@@ -242,7 +242,7 @@ func TestApprovals(t *testing.T) {
 func TestCancelMidCommand(t *testing.T) {
 	r := newRig(t, []fakeai.Reply{{Content: fakeai.ToolCall(
 		call("launcher", "open", map[string]any{"app": "bash"}),
-		call("bash_1", "run", map[string]any{"command": "sleep 60.53 & echo $$ > fg.pid; sleep 60.53"}),
+		call("bash_1", "run", map[string]any{"command": "sleep 60.91 & echo $$ > fg.pid; sleep 60.91"}),
 	)}})
 	id := r.newSession()
 	ev := r.events(id, "")
@@ -252,9 +252,9 @@ func TestCancelMidCommand(t *testing.T) {
 	// contained: its processes are found by their command line (the
 	// shell's holds it too).
 	deadline := time.Now().Add(5 * time.Second)
-	for len(running("sleep 60.53")) < 2 {
+	for len(running("sleep 60.91")) < 2 {
 		if time.Now().After(deadline) {
-			t.Fatalf("processes running the command: %v, want the shell and its sleeps", running("sleep 60.53"))
+			t.Fatalf("processes running the command: %v, want the shell and its sleeps", running("sleep 60.91"))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -267,9 +267,9 @@ func TestCancelMidCommand(t *testing.T) {
 	}
 	t.Logf("cancel to idle: %v", time.Since(start))
 	deadline = time.Now().Add(5 * time.Second)
-	for len(running("sleep 60.53")) > 0 {
+	for len(running("sleep 60.91")) > 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("processes left after cancel: %v", running("sleep 60.53"))
+			t.Fatalf("processes left after cancel: %v", running("sleep 60.91"))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
