@@ -70,6 +70,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if cfg.Sessions {
 		return listSessions(workdir, stdout, stderr)
 	}
+	limitsNote, cleanup := applyLimits(workdir, stderr)
+	defer cleanup()
 	if cfg.Serve {
 		return runServe(cfg, workdir, stdout, stderr)
 	}
@@ -126,6 +128,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			return ui.ExitFailed
 		}
 		defer repl.Close()
+		repl.Note(limitsNote)
 		opts.Approver, opts.Journal, opts.Emit = repl, repl.Journal(), repl.Event
 		s, err := factory.New(context.Background(), opts)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,7 +20,6 @@ import (
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testbin"
-	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // served is a running `aci serve`: its process, address and token.
@@ -138,8 +138,8 @@ func TestServeSigtermWithTurnRunning(t *testing.T) {
 			dir, state := t.TempDir(), t.TempDir()
 			srv := fakeai.New(t, fakeai.Reply{Content: fakeai.ToolCall(
 				call("launcher", "open", map[string]any{"app": "bash"}),
-				call("bash_1", "start", map[string]any{"command": "sleep 60 & echo $! > bg.pid; wait"}),
-				call("bash_1", "run", map[string]any{"command": "echo $$ > fg.pid; sleep 60"}),
+				call("bash_1", "start", map[string]any{"command": "sleep 60.61 & echo $! > bg.pid; wait"}),
+				call("bash_1", "run", map[string]any{"command": "echo $$ > fg.pid; sleep 60.62"}),
 			)})
 			s := startServe(t, dir, srv, []string{"XDG_STATE_HOME=" + state}, "--addr", "127.0.0.1:0")
 			var created struct{ ID string }
@@ -149,15 +149,23 @@ func TestServeSigtermWithTurnRunning(t *testing.T) {
 			if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/messages", `{"text":"RUNNING-QUESTION"}`, nil); code != 202 {
 				t.Fatalf("ask: %d", code)
 			}
-			pids := waitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
+			waitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
 			s.cmd.Process.Signal(sig)
 			if code := s.wait(t); code != 0 {
 				t.Errorf("exit %d, want 0; stderr:\n%s", code, s.stderr.String())
 			}
-			for _, pid := range pids {
-				if testutil.Alive(pid) {
-					t.Errorf("process %d survived aci serve", pid)
-					syscall.Kill(pid, syscall.SIGKILL)
+			// The pids the commands wrote are their pid namespaces' when
+			// they run contained: their processes are found by command line.
+			// A pid namespace may take a moment to be torn down.
+			deadline := time.Now().Add(5 * time.Second)
+			for len(sleepers("sleep 60.6")) > 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			for _, pid := range sleepers("sleep 60.6") {
+				cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+				t.Errorf("process %s (%q) survived aci serve", pid, cmd)
+				if n, err := strconv.Atoi(pid); err == nil {
+					syscall.Kill(n, syscall.SIGKILL)
 				}
 			}
 			if s.stdout.Len() != 0 {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testbin"
-	"github.com/aci-dev/aci/internal/testutil"
 )
 
 func TestTranscriptAndResume(t *testing.T) {
@@ -101,8 +100,8 @@ func TestSigtermKillsRunningCommands(t *testing.T) {
 			dir := t.TempDir()
 			srv := fakeai.New(t, fakeai.Reply{Content: fakeai.ToolCall(
 				call("launcher", "open", map[string]any{"app": "bash"}),
-				call("bash_1", "start", map[string]any{"command": "sleep 60 & echo $! > bg.pid; wait"}),
-				call("bash_1", "run", map[string]any{"command": "echo $$ > fg.pid; sleep 60"}),
+				call("bash_1", "start", map[string]any{"command": "sleep 60.51 & echo $! > bg.pid; wait"}),
+				call("bash_1", "run", map[string]any{"command": "echo $$ > fg.pid; sleep 60.52"}),
 			)})
 			cmd := exec.Command(testbin.Build(t), "-p", "run things")
 			cmd.Dir = dir
@@ -112,18 +111,18 @@ func TestSigtermKillsRunningCommands(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			pids := waitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
+			waitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
 			cmd.Process.Signal(sig)
 			err := cmd.Wait()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
 				t.Errorf("exit: %v, want %d; stderr %s", err, 128+int(sig), errb.String())
 			}
-			for _, pid := range pids {
-				if testutil.Alive(pid) {
-					t.Errorf("process %d survived aci", pid)
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
+			// The pids the commands wrote are those of their own pid
+			// namespaces: find the processes by their command line.
+			if live := sleepers("sleep 60.5"); len(live) > 0 {
+				t.Errorf("processes %v survived aci", live)
+				exec.Command("pkill", "-f", "sleep 60.5").Run()
 			}
 		})
 	}

@@ -183,7 +183,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
 			call("launcher", "open", map[string]any{"app": "bash"}),
-			call("bash_1", "run", map[string]any{"command": "sleep 60 & echo $! > child.pid; echo $$ > shell.pid; wait", "timeout_s": 120}),
+			call("bash_1", "run", map[string]any{"command": "sleep 60.81 & echo $! > child.pid; echo $$ > shell.pid; wait", "timeout_s": 120}),
 		)},
 		fakeai.Reply{Content: "never asked"},
 	)
@@ -191,7 +191,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	e.initialize(false, false)
 	sid := e.newSession(dir)
 	ch := e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "wait a minute"}}})
-	pids := waitPIDs(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "shell.pid"))
+	waitPIDs(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "shell.pid"))
 	e.notify("session/cancel", map[string]any{"sessionId": sid})
 	m := e.wait(ch)
 	var res struct {
@@ -201,10 +201,10 @@ func TestACPCancelMidCommand(t *testing.T) {
 	if m.Error != nil || res.StopReason != "cancelled" {
 		t.Fatalf("prompt answered %+v %s", m.Error, m.Result)
 	}
-	for _, pid := range pids {
-		if !gone(pid) {
-			t.Errorf("process %d outlived the cancel", pid)
-		}
+	// The pids the command wrote are its pid namespace's when it runs
+	// contained: the processes are found by their command line.
+	if left := goneByCmdline("sleep 60.81"); len(left) > 0 {
+		t.Errorf("processes %v outlived the cancel", left)
 	}
 	order, byID := toolCalls(e.allUpdates())
 	if st := last(byID[order[len(order)-1]], "status"); st != "failed" {
@@ -230,7 +230,9 @@ func TestACPPermission(t *testing.T) {
 			srv := fakeai.New(t,
 				fakeai.Reply{Content: fakeai.ToolCall(
 					call("launcher", "open", map[string]any{"app": "bash"}),
-					call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
+					// uncontained: the test's home lies under /tmp, which
+					// contained commands see as their session's own.
+					call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious", "uncontained": true}),
 				)},
 				fakeai.Reply{Content: "done"},
 			)
@@ -446,21 +448,21 @@ func TestACPEditorQuitsMidCommand(t *testing.T) {
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
 			call("launcher", "open", map[string]any{"app": "bash"}),
-			call("bash_1", "run", map[string]any{"command": "sleep 60 & echo $! > child.pid; wait", "timeout_s": 120}),
+			call("bash_1", "run", map[string]any{"command": "sleep 60.82 & echo $! > child.pid; wait", "timeout_s": 120}),
 		)},
 	)
 	e := startACP(t, dir, srv)
 	e.initialize(false, false)
 	sid := e.newSession(dir)
 	e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "wait"}}})
-	pid := waitPIDs(t, filepath.Join(dir, "child.pid"))[0]
+	waitPIDs(t, filepath.Join(dir, "child.pid"))
 	e.stdin.Close()
 	select {
 	case <-e.done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("aci acp did not end when the editor went away")
 	}
-	if !gone(pid) {
-		t.Errorf("the command's process %d outlived aci", pid)
+	if left := goneByCmdline("sleep 60.82"); len(left) > 0 {
+		t.Errorf("the command's processes %v outlived aci", left)
 	}
 }

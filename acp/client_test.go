@@ -358,13 +358,25 @@ func waitPIDs(t *testing.T, files ...string) []int {
 	return pids
 }
 
-// gone waits a little for pid to end.
-func gone(pid int) bool {
+// goneByCmdline waits a little for every live process whose command line
+// holds pattern to end, and returns those left.
+func goneByCmdline(pattern string) (left []string) {
 	for range 100 {
-		if !testutil.Alive(pid) {
-			return true
+		left = left[:0]
+		out, _ := exec.Command("pgrep", "-f", pattern).Output()
+		for _, pid := range strings.Fields(string(out)) {
+			n, err := strconv.Atoi(pid)
+			if err != nil || !testutil.Alive(n) {
+				continue
+			}
+			if cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline"); !strings.Contains(string(cmd), "pgrep") {
+				left = append(left, pid)
+			}
+		}
+		if len(left) == 0 {
+			return nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return false
+	return left
 }

@@ -68,7 +68,9 @@ func TestACPInProcess(t *testing.T) {
 			call("launcher", "open", map[string]any{"app": "file", "target": "a.txt"}),
 			call("file_1", "edit", map[string]any{"old_text": "one", "new_text": "two"}),
 			call("launcher", "open", map[string]any{"app": "bash"}),
-			call("bash_1", "run", map[string]any{"command": "rm -rf ~/junk && echo gone"}),
+			// uncontained: the test's home lies under /tmp, which contained
+			// commands see as their session's own.
+			call("bash_1", "run", map[string]any{"command": "rm -rf ~/junk && echo gone", "uncontained": true}),
 		)},
 		fakeai.Reply{Content: "Done."},
 		fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "rm -rf ~/other"}))},

@@ -58,7 +58,9 @@ func TestACPOfficialClient(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(
 			call("file_1", "edit", map[string]any{"old_text": "a - b", "new_text": "a + b"}),
 			call("launcher", "open", map[string]any{"app": "bash"}),
-			call("bash_1", "run", map[string]any{"command": "rm -rf ~/scratch && echo removed-ok"}),
+			// uncontained: the test's home lies under /tmp, which contained
+			// commands see as their session's own.
+			call("bash_1", "run", map[string]any{"command": "rm -rf ~/scratch && echo removed-ok", "uncontained": true}),
 		)},
 		fakeai.Reply{Content: "Fixed and checked."},
 	)

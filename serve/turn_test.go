@@ -106,9 +106,11 @@ func approvalRig(t *testing.T, replies ...fakeai.Reply) (*rig, string, string) {
 	return r, r.newSession(), keep
 }
 
+// rmKeep runs uncontained: the test's home lies under /tmp, which
+// contained commands see as their session's own.
 var rmKeep = fakeai.ToolCall(
 	call("launcher", "open", map[string]any{"app": "bash"}),
-	call("bash_1", "run", map[string]any{"command": "rm -rf ~/keep"}),
+	call("bash_1", "run", map[string]any{"command": "rm -rf ~/keep", "uncontained": true}),
 )
 
 func TestApprovals(t *testing.T) {
@@ -161,7 +163,7 @@ func TestApprovals(t *testing.T) {
 		}
 	})
 	t.Run("always", func(t *testing.T) {
-		again := fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "rm -rf ~/keep"}))
+		again := fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "rm -rf ~/keep", "uncontained": true}))
 		r, id, keep := approvalRig(t, fakeai.Reply{Content: rmKeep}, fakeai.Reply{Content: "Removed."},
 			fakeai.Reply{Content: again}, fakeai.Reply{Content: "Removed again."})
 		ev := r.events(id, "")
@@ -236,23 +238,25 @@ func TestApprovals(t *testing.T) {
 	})
 }
 
-// Cancel ends a running command: its whole process group is gone.
+// Cancel ends a running command: every process it started is gone.
 func TestCancelMidCommand(t *testing.T) {
 	r := newRig(t, []fakeai.Reply{{Content: fakeai.ToolCall(
 		call("launcher", "open", map[string]any{"app": "bash"}),
-		call("bash_1", "run", map[string]any{"command": "sleep 60 & echo $$ > fg.pid; sleep 60"}),
+		call("bash_1", "run", map[string]any{"command": "sleep 60.91 & echo $$ > fg.pid; sleep 60.91"}),
 	)}})
 	id := r.newSession()
 	ev := r.events(id, "")
 	r.ask(id, "wait a minute")
-	pid := waitPID(t, filepath.Join(r.dir, "fg.pid"))
-	f, ok := testutil.ProcStat(pid)
-	if !ok {
-		t.Fatal("the command is not running")
-	}
-	pgid, _ := strconv.Atoi(f[2])
-	if n := len(group(pgid)); n < 2 {
-		t.Fatalf("process group %d has %d processes, want the shell and its sleeps", pgid, n)
+	waitPID(t, filepath.Join(r.dir, "fg.pid"))
+	// The pid the command wrote is its own pid namespace's when it runs
+	// contained: its processes are found by their command line (the
+	// shell's holds it too).
+	deadline := time.Now().Add(5 * time.Second)
+	for len(running("sleep 60.91")) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("processes running the command: %v, want the shell and its sleeps", running("sleep 60.91"))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	ev.until(is("state")) // executing
 	start := time.Now()
@@ -262,25 +266,26 @@ func TestCancelMidCommand(t *testing.T) {
 		t.Errorf("events after cancel: %v", types(evs))
 	}
 	t.Logf("cancel to idle: %v", time.Since(start))
-	deadline := time.Now().Add(5 * time.Second)
-	for len(group(pgid)) > 0 {
+	deadline = time.Now().Add(5 * time.Second)
+	for len(running("sleep 60.91")) > 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("processes of group %d left after cancel: %v", pgid, group(pgid))
+			t.Fatalf("processes left after cancel: %v", running("sleep 60.91"))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
 
-// group lists the live processes of process group pgid.
-func group(pgid int) []int {
+// running lists the live processes whose command line holds pattern.
+func running(pattern string) []int {
 	entries, _ := os.ReadDir("/proc")
 	var out []int
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		if f, ok := testutil.ProcStat(pid); ok && f[2] == strconv.Itoa(pgid) && testutil.Alive(pid) {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(b), pattern) && testutil.Alive(pid) {
 			out = append(out, pid)
 		}
 	}

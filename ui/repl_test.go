@@ -4,6 +4,7 @@ package ui
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -371,14 +372,14 @@ func TestREPLCtrlCKillsTheRunningCommand(t *testing.T) {
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
 			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}},
-			fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "sleep 60 & echo $! > sleeper.pid; wait"}},
+			fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "sleep 60.71 & echo $! > sleeper.pid; wait"}},
 		)},
 		fakeai.Reply{Content: "still here"},
 	)
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("run it")
-	s.waitFor("▸ bash_1 run sleep 60 & echo $! > sleeper.pid; wait")
+	s.waitFor("▸ bash_1 run sleep 60.71 & echo $! > sleeper.pid; wait")
 	pidFile := filepath.Join(s.work, "sleeper.pid")
 	var pid int
 	s.waitUntil("the command to start", func(string) bool {
@@ -389,8 +390,10 @@ func TestREPLCtrlCKillsTheRunningCommand(t *testing.T) {
 	s.waitFor("running")
 
 	s.cancelWithCtrlC()
+	// The pid the command wrote is that of its own pid namespace when it
+	// runs contained: look for the process by its command line.
 	s.waitUntil("the command's process group to end", func(string) bool {
-		return syscall.Kill(pid, 0) != nil
+		return exec.Command("pgrep", "-f", "sleep 60.71").Run() != nil
 	})
 
 	s.typeLine("are you there?")

@@ -187,6 +187,12 @@ func (w *bashWindow) tasksLocked() string {
 		if why := t.Containment(); why != "" {
 			b.WriteString("\n  " + containmentHint(why))
 		}
+		if why := t.Limit(); why != "" {
+			b.WriteString("\n  " + limitHint(why))
+		}
+		if moved := t.ProtectedMoved(); len(moved) > 0 {
+			b.WriteString("\n  " + protectedHint(moved))
+		}
 	}
 	return b.String()
 }
@@ -271,6 +277,15 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	// The output reaches the model once, in the window's rendering that
 	// follows the results; the result only says how the run ended.
 	text := runStatus(res) + note
+	if res.Limit != "" {
+		text += "; stopped by " + res.Limit
+	}
+	if len(res.LinksOut) > 0 {
+		text += "; made links out of the workspace: " + strings.Join(res.LinksOut, ", ")
+	}
+	if len(res.ProtectedMoved) > 0 {
+		text += "; protected files it created were moved out of the workspace: " + strings.Join(res.ProtectedMoved, "; ")
+	}
 	out := strings.TrimRight(res.Output, "\n")
 	if out == "" {
 		text += "; no output"

@@ -113,7 +113,9 @@ func TestBashDangerousDeniedAndApproved(t *testing.T) {
 	os.MkdirAll(filepath.Dir(sentinel), 0o755)
 	os.WriteFile(sentinel, []byte("x"), 0o644)
 	do(t, m, "launcher", "open", `{"app":"bash"}`)
-	cmd := `{"command":"rm -rf ~/keep"}`
+	// uncontained: the test's home lies under /tmp, which contained
+	// commands see as their session's own.
+	cmd := `{"command":"rm -rf ~/keep","uncontained":true}`
 	r := do(t, m, "bash_1", "run", cmd)
 	if r.Status != protocol.StatusDenied || !strings.Contains(r.Text, "use the trash instead") {
 		t.Fatalf("run = %+v", r)

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/textfile"
 )
 
@@ -248,6 +250,16 @@ func (w *fileWindow) view(_ context.Context, args Args) Result {
 // person what the write would change.
 func (w *fileWindow) approveWrite(ctx context.Context, diff string) *Result {
 	v := w.env.Guard.CheckPath(w.path, w.env.Workdir, true)
+	if why := sandbox.ProtectedWhy(w.env.Workdir, w.path); why != "" {
+		// aci's own configuration and what other tools run when the
+		// folder opens: the person decides (contained commands cannot
+		// write these at all).
+		if v.Dangerous {
+			v.Reason += "; and " + why
+		} else {
+			v = guard.Verdict{Dangerous: true, Reason: "protected file: " + why, Part: w.title}
+		}
+	}
 	if !v.Dangerous {
 		return nil
 	}

@@ -35,6 +35,15 @@ func runHints(res shell.RunResult, timeout time.Duration) string {
 		hs = append(hs, hint("network", "The network proxy refused "+strings.Join(res.NetDenied, ", ")+
 			": contained commands reach only the hosts on the allow list, and the others the person allows."))
 	}
+	if res.Limit != "" {
+		hs = append(hs, limitHint(res.Limit))
+	}
+	if len(res.LinksOut) > 0 {
+		hs = append(hs, linksOutHint(res.LinksOut))
+	}
+	if len(res.ProtectedMoved) > 0 {
+		hs = append(hs, protectedHint(res.ProtectedMoved))
+	}
 	if res.BackgroundEnded {
 		hs = append(hs, hint("background_ended", "Processes the command left running in the background were ended when it finished. Use the start action for servers and other long-running jobs."))
 	}
@@ -51,4 +60,21 @@ func runHints(res shell.RunResult, timeout time.Duration) string {
 // containmentHint says a failure may be the sandbox's doing, and the way out.
 func containmentHint(why string) string {
 	return hint("sandbox", "This command ran "+why+". If it must, run it again with uncontained=true (the person is asked).")
+}
+
+// limitHint says a resource limit stopped the command.
+func limitHint(why string) string {
+	return hint("limit", "The command was stopped by "+why+". Make it use less (fewer parallel jobs, smaller inputs); the person can raise the limit in ~/.config/aci/settings.json.")
+}
+
+// linksOutHint names the links a command made that lead out of the
+// workspace: file windows refuse to follow them without asking.
+func linksOutHint(links []string) string {
+	return hint("links_out", "The command made links that lead outside the workspace: "+strings.Join(links, ", ")+". File windows will not follow them without asking the person.")
+}
+
+// protectedHint names the protected files a command created, which were
+// moved out of the workspace.
+func protectedHint(moved []string) string {
+	return hint("protected", "The command created files that other programs obey or run, which contained commands may not create; they were moved out of the workspace: "+strings.Join(moved, "; ")+". If the person wants one, write it with a file window (the person is asked).")
 }

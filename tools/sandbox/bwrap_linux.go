@@ -44,10 +44,8 @@ var bwrapProbe struct {
 // bwrapBase are the options every contained command gets: its own user
 // and mount namespaces with no capabilities (root included, which could
 // otherwise remount / read-write), the host's files read-only and a fresh
-// /dev. The pid namespace stays shared on purpose: pids a command prints
-// or writes to a pid file mean the same to the next command and to aci,
-// and a background task's processes stay visible to ps and kill. aci's own
-// /proc/PID/environ is protected by aci being non-dumpable (protectSelf).
+// /dev. aci's own /proc/PID/environ is protected by aci being non-dumpable
+// (protectSelf) as well as by the pid namespace (pidArgs).
 var bwrapBase = []string{"--unshare-user", "--unshare-ipc", "--cap-drop", "ALL",
 	"--ro-bind", "/", "/", "--dev", "/dev"}
 
@@ -60,7 +58,10 @@ func probeBwrap() error {
 			bwrapProbe.err = errors.New("bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)")
 			return
 		}
-		args := append(append([]string{}, bwrapBase...), "--unshare-net", "--", "/bin/sh", "-c", "exit 0")
+		// The flags every command gets: a probe without them passes where
+		// a command would fail (no user or pid namespaces allowed).
+		args := append(append(append([]string{}, bwrapBase...), "--unshare-net"), bwrapPID...)
+		args = append(args, "--", "/bin/sh", "-c", "exit 0")
 		out, err := exec.Command(path, args...).CombinedOutput()
 		if err != nil {
 			bwrapProbe.err = fmt.Errorf("bwrap cannot run here: %v: %s", err, strings.TrimSpace(string(out)))
@@ -83,10 +84,12 @@ func bwrapArgv(p Policy, argv []string, dir string) ([]string, error) {
 	// Its own network namespace: loopback only. The way out, if any, is
 	// the Link its first process holds.
 	out = append(out, "--unshare-net")
+	out = pidArgs(out)
 	// /dev/shm lives on the fresh /dev: a tmpfs there keeps it writable.
 	out = append(out, "--tmpfs", "/dev/shm")
 	roots := p.WritableRoots()
 	sort.Strings(roots) // a parent sorts before its children
+	out, roots = privateTmpArgs(out, p, roots)
 	for _, r := range roots {
 		if r == "/dev/shm" || strings.HasPrefix(r, "/dev/") || r == "/proc" || strings.HasPrefix(r, "/proc/") {
 			continue
@@ -96,6 +99,7 @@ func bwrapArgv(p Policy, argv []string, dir string) ([]string, error) {
 	for _, r := range p.ReadOnly {
 		out = append(out, "--ro-bind-try", r, r)
 	}
+	out = protectedArgs(out, p)
 	hidden := append([]string{}, p.Hidden...)
 	sort.Strings(hidden)
 	for _, h := range hidden {

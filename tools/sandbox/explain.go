@@ -10,7 +10,9 @@ import (
 // denialWords are how programs report a write or read the sandbox refused:
 // EROFS from bwrap's read-only mounts, EACCES/EPERM from Landlock, and
 // ENOENT inside a hidden (emptied) secret store.
-var denialWords = []string{"Read-only file system", "Permission denied", "Operation not permitted", "EROFS", "EACCES", "EPERM"}
+// EBUSY from removing or renaming a file bound over itself (protected
+// files).
+var denialWords = []string{"Read-only file system", "Permission denied", "Operation not permitted", "EROFS", "EACCES", "EPERM", "Device or resource busy"}
 
 // pathInLine finds absolute and quoted paths in an error line.
 var pathInLine = sync.OnceValue(func() *regexp.Regexp {
@@ -36,7 +38,9 @@ func (s *Sandbox) Explain(output string, exitCode int, dir string) string {
 			}
 		}
 		missing := strings.Contains(line, "No such file or directory")
-		if denial == "" && !missing {
+		// mkdir of a protected folder that does not exist meets its stand-in.
+		exists := strings.Contains(line, "File exists")
+		if denial == "" && !missing && !exists {
 			continue
 		}
 		for _, m := range pathInLine().FindAllStringSubmatch(line, -1) {
@@ -54,6 +58,8 @@ func (s *Sandbox) Explain(output string, exitCode int, dir string) string {
 			switch {
 			case p.hidden(path):
 				return note(s.kind, path+" is in a secret store, which contained commands cannot see")
+			case (denial != "" || exists) && p.protected(path) != "":
+				return note(s.kind, path+" is protected ("+p.protected(path)+"); change it with a file window, which asks the person")
 			case denial != "" && underAny(path, p.ReadOnly):
 				return note(s.kind, path+" stays read-only in the sandbox (it could make code run outside it later)")
 			case denial != "" && !p.canWrite(path):

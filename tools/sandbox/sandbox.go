@@ -60,6 +60,16 @@ type Policy struct {
 	// ProxyPort is the one TCP port a command may connect to where
 	// Landlock keeps it off the network (its Link's); set per command.
 	ProxyPort int `json:",omitempty"`
+	// Protected are the files in the workspace that configure aci or that
+	// other tools run when the person opens the folder (protected.go):
+	// read-only where they exist, and not creatable where they do not.
+	Protected []string
+	// StandIns are the protected paths that get an empty read-only
+	// stand-in where they do not exist yet.
+	StandIns []string
+	// PrivateTmp is the session's folder whose tmp and var-tmp stand in
+	// for /tmp and /var/tmp; "" shares the machine's.
+	PrivateTmp string
 }
 
 // WritableRoots is Workspace and Writable together.
@@ -151,6 +161,7 @@ func DefaultPolicy(workdir string) Policy {
 		p.Writable = appendDir(p.Writable, filepath.Join(strings.Split(gp, string(os.PathListSeparator))[0], "pkg", "mod"))
 	}
 	p.Hidden = SecretStores()
+	p.Protected, p.StandIns = protectedCandidates(ws, real(workdir))
 	var ro []string
 	for _, g := range append([]string{filepath.Join(ws, ".git")}, p.Workspace[1:]...) {
 		ro = append(ro, filepath.Join(g, "hooks"), filepath.Join(g, "config"))
@@ -239,6 +250,16 @@ func appendUnique(list []string, p string) []string {
 	return append(list, p)
 }
 
+// WorkspaceRoot is the workspace of a session started in workdir: its git
+// root, or workdir itself outside a repository (symlinks resolved).
+func WorkspaceRoot(workdir string) string {
+	ws := real(workdir)
+	if root := gitRoot(ws); root != "" {
+		return root
+	}
+	return ws
+}
+
 // gitRoot is the nearest directory at or above dir holding .git, or "".
 func gitRoot(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
@@ -284,6 +305,12 @@ func gitDirs(root string) []string {
 type Sandbox struct {
 	kind   Kind
 	policy Policy
+
+	tmpOnce sync.Once
+	tmpDir  string // the session's private temp folder (tmp.go)
+
+	mu       sync.Mutex
+	standIns map[string]int // stand-ins for missing protected paths → commands using them
 }
 
 // Options choose the mechanism.
@@ -368,7 +395,97 @@ func (s *Sandbox) WrapLinked(argv []string, dir string, l *Link, extraWritable .
 		argv = l.front(argv)
 		p.ProxyPort = l.port
 	}
+	if s.kind == Bwrap || s.kind == Landlock {
+		if p.PrivateTmp = s.privateTmp(); p.PrivateTmp != "" && s.kind == Landlock {
+			p.Writable = appendUnique(p.Writable, filepath.Join(p.PrivateTmp, "tmp"))
+		}
+	}
 	return wrap(s.kind, p, argv, dir)
+}
+
+// Command is Wrap for a command about to start: release, called once the
+// command has ended, removes the empty stand-ins that kept missing
+// protected files from being created (protectedArgs), unless another
+// running command still uses them or something filled them meanwhile; and
+// it moves the protected files without a stand-in that appeared while the
+// command ran (made by it, most likely) into the session's temp folder,
+// and says so for each ("path ...: why").
+func (s *Sandbox) Command(argv []string, dir string, extraWritable ...string) (out []string, release func() []string, err error) {
+	return s.CommandLinked(argv, dir, nil, extraWritable...)
+}
+
+// CommandLinked is Command for a command whose one way out is l (see
+// WrapLinked).
+func (s *Sandbox) CommandLinked(argv []string, dir string, l *Link, extraWritable ...string) (out []string, release func() []string, err error) {
+	out, err = s.WrapLinked(argv, dir, l, extraWritable...)
+	if err != nil || s.Kind() != Bwrap || s.tmpDir == "" {
+		return out, func() []string { return nil }, err
+	}
+	_, files, dirs, unguarded := protectedNow(s.policy)
+	mine := append(files, dirs...)
+	s.mu.Lock()
+	if s.standIns == nil {
+		s.standIns = map[string]int{}
+	}
+	for _, m := range mine {
+		s.standIns[m]++
+	}
+	s.mu.Unlock()
+	var once sync.Once
+	return out, func() (created []string) {
+		once.Do(func() {
+			s.release(mine)
+			for _, u := range unguarded {
+				if _, err := os.Lstat(u); err == nil {
+					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))
+				}
+			}
+		})
+		return created
+	}, nil
+}
+
+func (s *Sandbox) release(paths []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range paths {
+		if s.standIns[p]--; s.standIns[p] > 0 {
+			continue
+		}
+		delete(s.standIns, p)
+		removeStandIn(p)
+	}
+}
+
+// quarantine moves a protected file a command created out of the
+// workspace, into the session's temp folder, and says where it went.
+func (s *Sandbox) quarantine(path string) string {
+	name := path
+	if len(s.policy.Workspace) > 0 {
+		if r, err := filepath.Rel(s.policy.Workspace[0], path); err == nil && !strings.HasPrefix(r, "..") {
+			name = r
+		}
+	}
+	dest := filepath.Join(s.tmpDir, "quarantine", strings.TrimPrefix(path, "/"))
+	if os.MkdirAll(filepath.Dir(dest), 0o700) == nil {
+		os.RemoveAll(dest)
+		if os.Rename(path, dest) == nil {
+			return name + " (moved to " + dest + ")"
+		}
+	}
+	return name + " (could not be moved away)"
+}
+
+// removeStandIn removes path if it is still an empty file or folder.
+func removeStandIn(path string) {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+	case fi.Mode().IsRegular() && fi.Size() == 0:
+		os.Remove(path)
+	case fi.IsDir():
+		os.Remove(path) // fails unless empty
+	}
 }
 
 // processState is the process-wide setting, from ACI_SANDBOX.

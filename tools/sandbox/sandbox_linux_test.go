@@ -23,7 +23,7 @@ type testTree struct {
 
 func newTree(t *testing.T) testTree {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
+	root, err := filepath.EvalSymlinks(hostDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +51,23 @@ func newTree(t *testing.T) testTree {
 		Hidden:    []string{filepath.Join(tr.home, ".ssh"), filepath.Join(tr.home, ".netrc")},
 	}
 	return tr
+}
+
+// hostDir is a fresh folder outside /tmp and /var/tmp, which contained
+// commands see as their session's own (a fake home there would be out of
+// sight rather than read-only): under the user's cache folder, else the
+// test's temp dir.
+func hostDir(t *testing.T) string {
+	t.Helper()
+	if c, err := os.UserCacheDir(); err == nil && !strings.HasPrefix(c, "/tmp/") {
+		if err := os.MkdirAll(c, 0o755); err == nil {
+			if d, err := os.MkdirTemp(c, "aci-sbx-"); err == nil {
+				t.Cleanup(func() { os.RemoveAll(d) })
+				return d
+			}
+		}
+	}
+	return t.TempDir()
 }
 
 // mustSandbox returns a Sandbox of kind k, or skips the test when the

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aci-dev/aci/tools/limits"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
@@ -36,6 +37,16 @@ type RunResult struct {
 	BackgroundEnded bool
 	// Containment says why the sandbox likely made the command fail, or "".
 	Containment string
+	// Limit names the resource limit that stopped the command, with its
+	// value, or "".
+	Limit string
+	// LinksOut are symlinks the command made in the workspace that lead
+	// outside it ("name -> target", workspace-relative).
+	LinksOut []string
+	// ProtectedMoved are protected files the command created where the
+	// sandbox could not stop it, moved out of the workspace ("path (moved
+	// to ...): why").
+	ProtectedMoved []string
 	// CwdGone is the working directory that no longer existed, so the
 	// command ran in the home folder instead; "" normally.
 	CwdGone string
@@ -94,13 +105,20 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	defer os.RemoveAll(tmp)
 	pwdFile := filepath.Join(tmp, "pwd")
 	rcFile := filepath.Join(tmp, "rc")
-	if err := os.WriteFile(rcFile, []byte(pwdTrapScript(pwdFile)), 0o600); err != nil {
+	// The command's leftovers end with it: its pid namespace ends, or the
+	// limits helper ends them. leftFile tells that there were some.
+	leftFile := filepath.Join(tmp, "left")
+	trapLeft := ""
+	if sb.OwnPIDNamespace() {
+		trapLeft = leftFile
+	}
+	if err := os.WriteFile(rcFile, []byte(pwdTrapScript(pwdFile, trapLeft)), 0o600); err != nil {
 		return res, fmt.Errorf("run command: %w", err)
 	}
 
 	out := tools.NewCapture(limit, limit)
 	start := time.Now()
-	p, err := startShellProc(command, startDir, out, sb, net, []string{tmp}, "BASH_ENV="+rcFile)
+	p, err := startShellProc(command, startDir, out, sb, net, []string{tmp}, leftFile, "BASH_ENV="+rcFile)
 	if err != nil {
 		return res, fmt.Errorf("run command: %w", err)
 	}
@@ -124,11 +142,20 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	// background would outlive aci. Long-running jobs belong in start.
 	// A sandbox's own processes (bwrap's init in the command's pid
 	// namespace) end a moment after the command: they get leftoverGrace.
-	leftovers := !res.TimedOut && !res.Canceled && syscall.Kill(-p.pgid, 0) == nil && !waitGroupGone(p.pgid, leftoverGrace)
+	// In its own pid namespace, what the command left ends with the
+	// namespace, which the kernel tears down as bwrap exits; its shell
+	// said on the way out whether there was any (leftFile). Waiting for
+	// the teardown would only add time.
+	leftovers := !res.TimedOut && !res.Canceled && !sb.OwnPIDNamespace() &&
+		syscall.Kill(-p.pgid, 0) == nil && !waitGroupGone(p.pgid, leftoverGrace)
 	if leftovers {
 		killErr = p.killGroup()
 	}
 	p.finish()
+	if !res.TimedOut && !res.Canceled {
+		_, err := os.Stat(leftFile)
+		leftovers = leftovers || err == nil
+	}
 	res.Duration = time.Since(start)
 	res.Total = out.Total()
 	res.Output = tools.Secrets.Redact(out.Text(limit))
@@ -139,7 +166,9 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 		}
 	}
 	res.NetDenied = p.denied
-	if !res.TimedOut && !res.Canceled {
+	res.Limit = p.limitHit(res.Output)
+	res.ProtectedMoved = p.created
+	if !res.TimedOut && !res.Canceled && res.Limit == "" {
 		res.Containment = sb.Explain(res.Output, res.ExitCode, startDir)
 		if res.Containment == "" && res.ExitCode != 0 {
 			res.Containment = netNote(p.denied)
@@ -162,12 +191,21 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 // pwdTrapScript is sourced by bash before the command (BASH_ENV). It unsets
 // BASH_ENV at once so bash scripts the command runs do not inherit the trap,
 // and records the final directory without touching output or exit status.
-func pwdTrapScript(pwdFile string) string {
+// With leftFile, bash runs as pid 2 of its own pid namespace, and the trap
+// also notes whether any process but bwrap's init and itself is still
+// alive there (with builtins only: nothing it starts would count).
+func pwdTrapScript(pwdFile, leftFile string) string {
 	restore := "unset BASH_ENV\n"
 	if orig, ok := os.LookupEnv("BASH_ENV"); ok {
 		restore = "BASH_ENV=" + quoteForBash(orig) + "\n. \"$BASH_ENV\"\n"
 	}
-	return restore + "trap " + quoteForBash("pwd -P >| "+quoteForBash(pwdFile)+" 2>/dev/null") + " EXIT\n"
+	trap := "pwd -P >| " + quoteForBash(pwdFile) + " 2>/dev/null"
+	if leftFile != "" {
+		trap += "; for __aci_p in /proc/[0-9]*; do case ${__aci_p#/proc/} in 1|$$) continue;; esac; " +
+			"read -r __aci_s < \"$__aci_p/stat\" 2>/dev/null || continue; case ${__aci_s##*) } in Z*|X*) continue;; esac; " +
+			": >| " + quoteForBash(leftFile) + " 2>/dev/null; break; done"
+	}
+	return restore + "trap " + quoteForBash(trap) + " EXIT\n"
 }
 
 // quoteForBash quotes s as one word for bash.
@@ -198,6 +236,9 @@ const (
 // shellProc is a running bash -c in its own session and process group, its merged output
 // going through one pipe into a Capture.
 type shellProc struct {
+	run      *limits.Run     // the command's resource limits
+	release  func() []string // gives back what the sandbox set up for the command
+	created  []string        // protected files the command made, moved away
 	cmd      *exec.Cmd
 	link     *sandbox.Link    // the way to the proxy; nil: none
 	served   *netproxy.Served // the proxy serving link
@@ -214,7 +255,15 @@ type shellProc struct {
 // the same pipe, so the output keeps the order it was written in. sb (nil:
 // none) contains it, with writable also writable for it; its environment
 // never holds credentials.
-func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox, net netOpts, writable []string, extraEnv ...string) (*shellProc, error) {
+//
+// The command line, outermost first: the limits helper (aci re-run: it
+// joins the cgroups, sets the rlimits and execs the rest, keeping the
+// link's fds 3 and 4), bwrap, the network step (aci again, from fd 4: it
+// hands its namespace's proxy port to aci and execs), bash. Both helpers
+// exec, so the pid and exit status are bash's. Where there is no pid
+// namespace the limits helper stays as bash's parent instead, but there
+// the link has no fds (Landlock) or there is no link.
+func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox, net netOpts, writable []string, leftFile string, extraEnv ...string) (*shellProc, error) {
 	sandbox.ProtectProcess()
 	var link *sandbox.Link
 	if net.proxy != nil {
@@ -224,13 +273,24 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 		}
 		link = l
 	}
-	argv, err := sb.WrapLinked([]string{"bash", "-c", command}, dir, link, writable...)
+	argv, release, err := sb.CommandLinked([]string{"bash", "-c", command}, dir, link, writable...)
 	if err != nil {
 		link.Close()
 		return nil, fmt.Errorf("contain command: %w", err)
 	}
+	// Without a pid namespace to end them, the limits helper stays as the
+	// command's parent and ends what it leaves behind.
+	run, err := limits.Current().Start(argv, !sb.OwnPIDNamespace(), leftFile)
+	if err != nil {
+		release()
+		link.Close()
+		return nil, err
+	}
+	argv = run.Argv()
 	r, w, err := os.Pipe()
 	if err != nil {
+		run.Close()
+		release()
 		link.Close()
 		return nil, fmt.Errorf("output pipe: %w", err)
 	}
@@ -239,7 +299,7 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 	// No credential variables, and no variable holding a value aci knows
 	// is secret (its key, what the workspace's .env files hold).
 	env := tools.Secrets.WithoutValues(sandbox.Environ(os.Environ()))
-	cmd.Env = append(append(env, noninteractiveEnv...), extraEnv...)
+	cmd.Env = append(append(append(env, noninteractiveEnv...), sb.Env()...), extraEnv...)
 	if link != nil {
 		cmd.Env = append(cmd.Env, proxyEnv(link.Port())...)
 		cmd.ExtraFiles = link.ExtraFiles()
@@ -249,15 +309,17 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 	// killed as a whole, and it has no controlling terminal: a command that
 	// opens /dev/tty (sudo, ssh, git asking for a password) fails at once
 	// instead of stopping on, or reading from, the user's terminal.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
+		run.Close()
+		release()
 		link.Close()
 		return nil, fmt.Errorf("start bash in %s: %w", dir, err)
 	}
 	w.Close() // only the children hold the write end now: EOF when they are all gone
-	p := &shellProc{cmd: cmd, pgid: cmd.Process.Pid, r: r, readDone: make(chan struct{}), exited: make(chan struct{}), link: link}
+	p := &shellProc{run: run, release: release, cmd: cmd, pgid: cmd.Process.Pid, r: r, readDone: make(chan struct{}), exited: make(chan struct{}), link: link}
 	if link != nil {
 		link.Started()
 		p.served = net.proxy.Serve(link.Listener(), net.ask)
@@ -324,6 +386,16 @@ func netNote(denied []string) string {
 	}
 	return "contained: the network proxy refused " + strings.Join(denied, ", ") +
 		" (not on the allow list, and not allowed by the person)"
+}
+
+// limitHit says which resource limit stopped the command, then ends what
+// is left of it and gives back its cgroups and stand-ins; call it once,
+// after finish.
+func (p *shellProc) limitHit(output string) string {
+	why := p.run.Stopped(p.exitCode(), output)
+	p.run.Close()
+	p.created = p.release()
+	return why
 }
 
 // exitCode is bash's exit status, 128+n if a signal n ended it; valid after

@@ -15,10 +15,11 @@ import (
 // follows `cd`, as a terminal would. If that directory disappears, the next
 // command runs in the directory the Shell was made with, and says so.
 type Shell struct {
-	mu   sync.Mutex
-	home string
-	dir  string
-	sb   *sandbox.Sandbox // nil: commands run uncontained
+	mu    sync.Mutex
+	home  string
+	dir   string
+	links *linkScanner     // finds links out of the workspace after each command
+	sb    *sandbox.Sandbox // nil: commands run uncontained
 }
 
 // NewShell returns a Shell starting in dir ("" = the current directory)
@@ -36,7 +37,7 @@ func NewContainedShell(dir string, sb *sandbox.Sandbox) (*Shell, error) {
 	if !sb.Contained() {
 		sb = nil
 	}
-	return &Shell{home: d, dir: d, sb: sb}, nil
+	return &Shell{home: d, dir: d, links: newLinkScanner(sandbox.WorkspaceRoot(d)), sb: sb}, nil
 }
 
 // Contained reports whether the Shell's commands run contained, so that
@@ -108,9 +109,11 @@ func (s *Shell) workDir() (dir, gone string) {
 // ended in becomes the Shell's.
 func (s *Shell) Run(ctx context.Context, command string, timeout time.Duration, limit int, opts ...RunOption) (RunResult, error) {
 	dir, gone := s.workDir()
+	start := time.Now()
 	sb, net := s.sandboxFor(opts)
 	res, err := runCommand(ctx, command, dir, timeout, limit, sb, net)
 	res.CwdGone = gone
+	res.LinksOut = s.links.scan(start)
 	if res.Dir != "" {
 		s.mu.Lock()
 		s.dir = res.Dir

@@ -166,7 +166,7 @@ func TestRunStickyDir(t *testing.T) {
 }
 
 func TestRunTimeoutKillsGroup(t *testing.T) {
-	res, err := RunCommand(context.Background(), "echo $$; sleep 30 & sleep 30; wait", t.TempDir(), time.Second, 1000)
+	res, err := RunCommand(context.Background(), "echo $(ps -o pgid= $$); sleep 30 & sleep 30; wait", t.TempDir(), time.Second, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestRunCancelKillsGroup(t *testing.T) {
 		echoed <- <-started
 		cancel()
 	}()
-	res, err := RunCommand(ctx, "sleep 30 & echo $$ > "+quoteForBash(fifo)+"; sleep 30; wait", t.TempDir(), 0, 1000)
+	res, err := RunCommand(ctx, "sleep 30 & echo $(ps -o pgid= $$) > "+quoteForBash(fifo)+"; sleep 30; wait", t.TempDir(), 0, 1000)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
@@ -198,17 +198,21 @@ func TestRunCancelKillsGroup(t *testing.T) {
 	}
 }
 
-// A process that leaves the group keeps the pipe open; the run must end
-// anyway once bash has exited.
+// A process that leaves the group (setsid, a double fork) keeps the pipe
+// open; the run ends anyway once bash has exited, and so does the process.
 func TestRunEscapedGrandchild(t *testing.T) {
-	res, err := RunCommand(context.Background(), "setsid sleep 30 & echo $!", t.TempDir(), 0, 1000)
+	res, err := RunCommand(context.Background(), "setsid sleep 30 & echo $!; (sleep 32 & echo $!) ", t.TempDir(), 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid := leadingInt(t, res.Output)
-	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
-	if res.ExitCode != 0 {
-		t.Errorf("exit %d output %q", res.ExitCode, res.Output)
+	if res.ExitCode != 0 || !res.BackgroundEnded {
+		t.Errorf("exit %d ended %v output %q", res.ExitCode, res.BackgroundEnded, res.Output)
+	}
+	for _, f := range strings.Fields(res.Output) {
+		if pid, _ := strconv.Atoi(f); pid > 0 && alive(pid) {
+			t.Errorf("process %d outlived the command", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }
 

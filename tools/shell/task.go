@@ -42,8 +42,10 @@ type Task struct {
 	end      time.Time
 	state    TaskState
 	exitCode int
-	killing  bool   // Kill was called while it ran
-	note     string // set at the end when containment may explain a failure
+	killing  bool     // Kill was called while it ran
+	note     string   // set at the end when containment may explain a failure
+	limit    string   // set at the end when a resource limit stopped it
+	moved    []string // protected files it created, moved away at the end
 	sb       *sandbox.Sandbox
 	dir      string
 }
@@ -77,7 +79,7 @@ func startTask(command, dir string, limit int, sb *sandbox.Sandbox, net netOpts)
 		sb:       sb,
 		dir:      d,
 	}
-	t.p, err = startShellProc(command, d, out, sb, net, nil)
+	t.p, err = startShellProc(command, d, out, sb, net, nil, "")
 	if err != nil {
 		return nil, fmt.Errorf("start task: %w", err)
 	}
@@ -91,9 +93,13 @@ func (t *Task) watch() {
 	t.mu.Lock()
 	t.end = time.Now()
 	t.exitCode = t.p.exitCode()
+	t.limit = t.p.limitHit(t.out.Text(0))
+	t.moved = t.p.created
 	switch {
 	case t.killing:
 		t.state = TaskKilled
+	case t.limit != "":
+		t.state = TaskFailed
 	case t.exitCode != 0:
 		t.note = t.sb.Explain(t.out.Text(0), t.exitCode, t.dir)
 		if t.note == "" {
@@ -151,6 +157,21 @@ func (t *Task) Containment() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.note
+}
+
+// Limit names the resource limit that stopped the ended task, or "".
+func (t *Task) Limit() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.limit
+}
+
+// ProtectedMoved are the protected files the ended task created, which
+// were moved out of the workspace.
+func (t *Task) ProtectedMoved() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.moved
 }
 
 // Output is the whole output so far, cut to limit with the truncation note.

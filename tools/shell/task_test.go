@@ -1,7 +1,10 @@
 package shell
 
 import (
+	"os"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -65,7 +68,7 @@ func TestTaskIDsUnique(t *testing.T) {
 
 func TestTaskKill(t *testing.T) {
 	fifo, started := startFIFO(t)
-	task, err := StartTask("sleep 30 & echo $$ > "+quoteForBash(fifo)+"; echo running; sleep 30; wait", t.TempDir(), 1000)
+	task, err := StartTask("sleep 30 & echo $(ps -o pgid= $$) > "+quoteForBash(fifo)+"; echo running; sleep 30; wait", t.TempDir(), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,25 +92,36 @@ func TestTaskKill(t *testing.T) {
 	}
 }
 
-// A task that ended but left a background process behind in its group:
-// Kill still ends that process and keeps the state.
-func TestTaskKillLeftovers(t *testing.T) {
-	task, err := StartTask("sleep 30 >/dev/null 2>&1 & echo $$", t.TempDir(), 1000)
+// A task that ended leaves nothing behind: what it started in the
+// background, in its group or not, ends with it; Kill afterwards keeps the
+// state.
+func TestTaskLeavesNothingBehind(t *testing.T) {
+	task, err := StartTask("sleep 30 >/dev/null 2>&1 & echo $!; setsid sleep 31 >/dev/null 2>&1 & echo $!", t.TempDir(), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-task.Done()
-	pgid := leadingInt(t, task.Tail(100))
 	if task.State() != TaskCompleted {
 		t.Errorf("state %s", task.State())
 	}
-	if len(liveGroupProcs(t, pgid)) == 0 {
-		t.Fatal("the background sleep should still run before Kill")
+	for _, f := range strings.Fields(task.Tail(100)) {
+		pid, _ := strconv.Atoi(f)
+		if pid > 0 && alive(pid) {
+			t.Errorf("process %d outlived its task", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
-	if err := task.Kill(); err != nil {
-		t.Fatal(err)
+	if err := task.Kill(); err != nil || task.State() != TaskCompleted {
+		t.Errorf("Kill after the end: %v, state %s", err, task.State())
 	}
-	if live := liveGroupProcs(t, pgid); len(live) > 0 || task.State() != TaskCompleted {
-		t.Errorf("state %s, survivors %q", task.State(), live)
+}
+
+// alive reports whether pid runs (zombies do not count).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
 	}
+	st, _, ok := parseProcStat(string(b))
+	return ok && st != 'Z' && st != 'X'
 }

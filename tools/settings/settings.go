@@ -1,0 +1,124 @@
+// Package settings reads aci's settings file, $XDG_CONFIG_HOME/aci/settings.json
+// (default ~/.config/aci/settings.json), and the workspace's
+// .aci/settings.json, which may only tighten what the person's file says:
+// a cloned repository must not be able to loosen aci's safety.
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Settings is the whole file.
+type Settings struct {
+	Limits  Limits  `json:"limits"`
+	Network Network `json:"network"`
+	// WorkspaceLimits are the workspace file's limits, kept apart: they
+	// may only lower the person's (or aci's default) limits, which only
+	// the limits package knows (Limits.Tighten).
+	WorkspaceLimits Limits `json:"-"`
+}
+
+// Limits bound each command and background task. Zero (or absent) means
+// aci's default (see tools/limits).
+type Limits struct {
+	MemoryMB   int64 `json:"memory_mb,omitempty"`
+	Processes  int64 `json:"processes,omitempty"`
+	FileSizeMB int64 `json:"file_size_mb,omitempty"`
+}
+
+// Network lists hosts contained commands may reach (allow) or never
+// reach (deny).
+type Network struct {
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+}
+
+// UserPath is the person's settings file, "" when there is no home.
+func UserPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if !filepath.IsAbs(dir) {
+		home, err := os.UserHomeDir()
+		if err != nil || home == "" {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "aci", "settings.json")
+}
+
+// WorkspacePath is the workspace's settings file.
+func WorkspacePath(workspace string) string {
+	return filepath.Join(workspace, ".aci", "settings.json")
+}
+
+// Load reads the person's file and the workspace's (workspace "" skips
+// it). A file that is missing is no problem; one that cannot be read or
+// parsed is left out and named in problems, so aci can say so at start.
+func Load(workspace string) (s Settings, problems []string) {
+	user, err := readFile(UserPath())
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	s = user
+	if workspace == "" {
+		return s, problems
+	}
+	ws, err := readFile(WorkspacePath(workspace))
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	return s.tighten(ws), problems
+}
+
+// tighten applies a workspace file: its limits are kept apart (they only
+// lower), a deny adds; the workspace cannot allow a host.
+func (s Settings) tighten(ws Settings) Settings {
+	s.WorkspaceLimits = ws.Limits
+	s.Network.Deny = append(slices.Clone(s.Network.Deny), ws.Network.Deny...)
+	return s
+}
+
+// Tighten returns l with each value lowered to ws's where ws sets a lower
+// one (0 is "unset" in both).
+func (l Limits) Tighten(ws Limits) Limits {
+	l.MemoryMB = lower(l.MemoryMB, ws.MemoryMB)
+	l.Processes = lower(l.Processes, ws.Processes)
+	l.FileSizeMB = lower(l.FileSizeMB, ws.FileSizeMB)
+	return l
+}
+
+func lower(v, ws int64) int64 {
+	if ws > 0 && (v <= 0 || ws < v) {
+		return ws
+	}
+	return v
+}
+
+func readFile(path string) (Settings, error) {
+	var s Settings
+	if path == "" {
+		return s, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("settings: %w", err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Settings{}, fmt.Errorf("settings: %s: %w", path, err)
+	}
+	for name, v := range map[string]int64{"memory_mb": s.Limits.MemoryMB, "processes": s.Limits.Processes, "file_size_mb": s.Limits.FileSizeMB} {
+		if v < 0 {
+			return Settings{}, fmt.Errorf("settings: %s: limits.%s must be positive, got %d", path, name, v)
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,64 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The person's file is found through XDG_CONFIG_HOME, else ~/.config; the
+// workspace's limits are kept apart and may only lower; its network list
+// may only deny.
+func TestLoad(t *testing.T) {
+	home, xdg, ws := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	write(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"limits": {"memory_mb": 4096, "processes": 100}, "network": {"allow": ["a.example"]}}`)
+	write(t, filepath.Join(ws, ".aci", "settings.json"), `{"limits": {"memory_mb": 99999, "processes": 50, "file_size_mb": 10}, "network": {"allow": ["evil.example"], "deny": ["b.example"]}}`)
+	s, problems := Load(ws)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	if s.Limits != (Limits{MemoryMB: 4096, Processes: 100}) || s.WorkspaceLimits.Processes != 50 {
+		t.Errorf("limits %+v workspace %+v", s.Limits, s.WorkspaceLimits)
+	}
+	if got := s.Limits.Tighten(s.WorkspaceLimits); got != (Limits{MemoryMB: 4096, Processes: 50, FileSizeMB: 10}) {
+		t.Errorf("tightened = %+v", got)
+	}
+	if strings.Join(s.Network.Allow, ",") != "a.example" || strings.Join(s.Network.Deny, ",") != "b.example" {
+		t.Errorf("network %+v", s.Network)
+	}
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	write(t, filepath.Join(xdg, "aci", "settings.json"), `{"limits": {"processes": 7}}`)
+	if s, _ := Load(""); s.Limits.Processes != 7 {
+		t.Errorf("XDG_CONFIG_HOME not honoured: %+v", s.Limits)
+	}
+}
+
+// A broken or negative file is named and left out; a missing one is fine.
+func TestLoadProblems(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	if s, p := Load(t.TempDir()); len(p) != 0 || s.Limits != (Limits{}) {
+		t.Errorf("no files: %+v %v", s, p)
+	}
+	for _, bad := range []string{`{"limits": {"memory_mb": -1}}`, `{"limits": `, `{"limits": {"processes": "many"}}`} {
+		write(t, filepath.Join(home, ".config", "aci", "settings.json"), bad)
+		s, p := Load("")
+		if len(p) != 1 || !strings.Contains(p[0], "settings.json") || s.Limits != (Limits{}) {
+			t.Errorf("%s: %+v %v", bad, s, p)
+		}
+	}
+}
