@@ -308,6 +308,10 @@ func TestREPLMultiLineInputAndHistory(t *testing.T) {
 	}
 
 	s.typeLine("/usage")
+	// Ctrl-D only once that line was read: keys that arrive together read
+	// as a paste.
+	s.waitUntil("the second /usage", func(scr string) bool { return strings.Count(scr, "before compression") >= 2 })
+	s.waitPrompt()
 	s.keys("C-d")
 	s.exitStatus()
 	paths, _ := filepath.Glob(filepath.Join(s.state, "aci", "histories", filepath.Base(s.work)+"-*"))
