@@ -1,0 +1,264 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Policy is what a contained command may touch. All paths are absolute,
+// clean and have their symlinks resolved: the mechanisms below see real
+// paths.
+type Policy struct {
+	Workspace []string // writable: the workspace (working dir or git root) and its git dirs
+	Writable  []string // writable: temp dirs and build caches
+	Hidden    []string // neither readable nor writable: secret stores
+	// ReadOnly are paths inside the writable roots that stay read-only:
+	// what a command could plant there would run later, outside the
+	// sandbox (git hooks and config, shell startup files when the
+	// workspace is the home folder).
+	ReadOnly []string
+	// ProxyPort is the one TCP port a command may connect to where
+	// Landlock keeps it off the network (its Link's); set per command.
+	ProxyPort int `json:",omitempty"`
+	// Protected are the files in the workspace that configure aci or that
+	// other tools run when the person opens the folder (protected.go):
+	// read-only where they exist, and not creatable where they do not.
+	Protected []string
+	// StandIns are the protected paths that get an empty read-only
+	// stand-in where they do not exist yet.
+	StandIns []string
+	// PrivateTmp is the session's folder whose tmp and var-tmp stand in
+	// for /tmp and /var/tmp; "" shares the machine's.
+	PrivateTmp string
+}
+
+// WritableRoots is Workspace and Writable together.
+func (p Policy) WritableRoots() []string { return append(slices.Clone(p.Workspace), p.Writable...) }
+
+// canWrite reports whether path lies in a writable root and outside every
+// hidden path.
+func (p Policy) canWrite(path string) bool {
+	return !p.hidden(path) && !underAny(path, p.ReadOnly) && underAny(path, p.WritableRoots())
+}
+
+func (p Policy) hidden(path string) bool { return underAny(path, p.Hidden) }
+
+// underAny reports whether path is one of roots or below one.
+func underAny(path string, roots []string) bool {
+	for _, r := range roots {
+		if within(path, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether path is root or lies below it (both clean).
+func within(path, root string) bool {
+	if root == "/" {
+		return strings.HasPrefix(path, "/")
+	}
+	return path == root || strings.HasPrefix(path, root+"/")
+}
+
+// secretStores are the home-relative places that hold credentials.
+var secretStores = []string{
+	".ssh", ".aws", ".gnupg", ".config/gcloud", ".kube", ".docker", ".netrc",
+	".azure", ".config/gh", ".config/hub", ".git-credentials", ".npmrc", ".pypirc",
+	".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".password-store",
+	".local/share/keyrings", ".terraform.d/credentials.tfrc.json", ".vault-token",
+	".pgpass", ".my.cnf", ".config/op", ".m2/settings-security.xml", ".config/rclone",
+	".config/doctl", ".oci", ".config/helm/repositories.yaml", ".mozilla", ".config/google-chrome",
+	".config/chromium", ".config/aci",
+}
+
+// systemSecrets are secrets outside home (they matter when aci runs as root).
+var systemSecrets = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_rsa_key",
+	"/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/root/.ssh"}
+
+// controlSockets let a command drive a daemon that runs outside the sandbox
+// (docker run -v /:/host): bwrap covers them. Landlock below ABI 9 cannot
+// stop a connect(2); there the guard judges such commands.
+var controlSockets = []string{"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
+	"/run/podman/podman.sock", "/var/run/crio/crio.sock", "/run/user/%d/docker.sock", "/run/user/%d/podman/podman.sock"}
+
+// cacheDirs are home-relative build caches commands may fill.
+var cacheDirs = []string{
+	".cache", "go/pkg/mod", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository",
+	".gradle/caches", ".gradle/wrapper", ".yarn", ".pnpm-store", ".local/share/pnpm",
+	".bun/install/cache", ".nuget/packages", ".ivy2/cache", ".sbt", ".deno", ".cpan",
+}
+
+// DefaultPolicy is the policy for a session started in workdir: the
+// workspace is workdir's git root (or workdir), with the git directories a
+// worktree points to; temp dirs and existing build caches are writable; the
+// secret stores that exist are hidden.
+func DefaultPolicy(workdir string) Policy {
+	home, _ := os.UserHomeDir()
+	var p Policy
+	ws := real(workdir)
+	if root := gitRoot(ws); root != "" {
+		ws = root
+	}
+	p.Workspace = append(p.Workspace, ws)
+	p.Workspace = append(p.Workspace, gitDirs(ws)...)
+	for _, d := range []string{"/tmp", "/var/tmp", os.Getenv("TMPDIR"), "/dev/shm"} {
+		p.Writable = appendDir(p.Writable, d)
+	}
+	if home != "" {
+		for _, c := range cacheDirs {
+			p.Writable = appendDir(p.Writable, filepath.Join(home, c))
+		}
+	}
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "XDG_CACHE_HOME", "npm_config_cache", "CARGO_HOME", "PIP_CACHE_DIR"} {
+		if d := os.Getenv(v); d != "" && v != "CARGO_HOME" {
+			p.Writable = appendDir(p.Writable, d)
+		} else if d != "" {
+			p.Writable = appendDir(p.Writable, filepath.Join(d, "registry"))
+		}
+	}
+	if gp := os.Getenv("GOPATH"); gp != "" {
+		p.Writable = appendDir(p.Writable, filepath.Join(strings.Split(gp, string(os.PathListSeparator))[0], "pkg", "mod"))
+	}
+	p.Hidden = SecretStores()
+	p.Protected, p.StandIns = protectedCandidates(ws, real(workdir))
+	var ro []string
+	for _, g := range append([]string{filepath.Join(ws, ".git")}, p.Workspace[1:]...) {
+		ro = append(ro, filepath.Join(g, "hooks"), filepath.Join(g, "config"))
+	}
+	if home != "" {
+		for _, f := range startupFiles {
+			ro = append(ro, filepath.Join(home, f))
+		}
+	}
+	for _, r := range ro {
+		if _, err := os.Lstat(r); err == nil && underAny(real(r), p.WritableRoots()) {
+			p.ReadOnly = appendUnique(p.ReadOnly, real(r))
+		}
+	}
+	return p
+}
+
+// startupFiles are home-relative files a shell or git runs or obeys later.
+var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
+	".zprofile", ".zshenv", ".zlogin", ".config/fish", ".gitconfig", ".config/git", ".pam_environment", ".config/autostart"}
+
+// SecretStores are the secret stores that exist on this machine (the
+// user's ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the like, and the system's
+// when aci runs as root), symlinks resolved.
+func SecretStores() []string {
+	home, _ := os.UserHomeDir()
+	var hidden, out []string
+	if home != "" {
+		for _, s := range secretStores {
+			hidden = append(hidden, filepath.Join(home, s))
+		}
+	}
+	hidden = append(hidden, systemSecrets...)
+	for _, c := range controlSockets {
+		if strings.Contains(c, "%d") {
+			c = fmt.Sprintf(c, os.Getuid())
+		}
+		hidden = append(hidden, c)
+	}
+	if home != "" {
+		hidden = append(hidden, filepath.Join(home, ".docker", "run", "docker.sock"), filepath.Join(home, ".colima", "default", "docker.sock"))
+		// aci's own transcripts and input history: other sessions' talk.
+		hidden = append(hidden, filepath.Join(home, ".local", "state", "aci"))
+	}
+	if st := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(st) {
+		hidden = append(hidden, filepath.Join(st, "aci"))
+	}
+	if cf := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(cf) {
+		// aci's settings: a command must not widen its own network.
+		hidden = append(hidden, filepath.Join(cf, "aci"))
+	}
+	for _, h := range hidden {
+		if _, err := os.Lstat(h); err == nil {
+			out = appendUnique(out, real(h))
+		}
+	}
+	return out
+}
+
+// real resolves symlinks in path, keeping the path when it cannot.
+func real(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
+}
+
+func appendDir(list []string, d string) []string {
+	if d == "" || !filepath.IsAbs(d) {
+		return list
+	}
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		return list
+	}
+	return appendUnique(list, real(d))
+}
+
+func appendUnique(list []string, p string) []string {
+	if slices.Contains(list, p) {
+		return list
+	}
+	return append(list, p)
+}
+
+// WorkspaceRoot is the workspace of a session started in workdir: its git
+// root, or workdir itself outside a repository (symlinks resolved).
+func WorkspaceRoot(workdir string) string {
+	ws := real(workdir)
+	if root := gitRoot(ws); root != "" {
+		return root
+	}
+	return ws
+}
+
+// gitRoot is the nearest directory at or above dir holding .git, or "".
+func gitRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// gitDirs are the directories outside root that git writes for root: a
+// worktree's or submodule's .git file points to its git dir, which points
+// to the common dir of the main repository.
+func gitDirs(root string) []string {
+	b, err := os.ReadFile(filepath.Join(root, ".git"))
+	if err != nil {
+		return nil // a directory (the usual case) or no .git: nothing outside
+	}
+	gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return nil
+	}
+	gd = strings.TrimSpace(gd)
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(root, gd)
+	}
+	var out []string
+	out = appendDir(out, gd)
+	if c, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
+		cd := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(cd) {
+			cd = filepath.Join(gd, cd)
+		}
+		out = appendDir(out, cd)
+	}
+	return out
+}
