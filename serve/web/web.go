@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 )
 
 //go:embed static
@@ -35,8 +36,9 @@ type file struct {
 	ctype string
 }
 
-// files maps a request path to its file, built once from the embedded tree.
-var files = load()
+// files maps a request path to its file, built from the embedded tree on
+// the first request: every aci run links the page, few serve it.
+var files = sync.OnceValue(load)
 
 func load() map[string]file {
 	out := map[string]file{}
@@ -89,7 +91,7 @@ func Handler() http.Handler {
 			writeError(w, http.StatusMethodNotAllowed, "method not allowed")
 			return
 		}
-		f, ok := files[r.URL.Path]
+		f, ok := files()[r.URL.Path]
 		if !ok {
 			writeError(w, http.StatusNotFound, "not found")
 			return
