@@ -85,14 +85,8 @@ func title(q string) string {
 }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r.Body, maxSmallBody)
-	if err != nil {
-		s.fail(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	req, err := decodeCreate(body)
-	if err != nil {
-		s.fail(w, http.StatusBadRequest, "%v", err)
+	req, ok := decodeBody(s, w, r, maxSmallBody, decodeCreate)
+	if !ok {
 		return
 	}
 	ss, err := s.cfg.Factory.New(s.ctx, s.options(req.Model))
@@ -136,14 +130,8 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) message(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r.Body, maxMessageBody)
-	if err != nil {
-		s.fail(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	req, err := decodeMessage(body)
-	if err != nil {
-		s.fail(w, http.StatusBadRequest, "%v", err)
+	req, ok := decodeBody(s, w, r, maxMessageBody, decodeMessage)
+	if !ok {
 		return
 	}
 	ss, ok := s.session(w, r)
@@ -177,14 +165,8 @@ func (s *Server) cancelTurn(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r.Body, maxSmallBody)
-	if err != nil {
-		s.fail(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	d, err := decodeDecision(body)
-	if err != nil {
-		s.fail(w, http.StatusBadRequest, "%v", err)
+	d, ok := decodeBody(s, w, r, maxSmallBody, decodeDecision)
+	if !ok {
 		return
 	}
 	ss, ok := s.session(w, r)
@@ -219,14 +201,8 @@ func (s *Server) window(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(r.Body, maxSmallBody)
-	if err != nil {
-		s.fail(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	turn, err := decodeFork(body)
-	if err != nil {
-		s.fail(w, http.StatusBadRequest, "%v", err)
+	turn, ok := decodeBody(s, w, r, maxSmallBody, decodeFork)
+	if !ok {
 		return
 	}
 	parent, ok := s.session(w, r)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 
 	"github.com/aci-dev/aci/windows"
@@ -119,6 +120,20 @@ func decodeStrict(body []byte, v any) error {
 		return errors.New("the body holds more than one JSON value")
 	}
 	return nil
+}
+
+// decodeBody reads r's body (at most limit bytes) with decode; a body that
+// cannot be read or decoded is answered 400 and ok is false.
+func decodeBody[T any](s *Server, w http.ResponseWriter, r *http.Request, limit int64, decode func([]byte) (T, error)) (v T, ok bool) {
+	body, err := readBody(r.Body, limit)
+	if err == nil {
+		v, err = decode(body)
+	}
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "%v", err)
+		return v, false
+	}
+	return v, true
 }
 
 // readBody reads at most limit bytes of a request body.
