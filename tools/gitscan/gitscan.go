@@ -17,8 +17,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/aci-dev/aci/tools"
 )
 
 // Op is one git add, commit or push of a command, in order (the guard's
@@ -469,41 +467,4 @@ func uniq(list []string) []string {
 		}
 	}
 	return out
-}
-
-// matcher finds secrets in content, in the forms tools.Redactor knows
-// (plain, JSON, URL, base64, hex).
-type matcher struct {
-	all    *tools.Redactor
-	each   []*tools.Redactor
-	labels []string
-}
-
-func newMatcher(secrets []Secret) *matcher {
-	m := &matcher{all: tools.NewRedactor()}
-	for _, s := range secrets {
-		r := tools.NewRedactor(s.Value)
-		if r.Empty() {
-			continue // too short to be told from ordinary text
-		}
-		m.all.Add(s.Value)
-		m.each = append(m.each, r)
-		m.labels = append(m.labels, s.Label)
-	}
-	return m
-}
-
-func (m *matcher) empty() bool { return len(m.each) == 0 }
-
-// find returns the label of a secret in data, "" when none.
-func (m *matcher) find(data []byte) string {
-	if m.empty() || !m.all.ContainsBytes(data) {
-		return ""
-	}
-	for i, r := range m.each {
-		if r.ContainsBytes(data) {
-			return m.labels[i]
-		}
-	}
-	return "a secret value"
 }
