@@ -138,12 +138,29 @@ func (c *conn) dispatch(ctx context.Context, line []byte, h handler, wg *sync.Wa
 	}
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
+		if json.Valid(line) {
+			// JSON, but not a message's shape ("jsonrpc": 2, "method": 1).
+			c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeInvalidRequest, Message: "invalid request: " + err.Error()})
+			return
+		}
 		c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeParseError, Message: "parse error: " + err.Error()})
 		return
 	}
 	switch {
 	case m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil):
 		c.answered(m)
+	case m.JSONRPC != "2.0":
+		// JSON-RPC 2.0 asks for the version on every message; one without
+		// it is not a request of this protocol, whatever else it holds.
+		if m.ID == nil {
+			c.log.Printf("dropped a notification without \"jsonrpc\": \"2.0\" (%s)", m.Method)
+			return
+		}
+		id := m.ID
+		if !validID(id) {
+			id = json.RawMessage("null")
+		}
+		c.reply(id, nil, &rpcError{Code: codeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`})
 	case m.Method == "":
 		id := m.ID
 		if id == nil {

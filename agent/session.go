@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -60,6 +61,8 @@ type Transcript struct {
 	meta   *Record // written first, once the file is created
 	secret string  // never written: replaced wherever it appears
 	Path   string
+	// dropped counts the cut last lines removed when it was opened.
+	dropped int
 }
 
 // keptSessions is how many transcripts of one working directory are kept.
@@ -93,12 +96,34 @@ func NewTranscript(dir, workdir, model, secret string) (*Transcript, error) {
 	return &Transcript{meta: &meta, secret: secret, Path: filepath.Join(dir, name)}, nil
 }
 
+// openTranscript opens path to append to it, as its one writer: another
+// process writing it gives a *LockedError. A last line cut by a crash is
+// dropped (dropCutTail), so the next record starts a line of its own.
 func openTranscript(path, secret string) (*Transcript, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := openClaimed(path, os.O_RDWR|os.O_APPEND)
+	if err != nil {
+		return nil, err
+	}
+	dropped, err := dropCutTail(f)
+	if err != nil {
+		release(path)
+		f.Close()
+		return nil, fmt.Errorf("repair the end of transcript %s: %w", path, err)
+	}
+	return &Transcript{f: f, secret: secret, Path: path, dropped: dropped}, nil
+}
+
+// openClaimed opens path with flag and takes it for this process (claim).
+func openClaimed(path string, flag int) (*os.File, error) {
+	f, err := os.OpenFile(path, flag, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open transcript %s: %w", path, err)
 	}
-	return &Transcript{f: f, secret: secret, Path: path}, nil
+	if err := claim(f, path); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // Write appends one record as one line.
@@ -120,9 +145,9 @@ func (t *Transcript) Write(r Record) error {
 		if t.meta == nil {
 			return errors.New("write transcript: it is closed")
 		}
-		f, err := os.OpenFile(t.Path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err := openClaimed(t.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND)
 		if err != nil {
-			return fmt.Errorf("open transcript %s: %w", t.Path, err)
+			return err
 		}
 		t.f = f
 		meta := *t.meta
@@ -162,7 +187,10 @@ func (t *Transcript) Close() error {
 	if t.f == nil {
 		return nil
 	}
-	return t.f.Close()
+	release(t.Path)
+	err := t.f.Close() // the lock goes with it
+	t.f = nil
+	return err
 }
 
 // Session is what a transcript restores.
@@ -191,7 +219,10 @@ type Session struct {
 	// compression or a rebase does not change them, a reset does.
 	Turns []TurnInfo
 	Model string
-	asked int // questions since the last reset, matched to Turns
+	// Damaged counts the lines that were not a whole record and were
+	// dropped: a last line cut by a crash (see dropCutTail).
+	Damaged int
+	asked   int // questions since the last reset, matched to Turns
 }
 
 // TurnInfo is one question and its final answer ("" while unanswered, or
@@ -213,51 +244,6 @@ type ShownItem struct {
 
 // empty sessions have nothing to resume.
 func (s Session) empty() bool { return s.Questions == 0 && s.Summary == "" && len(s.History) == 0 }
-
-// LatestSession finds the most recent transcript of workdir in dir that
-// holds a conversation, and replays it. It returns an error when there is
-// none.
-func LatestSession(dir, workdir string) (Session, error) {
-	list, err := ListSessions(dir, workdir)
-	if err != nil {
-		return Session{}, err
-	}
-	for _, s := range list {
-		if !s.empty() {
-			return s, nil
-		}
-	}
-	return Session{}, fmt.Errorf("no earlier session for %s", workdir)
-}
-
-// FindSession replays the session with this id (a file name, with or
-// without .jsonl, or a unique prefix of one) of workdir.
-func FindSession(dir, workdir, id string) (Session, error) {
-	id = strings.TrimSuffix(strings.TrimSpace(id), ".jsonl")
-	if id == "" || strings.ContainsAny(id, `/\`) {
-		return Session{}, fmt.Errorf("bad session id %q (aci --sessions lists them)", id)
-	}
-	list, err := ListSessions(dir, workdir)
-	if err != nil {
-		return Session{}, err
-	}
-	var found []Session
-	for _, s := range list {
-		if s.ID == id {
-			return s, nil
-		}
-		if strings.HasPrefix(s.ID, id) {
-			found = append(found, s)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		return Session{}, fmt.Errorf("no session %q for %s (aci --sessions lists them)", id, workdir)
-	}
-	return Session{}, fmt.Errorf("session id %q is ambiguous: %d sessions start with it", id, len(found))
-}
 
 // ListSessions replays every transcript of workdir in dir, newest first.
 func ListSessions(dir, workdir string) ([]Session, error) {
@@ -333,8 +319,9 @@ func metaWorkdir(path string) (string, error) {
 	return r.Workdir, nil
 }
 
-// replay rebuilds a session from its records. A torn last line (the
-// process died while writing it) is ignored.
+// replay rebuilds a session from its records. A line that is not a record
+// (a torn last line: the process died while writing it) is dropped and
+// counted in Damaged.
 func replay(path string) (Session, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -351,6 +338,9 @@ func replay(path string) (Session, string, error) {
 	for sc.Scan() {
 		var r Record
 		if json.Unmarshal(sc.Bytes(), &r) != nil {
+			if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+				s.Damaged++
+			}
 			continue
 		}
 		switch r.Type {
@@ -442,6 +432,11 @@ func (s *Session) shown(r Record, marked bool) {
 			// Only the question its turn record names: a nudge is not one.
 			if s.asked >= len(s.Turns) {
 				return
+			}
+			// The turn record holds no question (older ones did): it is
+			// this message's text, stored once.
+			if t := &s.Turns[s.asked]; t.Question == "" {
+				t.Question = r.Content
 			}
 		} else {
 			s.Turns = append(s.Turns, TurnInfo{Index: len(s.Turns) + 1, Question: r.Content})

@@ -119,7 +119,7 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 	delete(s.live, id)
 	s.mu.Unlock()
 	if l == nil {
-		if _, err := s.find(id); err != nil {
+		if err := s.find(id); err != nil {
 			s.notFound(w, err)
 			return
 		}
@@ -157,7 +157,7 @@ func (s *Server) cancelTurn(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if ss := s.lookup(id); ss != nil {
 		ss.Cancel()
-	} else if _, err := s.find(id); err != nil {
+	} else if err := s.find(id); err != nil {
 		s.notFound(w, err)
 		return
 	}
@@ -246,8 +246,13 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (*session.Sessi
 }
 
 func (s *Server) notFound(w http.ResponseWriter, err error) {
-	if errors.Is(err, errNoSession) {
+	var locked *agent.LockedError
+	switch {
+	case errors.Is(err, errNoSession):
 		s.fail(w, http.StatusNotFound, "%v", err)
+		return
+	case errors.As(err, &locked):
+		s.fail(w, http.StatusConflict, "%v", locked)
 		return
 	}
 	s.fail(w, http.StatusInternalServerError, "%v", err)
@@ -265,7 +270,7 @@ func (s *Server) load(id string) (*session.Session, error) {
 	if ss := s.lookup(id); ss != nil {
 		return ss, nil
 	}
-	if _, err := s.find(id); err != nil {
+	if err := s.find(id); err != nil {
 		return nil, err
 	}
 	ss, err := s.cfg.Factory.Open(s.ctx, id, s.options(""))
@@ -278,28 +283,35 @@ func (s *Server) load(id string) (*session.Session, error) {
 	return ss, nil
 }
 
-// find is the transcript of this workspace whose id is exactly id.
-func (s *Server) find(id string) (agent.Session, error) {
-	list, err := s.saved()
+// find checks that id is exactly a transcript of this workspace: one
+// file looked at, however many the store holds.
+func (s *Server) find(id string) error {
+	dir, err := s.sessionsDir()
 	if err != nil {
-		return agent.Session{}, err
+		return err
 	}
-	for _, t := range list {
-		if t.ID == id {
-			return t, nil
+	if _, err := agent.SessionPath(dir, s.cfg.Workdir, id, false); err != nil {
+		if errors.Is(err, agent.ErrNoSession) {
+			return fmt.Errorf("%w %s in this workspace (GET /api/sessions lists them)", errNoSession, quoteShort(id))
 		}
+		return err
 	}
-	return agent.Session{}, fmt.Errorf("%w %s in this workspace (GET /api/sessions lists them)", errNoSession, quoteShort(id))
+	return nil
+}
+
+// sessionsDir is where the factory keeps the transcripts.
+func (s *Server) sessionsDir() (string, error) {
+	if dir := s.cfg.Factory.Config().SessionsDir; dir != "" {
+		return dir, nil
+	}
+	return agent.SessionsDir()
 }
 
 // saved lists the workspace's transcripts, where the factory keeps them.
 func (s *Server) saved() ([]agent.Session, error) {
-	dir := s.cfg.Factory.Config().SessionsDir
-	if dir == "" {
-		var err error
-		if dir, err = agent.SessionsDir(); err != nil {
-			return nil, err
-		}
+	dir, err := s.sessionsDir()
+	if err != nil {
+		return nil, err
 	}
 	return agent.ListSessions(dir, s.cfg.Workdir)
 }

@@ -27,8 +27,10 @@ func TestAccess(t *testing.T) {
 		{"wrong token", "GET", "/api/sessions", []string{"Authorization: Bearer " + strings.Repeat("x", len(testToken))}, 401},
 		{"token prefix", "GET", "/api/sessions", []string{"Authorization: Bearer " + testToken[:10]}, 401},
 		{"basic scheme", "GET", "/api/sessions", []string{"Authorization: Basic " + testToken}, 401},
-		{"cookie", "GET", "/api/sessions", []string{"Authorization: ", "Cookie: aci_token=" + testToken}, 200},
-		{"wrong cookie", "GET", "/api/sessions", []string{"Authorization: ", "Cookie: aci_token=nope"}, 401},
+		{"cookie only", "GET", "/api/sessions", []string{"Authorization: ", "Cookie: aci_token=" + testToken}, 401},
+		{"cookie only, events", "GET", "/api/sessions/x/events", []string{"Authorization: ", "Cookie: aci_token=" + testToken}, 401},
+		{"token in the query", "GET", "/api/sessions?token=" + testToken, []string{"Authorization: "}, 401},
+		{"assets without token", "GET", "/assets/app.js", []string{"Authorization: "}, 404},
 		{"page without token", "GET", "/", []string{"Authorization: "}, 200},
 		{"openapi without token", "GET", "/api/openapi.json", []string{"Authorization: "}, 401},
 		{"unknown path without token", "GET", "/api/nothing", []string{"Authorization: "}, 401},
@@ -66,29 +68,19 @@ func TestAccess(t *testing.T) {
 	}
 }
 
-func TestCookieFromPage(t *testing.T) {
+// The page's address carries the token in its fragment, which no request
+// holds: GET / sets no cookie and redirects nowhere, whatever its query.
+func TestPageSetsNoCookie(t *testing.T) {
 	r := newRig(t, nil)
-	resp := r.request("GET", "/?token="+testToken, nil, "Authorization: ")
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
-		t.Fatalf("GET /?token=: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	for _, path := range []string{"/", "/?token=" + testToken} {
+		resp := r.request("GET", path, nil, "Authorization: ")
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(resp.Cookies()) != 0 || resp.Header.Get("Set-Cookie") != "" {
+			t.Errorf("GET %s: %d, cookies %v", path, resp.StatusCode, resp.Cookies())
+		}
 	}
-	cookies := resp.Cookies()
-	if len(cookies) != 1 {
-		t.Fatalf("cookies %v", cookies)
-	}
-	c := cookies[0]
-	if c.Name != "aci_token" || c.Value != testToken || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" {
-		t.Errorf("cookie %+v", c)
-	}
-	// A wrong token sets nothing: the page still loads.
-	resp = r.request("GET", "/?token=wrong", nil, "Authorization: ")
-	resp.Body.Close()
-	if resp.StatusCode != 200 || len(resp.Cookies()) != 0 {
-		t.Errorf("wrong token: %d %v", resp.StatusCode, resp.Cookies())
-	}
-	if code, _ := r.call("GET", "/api/sessions", nil, nil, "Authorization: ", "Cookie: "+c.String()); code != 200 {
-		t.Errorf("with the cookie: %d", code)
+	if u := r.srv.URL(r.hs.Listener.Addr()); !strings.HasSuffix(u, "/#token="+testToken) || strings.Contains(u, "?") {
+		t.Errorf("the printed address is %s, want the token in the fragment", u)
 	}
 }
 
@@ -107,7 +99,13 @@ func TestErrors(t *testing.T) {
 		{"unknown session delete", "DELETE", "/api/sessions/nope", nil, 404, "no session"},
 		{"unknown session cancel", "POST", "/api/sessions/nope/cancel", nil, 404, "no session"},
 		{"unknown session fork", "POST", "/api/sessions/nope/fork", `{"turn":1}`, 404, "no session"},
-		{"traversal", "GET", "/api/sessions/..%2F..%2Fetc", nil, 404, "no session"},
+		{"traversal", "GET", "/api/sessions/..%2F..%2Fetc", nil, 404, "no such endpoint"},
+		{"literal dots", "GET", "/api/sessions/../sessions", nil, 404, "no such endpoint"},
+		{"literal dots out of the API", "GET", "/api/../etc/passwd", nil, 404, "no such endpoint"},
+		{"dot", "GET", "/api/./sessions", nil, 404, "no such endpoint"},
+		{"double slash", "GET", "/api//sessions", nil, 404, "no such endpoint"},
+		{"trailing slash", "GET", "/api/sessions/", nil, 404, "no such endpoint"},
+		{"unknown id", "GET", "/api/sessions/20260101-000000-00000000", nil, 404, "no session"},
 		{"unknown window", "GET", "/api/sessions/" + id + "/windows/bash_9", nil, 404, "no window"},
 		{"unknown request", "POST", "/api/sessions/" + id + "/approvals/req_9", `{"decision":"allow"}`, 404, "no question"},
 		{"bad decision", "POST", "/api/sessions/" + id + "/approvals/req_1", `{"decision":"yes"}`, 400, "decision"},
@@ -117,7 +115,7 @@ func TestErrors(t *testing.T) {
 		{"fork past the turns", "POST", "/api/sessions/" + id + "/fork", `{"turn":3}`, 400, "0 turns"},
 		{"fork zero", "POST", "/api/sessions/" + id + "/fork", `{"turn":0}`, 400, "1 or more"},
 		{"bad Last-Event-ID", "GET", "/api/sessions/" + id + "/events", nil, 400, "Last-Event-ID"},
-		{"too big", "POST", "/api/sessions/" + id + "/messages", `{"text":"` + strings.Repeat("a", maxMessageBody) + `"}`, 400, "over"},
+		{"too big", "POST", "/api/sessions/" + id + "/messages", `{"text":"` + strings.Repeat("a", maxMessageBody) + `"}`, 413, "over 256 KiB"},
 		{"unknown endpoint", "GET", "/api/everything", nil, 404, "no such endpoint"},
 		{"wrong method", "PUT", "/api/sessions/" + id, nil, 405, "use GET, DELETE"},
 	}
@@ -247,8 +245,8 @@ func TestBusy(t *testing.T) {
 	ev.until(idle)
 }
 
-// The page handler serves / without the token and its assets with it;
-// API paths never reach it.
+// The page handler serves / and its assets without the token (they hold
+// no data); API paths never reach it.
 func TestPageMount(t *testing.T) {
 	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("page:" + r.URL.Path))
@@ -261,8 +259,8 @@ func TestPageMount(t *testing.T) {
 		body    string
 	}{
 		{"/", []string{"Authorization: "}, 200, "page:/"},
-		{"/assets/app.js", []string{"Authorization: "}, 401, ""},
-		{"/assets/app.js", []string{"Authorization: ", "Cookie: aci_token=" + testToken}, 200, "page:/assets/app.js"},
+		{"/assets/app.js", []string{"Authorization: "}, 200, "page:/assets/app.js"},
+		{"/assets/../api/sessions", []string{"Authorization: "}, 404, `"error"`},
 		{"/api/nothing", nil, 404, `"error"`},
 	}
 	for _, tt := range tests {

@@ -10,9 +10,6 @@ import (
 	"strings"
 )
 
-// cookieName carries the token for the web page: GET /?token=TOKEN sets it.
-const cookieName = "aci_token"
-
 // NewToken is 32 random bytes in hex: the token of a server started
 // without ACI_SERVE_TOKEN.
 func NewToken() string {
@@ -21,31 +18,17 @@ func NewToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// tokenOK says whether r carries the token, in the Authorization header
-// or the cookie. The comparison takes the same time wherever a guess
-// differs.
+// tokenOK says whether r carries the token in its Authorization header,
+// the only place it travels: a cookie would go to every port of the host
+// (any other local server the person opens), so one opens nothing. The
+// comparison takes the same time wherever a guess differs.
 func (s *Server) tokenOK(r *http.Request) bool {
-	if h := r.Header.Get("Authorization"); h != "" {
-		scheme, tok, ok := strings.Cut(h, " ")
-		return ok && strings.EqualFold(scheme, "Bearer") && s.sameToken(strings.TrimSpace(tok))
-	}
-	if c, err := r.Cookie(cookieName); err == nil {
-		return s.sameToken(c.Value)
-	}
-	return false
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && s.sameToken(strings.TrimSpace(tok))
 }
 
 func (s *Server) sameToken(got string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1
-}
-
-// setCookie gives the browser the token, where the page's script cannot
-// read it and no other site's request carries it.
-func (s *Server) setCookie(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{
-		Name: cookieName, Value: s.token, Path: "/",
-		HttpOnly: true, SameSite: http.SameSiteStrictMode,
-	})
 }
 
 // hostOK says whether the request names this server: its Host must be
@@ -77,8 +60,8 @@ func hostOK(r *http.Request) bool {
 }
 
 // originOK says whether a request's Origin, when it has one, is the
-// server's own: a script of another site may send requests, and must
-// not be able to act with the person's cookie.
+// server's own: a script of another site may send requests, and gets 403
+// before anything else is looked at.
 func originOK(r *http.Request) bool {
 	o := r.Header.Get("Origin")
 	if o == "" {

@@ -12,12 +12,29 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// Limits on request bodies. A question may carry a pasted file, as piped
-// stdin may; the other bodies are a few fields.
+// Limits on request bodies (PROTOCOL.md §7: 413 past them). A question
+// may carry a pasted file; a bigger one belongs in a file of the workspace
+// the model can read, where it costs nothing until needed. The other
+// bodies are a few fields.
 const (
-	maxMessageBody = 10 << 20
+	maxMessageBody = 256 << 10
 	maxSmallBody   = 64 << 10
 )
+
+// tooLargeError is a body over its limit: 413, not 400.
+type tooLargeError struct{ limit int64 }
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("the body is over %s: put a long text in a file of the workspace and ask about the file instead", sizeName(e.limit))
+}
+
+// sizeName is "256 KiB" for a limit in bytes.
+func sizeName(n int64) string {
+	if n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // createRequest is POST /api/sessions.
 type createRequest struct {
@@ -125,11 +142,24 @@ func decodeStrict(body []byte, v any) error {
 // decodeBody reads r's body (at most limit bytes) with decode; a body that
 // cannot be read or decoded is answered 400 and ok is false.
 func decodeBody[T any](s *Server, w http.ResponseWriter, r *http.Request, limit int64, decode func([]byte) (T, error)) (v T, ok bool) {
-	body, err := readBody(r.Body, limit)
+	var body []byte
+	var err error
+	if r.ContentLength > limit {
+		err = &tooLargeError{limit} // said before a byte of it is read
+	} else {
+		body, err = readBody(r.Body, limit)
+	}
 	if err == nil {
 		v, err = decode(body)
 	}
-	if err != nil {
+	var big *tooLargeError
+	switch {
+	case errors.As(err, &big):
+		// The rest of the body is not read: the connection goes with it.
+		w.Header().Set("Connection", "close")
+		s.fail(w, http.StatusRequestEntityTooLarge, "%v", err)
+		return v, false
+	case err != nil:
 		s.fail(w, http.StatusBadRequest, "%v", err)
 		return v, false
 	}
@@ -143,7 +173,7 @@ func readBody(r io.Reader, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read the body: %s", oneLine(err.Error()))
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("the body is over %d bytes", limit)
+		return nil, &tooLargeError{limit}
 	}
 	return data, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path"
 	"strings"
 	"time"
 )
@@ -23,6 +24,7 @@ func (s *Server) routes() []route {
 	return []route{
 		{"GET", "/{$}", s.page},
 		{"GET", "/api/openapi.json", s.openapi},
+		{"GET", "/api/models", s.models},
 		{"GET", "/api/sessions", s.list},
 		{"POST", "/api/sessions", s.create},
 		{"GET", "/api/sessions/{id}", s.get},
@@ -65,14 +67,16 @@ func (s *Server) register(mux *http.ServeMux) {
 }
 
 // guard checks every request before it reaches a route: the Host and
-// Origin first (403), then the token (401), except for the page itself.
-// No CORS header is ever set: other sites' scripts get nothing.
+// Origin first (403), a path the mux would clean (404, in JSON rather than
+// its HTML redirect), then the token (401) for everything under /api/. The
+// page's files hold no data and need no token. No CORS header is ever
+// set: other sites' scripts get nothing.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
-			// The path only: GET /?token= must not put the token in a log.
+			// The path only: nothing of a query string reaches the log.
 			s.log.Printf("%s %s %d %s", r.Method, r.URL.Path, sw.status(), time.Since(start).Round(time.Millisecond))
 		}()
 		h := sw.Header()
@@ -86,24 +90,41 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		case !originOK(r):
 			s.fail(sw, http.StatusForbidden, "requests from %s are not accepted: only the server's own page may call it", quoteShort(r.Header.Get("Origin")))
 			return
-		}
-		if r.URL.Path == "/" && (r.Method == "GET" || r.Method == "HEAD") {
-			if q := r.URL.Query(); q.Has("token") && s.sameToken(q.Get("token")) {
-				// The cookie is set and the token leaves the address bar.
-				s.setCookie(sw)
-				h.Set("Cache-Control", "no-store")
-				http.Redirect(sw, r, "/", http.StatusSeeOther)
-				return
-			}
-			next.ServeHTTP(sw, r)
+		case !cleanPath(r.URL.Path):
+			s.fail(sw, http.StatusNotFound, "no such endpoint: %s (a path has no empty, . or .. parts; GET /api/openapi.json lists them)", quoteShort(r.URL.Path))
 			return
 		}
+		if !isAPI(r.URL.Path) {
+			next.ServeHTTP(sw, r) // the page and its files, or a JSON 404
+			return
+		}
+		h.Set(instanceHeader, s.instance)
 		if !s.tokenOK(r) {
-			s.fail(sw, http.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer TOKEN (aci serve prints it), or open the page's address with ?token=TOKEN")
+			// An unauthenticated client keeps no connection open.
+			h.Set("Connection", "close")
+			s.fail(sw, http.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer TOKEN, the token in the address aci serve printed (http://HOST:PORT/#token=TOKEN)")
 			return
 		}
 		next.ServeHTTP(sw, r)
 	})
+}
+
+// instanceHeader names this run of the server on every API answer: the
+// page tells a restarted server (same token, turns ended) from a dropped
+// connection by it.
+const instanceHeader = "X-Aci-Instance"
+
+// isAPI says whether path is under /api/, where the token is required.
+func isAPI(path string) bool { return path == "/api" || strings.HasPrefix(path, "/api/") }
+
+// cleanPath says whether path is as the mux would route it; otherwise the
+// mux answers with an HTML redirect to the cleaned path.
+func cleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	c := path.Clean(p)
+	return c == p || c+"/" == p
 }
 
 // statusWriter remembers the status for the log; Unwrap lets

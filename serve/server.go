@@ -23,6 +23,10 @@ import (
 // DefaultAddr is where the server listens unless told otherwise.
 const DefaultAddr = "127.0.0.1:7433"
 
+// idleTimeout is how long a kept-alive connection may wait for its next
+// request; browsers reconnect at once when it is gone.
+const idleTimeout = 60 * time.Second
+
 // Config is what a server is given.
 type Config struct {
 	// Factory makes the sessions; it holds the model settings, the API key
@@ -65,6 +69,10 @@ type Server struct {
 	// to a stream (tests shorten it).
 	streams      atomic.Int64
 	writeTimeout time.Duration
+	// idleTimeout closes a kept-alive connection with no request (tests
+	// shorten it); instance is this run's id (instanceHeader).
+	idleTimeout time.Duration
+	instance    string
 	// withOptions, when set, changes the options of every session (the
 	// latency benchmark watches the loop's events with it).
 	withOptions func(*session.Options)
@@ -99,6 +107,8 @@ func New(cfg Config) (*Server, error) {
 		log:          log.New(out, "aci serve: ", log.LstdFlags),
 		live:         map[string]*liveSession{},
 		writeTimeout: writeTimeout,
+		idleTimeout:  idleTimeout,
+		instance:     NewToken()[:16],
 	}
 	if s.token == "" {
 		s.token = NewToken()
@@ -116,17 +126,18 @@ func (s *Server) Token() string { return s.token }
 func (s *Server) Handler() http.Handler { return s.guard(s.mux) }
 
 // URL is what to open in a browser for a server listening on addr: the
-// page, with the token that sets its cookie. A server on every interface
-// is reached here through loopback.
+// page, with the token in the fragment, which a browser sends nowhere; the
+// page keeps it in its origin's storage. A server on every interface is
+// reached here through loopback.
 func (s *Server) URL(addr net.Addr) string {
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
-		return fmt.Sprintf("http://%s/?token=%s", addr, s.token)
+		return fmt.Sprintf("http://%s/#token=%s", addr, s.token)
 	}
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
 	}
-	return fmt.Sprintf("http://%s/?token=%s", net.JoinHostPort(host, port), s.token)
+	return fmt.Sprintf("http://%s/#token=%s", net.JoinHostPort(host, port), s.token)
 }
 
 // ListenAndServe listens on addr (HOST:PORT; port 0 picks a free one),
@@ -152,8 +163,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return s.ctx },
-		ErrorLog:          s.log,
+		// A connection left open with no request is closed: a client that
+		// connects and waits costs nothing for long.
+		IdleTimeout: s.idleTimeout,
+		BaseContext: func(net.Listener) context.Context { return s.ctx },
+		ErrorLog:    s.log,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -120,7 +120,7 @@ func (f *Factory) Fork(ctx context.Context, parentID string, turn int, opt Optio
 	}
 	parent, err := agent.FindSession(dir, opt.Workdir, parentID)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	t, state, err := agent.ForkTranscript(dir, parent.Path, turn, f.cfg.Client.APIKey)
 	if err != nil {
@@ -242,28 +242,23 @@ func (s *Session) attach(ctx context.Context, opt Options) error {
 	}
 	key := s.f.cfg.Client.APIKey
 	if opt.Resume {
-		var found agent.Session
-		if opt.ResumeID != "" {
-			found, err = agent.FindSession(dir, opt.Workdir, opt.ResumeID)
-		} else {
-			found, err = agent.LatestSession(dir, opt.Workdir)
-		}
+		t, found, err := agent.ResumeSession(dir, opt.Workdir, opt.ResumeID, key)
 		if err == nil {
-			t, terr := agent.ResumeTranscript(found.Path, key)
-			if terr == nil {
-				reopened := s.resumeFrom(ctx, t, found)
-				msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(found.Questions, "earlier question"))
-				if len(reopened) > 0 {
-					msg += ", reopened " + strings.Join(reopened, ", ")
-				}
-				s.say(msg + ")")
-				return nil
+			reopened := s.resumeFrom(ctx, t, found)
+			msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(found.Questions, "earlier question"))
+			if len(reopened) > 0 {
+				msg += ", reopened " + strings.Join(reopened, ", ")
 			}
-			err = terr
+			s.say(msg + ")")
+			if found.Damaged > 0 {
+				s.say(fmt.Sprintf("session %s: dropped %s that %s not a whole record (aci stopped while writing?)",
+					found.ID, plural(found.Damaged, "damaged line"), map[bool]string{true: "was", false: "were"}[found.Damaged == 1]))
+			}
+			return nil
 		}
 		if opt.ResumeID != "" {
 			// The person named a session: starting another would surprise.
-			return fmt.Errorf("%w: %v", ErrUsage, err)
+			return fmt.Errorf("%w: %w", ErrUsage, err)
 		}
 		s.say(err.Error() + "; starting a new session")
 	}

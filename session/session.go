@@ -177,7 +177,9 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 		s.run.Unlock()
 	}()
 	q := s.f.cfg.Agent.Redact(question)
-	s.log.Write(agent.Record{Type: "turn", Content: q})
+	// The question itself is stored once, as the user message the agent
+	// writes next; the turn record only marks where the turn begins.
+	s.log.Write(agent.Record{Type: "turn"})
 	s.publish("turn", map[string]any{"type": "turn", "turn": n, "question": q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()

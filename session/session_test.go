@@ -249,6 +249,11 @@ func TestForkHoldsFirstTurnsOnly(t *testing.T) {
 	if err != nil || len(list) != 2 {
 		t.Fatalf("stored sessions: %d, %v", len(list), err)
 	}
+	// One writer per transcript: the branch is reopened once it is closed.
+	if _, err := f.Open(ctx, b.ID()[:20], Options{Workdir: work}); !errors.Is(err, agent.ErrLocked) {
+		t.Errorf("opening a branch still open: %v, want ErrLocked", err)
+	}
+	b.Close()
 	reopened, err := f.Open(ctx, b.ID()[:20], Options{Workdir: work})
 	if err != nil {
 		t.Fatal(err)
