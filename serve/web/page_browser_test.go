@@ -41,14 +41,24 @@ const hostileAnswer = "The check says **hi-from-command**.\n\n" +
 // model; it returns the server's base URL and its token.
 func pageServer(t *testing.T, ai *fakeai.Server, workdir string) (string, string) {
 	t.Helper()
+	return pageServerIn(t, pageFactory(t, ai, t.TempDir()), workdir)
+}
+
+// pageFactory makes the sessions of a page test, their transcripts in dir.
+func pageFactory(t *testing.T, ai *fakeai.Server, dir string) *session.Factory {
 	tools.Secrets.Add(testKey)
-	f := session.NewFactory(session.Config{
+	return session.NewFactory(session.Config{
 		Client:          agent.ClientConfig{BaseURL: ai.URL, APIKey: testKey, Model: "fake-model", Stream: true},
 		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: tools.Secrets.Redact},
 		OutputLimit:     30000,
-		SessionsDir:     t.TempDir(),
+		SessionsDir:     dir,
 		ApprovalTimeout: time.Minute,
 	})
+}
+
+// pageServerIn is pageServer with the sessions of f.
+func pageServerIn(t *testing.T, f *session.Factory, workdir string) (string, string) {
+	t.Helper()
 	srv, err := serve.New(serve.Config{Factory: f, Workdir: workdir, Page: web.Handler(), Token: "page-test-token-0123456789",
 		Redact: tools.Secrets.Redact})
 	if err != nil {
@@ -202,7 +212,7 @@ func TestPageDrivesServer(t *testing.T) {
 	base, token := pageServer(t, ai, workdir)
 	w := watchPage(ctx, t)
 
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?token="+token)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)

@@ -4,8 +4,9 @@
 //
 // Handler serves the page at "/" and its files at "/assets/NAME"; the server
 // mounts it for GET on "/" and keeps the API under "/api/". The page talks
-// only to its own origin: the API with fetch (the token travels in the
-// HttpOnly cookie that GET /?token=… sets) and the events with EventSource.
+// only to its own origin, with fetch: the API and the event stream, the
+// token in the Authorization header (read from the address's #token=
+// fragment and kept in the origin's storage; no cookie carries it).
 package web
 
 import (
@@ -99,7 +100,7 @@ func Handler() http.Handler {
 		h.Set("Content-Type", f.ctype)
 		h.Set("Content-Security-Policy", Policy)
 		h.Set("X-Content-Type-Options", "nosniff")
-		// The address may hold ?token=…: never send it on as a Referer.
+		// Nothing of the address is sent on as a Referer.
 		h.Set("Referrer-Policy", "no-referrer")
 		// Revalidate every time: a new binary brings new files under the same names.
 		h.Set("Cache-Control", "no-cache")

@@ -1,6 +1,9 @@
 // The HTTP API of aci serve (PROTOCOL.md §7). Paths are relative to the
-// page, which is served at the server's root; the token travels in the
-// HttpOnly cookie, so nothing here ever sees it.
+// page, which is served at the server's root; the token goes in the
+// Authorization header of every request (auth.js), never in a cookie.
+
+import { authHeaders } from './auth.js';
+import { answered, unreachable } from './server.js';
 
 export class APIError extends Error {
   constructor(status, message) {
@@ -10,7 +13,7 @@ export class APIError extends Error {
 }
 
 export async function api(method, path, body) {
-  const init = { method, credentials: 'same-origin', headers: {} };
+  const init = { method, credentials: 'omit', headers: authHeaders() };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -19,8 +22,10 @@ export async function api(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch (err) {
+    unreachable();
     throw new APIError(0, 'the server cannot be reached');
   }
+  answered(res);
   const text = await res.text();
   let data = null;
   if (text) {
@@ -40,6 +45,8 @@ export async function api(method, path, body) {
 const enc = encodeURIComponent;
 
 export const listSessions = () => api('GET', 'api/sessions');
+export const listModels = () => api('GET', 'api/models');
+export const endSession = (id) => api('DELETE', `api/sessions/${enc(id)}`);
 export const createSession = (model) => api('POST', 'api/sessions', model ? { model } : {});
 export const getSession = (id) => api('GET', `api/sessions/${enc(id)}`);
 export const sendMessage = (id, text) => api('POST', `api/sessions/${enc(id)}/messages`, { text });
@@ -81,12 +88,19 @@ export class EventStream {
     while (!this.closed) {
       this.ctrl = new AbortController();
       try {
-        const res = await fetch(this.url, {
-          credentials: 'same-origin',
-          cache: 'no-store',
-          headers: { Accept: 'text/event-stream', 'Last-Event-ID': String(this.last) },
-          signal: this.ctrl.signal,
-        });
+        let res;
+        try {
+          res = await fetch(this.url, {
+            credentials: 'omit',
+            cache: 'no-store',
+            headers: { ...authHeaders(), Accept: 'text/event-stream', 'Last-Event-ID': String(this.last) },
+            signal: this.ctrl.signal,
+          });
+        } catch (err) {
+          if (!this.closed && failures > 0) unreachable(); // one failed try may be a blip
+          throw err;
+        }
+        answered(res);
         if (!res.ok) {
           let msg = `${res.status} ${res.statusText}`;
           try {

@@ -6,12 +6,8 @@ import * as API from './api.js';
 import { el, icon, tokens, ago } from './dom.js';
 import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
-
-// The address may carry ?token=…: the server has set the cookie from it, so
-// drop it from the address bar (and from history) without reading it.
-if (/[?&]token=/.test(location.search)) {
-  history.replaceState(null, '', location.pathname + location.hash);
-}
+import { initServerStatus, unauthorized } from './server.js';
+import { ModelPicker, confirmEnd } from './manage.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -22,7 +18,10 @@ const ui = {
   scroll: $('scroll'), log: $('log'), empty: $('empty'),
   composer: $('composer'), input: $('input'), send: $('send'),
   wins: $('wins'), winCount: $('win-count'), banner: $('banner'), toast: $('toast'),
+  model: $('model'), end: $('end'), confirm: $('confirm'),
 };
+initServerStatus(ui.banner);
+const models = new ModelPicker(ui.model);
 
 const STATE_LABEL = {
   idle: 'idle', awaiting_model: 'thinking', awaiting_approval: 'needs approval', executing: 'running',
@@ -57,12 +56,10 @@ function toast(msg) {
 
 function fail(err) {
   if (err && err.status === 401) {
-    ui.banner.replaceChildren(
-      el('strong', {}, 'Not signed in. '),
-      'Open the address that ', el('code', {}, 'aci serve'), ' printed (the one ending in ', el('code', {}, '?token=…'), ').');
-    ui.banner.hidden = false;
+    unauthorized();
     return;
   }
+  if (err && err.status === 0) return; // the banner says the server is gone
   toast(err && err.message ? err.message : String(err));
 }
 
@@ -77,7 +74,6 @@ function refreshListSoon() {
 async function refreshList() {
   try {
     S.list = (await API.listSessions()) || [];
-    ui.banner.hidden = true;
   } catch (err) {
     fail(err);
     return;
@@ -128,6 +124,7 @@ function setState(state) {
   ui.state.textContent = STATE_LABEL[S.state] || S.state;
   ui.state.hidden = !S.id;
   ui.cancel.hidden = !S.id || S.state === 'idle';
+  ui.end.hidden = !S.id;
   ui.send.disabled = S.state !== 'idle' && !!S.id;
   document.body.dataset.state = S.state;
   const s = S.list.find((x) => x.id === S.id);
@@ -330,7 +327,7 @@ function onEvent(type, d) {
 
 async function newSession() {
   try {
-    const s = await API.createSession();
+    const s = await API.createSession(models.chosen());
     await refreshList();
     location.hash = encodeURIComponent(s.id);
     return s.id;
@@ -359,7 +356,7 @@ async function send() {
   try {
     let id = S.id;
     if (!id) {
-      const s = await API.createSession();
+      const s = await API.createSession(models.chosen());
       id = s.id;
       history.pushState(null, '', '#' + encodeURIComponent(id));
       await open(id);
@@ -401,6 +398,24 @@ ui.state.addEventListener('click', () => {
     card.querySelector('button')?.focus({ preventScroll: true });
   }
 });
+ui.end.addEventListener('click', async () => {
+  const id = S.id;
+  if (!id) return;
+  const listed = S.list.find((x) => x.id === id);
+  if (!(await confirmEnd(ui.confirm, id, listed && listed.title))) return;
+  try {
+    await API.endSession(id);
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  toast(`Session ${id} ended; its transcript is kept.`);
+  if (S.id === id) {
+    history.pushState(null, '', location.pathname);
+    open(null);
+  }
+  refreshList();
+});
 ui.cancel.addEventListener('click', async () => {
   try {
     await API.cancelTurn(S.id);
@@ -421,6 +436,7 @@ setInterval(() => {
 }, 10000);
 
 (async () => {
+  models.load();
   await refreshList();
   if (!location.hash && S.list.length) {
     history.replaceState(null, '', '#' + encodeURIComponent(S.list[0].id));
