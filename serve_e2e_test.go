@@ -84,7 +84,7 @@ func startServe(t *testing.T, dir string, srv *fakeai.Server, env []string, args
 		t.Fatalf("no address line; stderr:\n%s", s.stderr.String())
 	}
 	rest, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "aci serve: http://")
-	host, token, found := strings.Cut(rest, "/?token=")
+	host, token, found := strings.Cut(rest, "/#token=")
 	if !ok || !found || token == "" {
 		t.Fatalf("first stdout line %q; stderr:\n%s", line, s.stderr.String())
 	}
