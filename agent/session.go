@@ -296,6 +296,7 @@ func pruneSessions(dir, workdir string, keep int) {
 		}
 		if n++; n > keep {
 			os.Remove(path)
+			os.Remove(ownerPath(path))
 		}
 	}
 }

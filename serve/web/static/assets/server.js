@@ -49,7 +49,7 @@ export function unauthorized() {
 export function unreachable() {
   if (shown === 'signin') return;
   show('gone', el('strong', {}, 'aci serve is not answering. '),
-    'It was stopped, or its machine cannot be reached; the page reconnects by itself once it is back. Turns that were running have ended.');
+    'It was stopped, or its machine cannot be reached; the page reconnects by itself once it is back. If it was stopped, the turns that were running have ended.');
 }
 
 // answered notes a response of the API: the server is there, and which run
