@@ -232,3 +232,37 @@ func TestModels(t *testing.T) {
 		t.Errorf("no list: %d %s", code, body)
 	}
 }
+
+// BenchmarkScanStore is what an unknown id cost before it was looked up
+// directly: replaying the whole store (as GET /api/sessions still does).
+func BenchmarkScanStore(b *testing.B) {
+	r := newRig(b, nil)
+	writeStore(b, r.srv.cfg.Factory.Config().SessionsDir, r.dir, 200, 1000)
+	b.ResetTimer()
+	for b.Loop() {
+		r.srv.saved()
+	}
+}
+
+// BenchmarkLargestMessage is the memory one question at the 256 KiB limit
+// costs the server end to end: the request, the turn (one model request
+// with the question), the transcript and the events (B/op; the fake
+// model's own copy of the request is included).
+func BenchmarkLargestMessage(b *testing.B) {
+	r := newRig(b, nil)
+	r.ai.Handle(func(fakeai.Request) fakeai.Reply { return fakeai.Reply{Content: "Read it."} })
+	text := strings.Repeat("q", benchMessageSize)
+	b.ResetTimer()
+	for b.Loop() {
+		id := r.newSession()
+		ev := r.events(id, "")
+		r.ask(id, text)
+		ev.until(idle)
+		ev.close()
+		r.must(200, "DELETE", "/api/sessions/"+id, nil, nil)
+	}
+}
+
+// benchMessageSize is the question BenchmarkLargestMessage sends; set it
+// to 1 to see the cost of a session and turn without it.
+var benchMessageSize = maxMessageBody - len(`{"text":""}`)
