@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -63,6 +64,7 @@ func TestOneWriterPerTranscript(t *testing.T) {
 		fakeai.Reply{Content: "first answer"},
 		fakeai.Reply{Content: "answer from the CLI", Delay: 3 * time.Second},
 		fakeai.Reply{Content: "second server's answer"},
+		fakeai.Reply{Content: "answer after the kill"},
 	)
 	one := startServe(t, dir, ai, shared, "--addr", "127.0.0.1:0")
 	var created struct{ ID string }
@@ -116,6 +118,15 @@ func TestOneWriterPerTranscript(t *testing.T) {
 	}
 	waitIdle(t, two, id, 3)
 
+	// A writer killed outright lets go with its process: the lock is the
+	// kernel's, and no stale file holds the session.
+	two.cmd.Process.Signal(syscall.SIGKILL)
+	two.wait(t)
+	r = aci(t, dir, ai, "", shared, "--resume", id, "-p", "after the kill")
+	if r.code != 0 || !strings.Contains(r.stdout, "answer after the kill") {
+		t.Errorf("--resume after the writer was killed: %d\n%s", r.code, r.stderr)
+	}
+
 	recs := wholeLines(t, filepath.Join(home, "state", "aci", "sessions", id+".jsonl"))
 	var order []string
 	for _, rec := range recs {
@@ -123,7 +134,7 @@ func TestOneWriterPerTranscript(t *testing.T) {
 			order = append(order, fmt.Sprint(rec["type"]))
 		}
 	}
-	if got := strings.Join(order, ","); got != "turn,answer,turn,answer,turn,answer" {
+	if got := strings.Join(order, ","); got != "turn,answer,turn,answer,turn,answer,turn,answer" {
 		t.Errorf("turn and answer records in order %s", got)
 	}
 }
