@@ -266,3 +266,21 @@ func BenchmarkLargestMessage(b *testing.B) {
 // benchMessageSize is the question BenchmarkLargestMessage sends; set it
 // to 1 to see the cost of a session and turn without it.
 var benchMessageSize = maxMessageBody - len(`{"text":""}`)
+
+// Every authenticated API answer names the run of the server that gave it;
+// a restarted server has a new name, and a refused request learns none.
+func TestInstanceHeader(t *testing.T) {
+	one, two := newRig(t, nil), newRig(t, nil)
+	get := func(r *rig, headers ...string) string {
+		resp := r.request("GET", "/api/sessions", nil, headers...)
+		resp.Body.Close()
+		return resp.Header.Get(instanceHeader)
+	}
+	a, b := get(one), get(two)
+	if a == "" || b == "" || a == b || get(one) != a {
+		t.Errorf("instances %q, %q", a, b)
+	}
+	if got := get(one, "Authorization: "); got != "" {
+		t.Errorf("a 401 names the instance %q", got)
+	}
+}

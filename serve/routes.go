@@ -98,13 +98,13 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			next.ServeHTTP(sw, r) // the page and its files, or a JSON 404
 			return
 		}
-		h.Set(instanceHeader, s.instance)
 		if !s.tokenOK(r) {
 			// An unauthenticated client keeps no connection open.
 			h.Set("Connection", "close")
 			s.fail(sw, http.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer TOKEN, the token in the address aci serve printed (http://HOST:PORT/#token=TOKEN)")
 			return
 		}
+		h.Set(instanceHeader, s.instance)
 		next.ServeHTTP(sw, r)
 	})
 }
