@@ -49,12 +49,19 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return runACP(args[1:], stdin, stdout, stderr)
 	}
 	cfg, err := loadConfig(args, stderr)
+	var noKey *noKeyError
+	if errors.As(err, &noKey) && canAsk(stdin, stderr) {
+		// A person at a terminal: offer to keep the key for every folder.
+		if err = askKey(stdin, stderr, noKey); err == nil {
+			cfg, err = loadConfig(args, stderr)
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage
 	}
 	if cfg.Help {
-		fmt.Fprint(stdout, usageText)
+		fmt.Fprint(stdout, cfg.cmd.help)
 		return ui.ExitOK
 	}
 	if cfg.Version {
@@ -75,7 +82,12 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if cfg.Serve {
 		return runServe(cfg, workdir, stdout, stderr)
 	}
-	interactive := !cfg.PromptSet && isatty.IsTerminal(stdin.Fd())
+	stdinTTY := isatty.IsTerminal(stdin.Fd())
+	interactive := !cfg.PromptSet && stdinTTY
+	if cfg.PromptSet && cfg.Prompt == "" && stdinTTY {
+		fmt.Fprintln(stderr, `aci: -p needs a question: aci -p "question", or pipe one in: echo "question" | aci -p`)
+		return ui.ExitUsage
+	}
 	if interactive && cfg.OutputFormat != ui.FormatText {
 		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)
 		return ui.ExitUsage
@@ -87,15 +99,17 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 	question := cfg.Prompt
 	if !interactive {
-		piped, err := readStdin(stdin, cfg.PromptSet)
+		// With a -p question, stdin is optional context; with a bare -p
+		// it is the question.
+		piped, err := readStdin(stdin, cfg.Prompt != "")
 		if err != nil {
 			fmt.Fprintln(stderr, "aci:", err)
 			return ui.ExitUsage
 		}
 		switch {
-		case cfg.PromptSet && strings.TrimSpace(piped) != "":
+		case cfg.Prompt != "" && strings.TrimSpace(piped) != "":
 			question += "\n\n<stdin>\n" + piped + "\n</stdin>"
-		case !cfg.PromptSet:
+		case cfg.Prompt == "":
 			question = piped
 		}
 		if strings.TrimSpace(question) == "" {
