@@ -26,7 +26,7 @@ func canAsk(stdin *os.File, stderr io.Writer) bool {
 
 // askKey offers to keep the missing key in the person's own file, read
 // without echo, and writes it there (mode 0600, atomically). It returns
-// nk itself when the person declines or the answer is no key.
+// a usage error when the person declines or the answer is no key.
 func askKey(stdin *os.File, stderr io.Writer, nk *noKeyError) error {
 	if nk.user == "" {
 		return nk
@@ -36,7 +36,7 @@ func askKey(stdin *os.File, stderr io.Writer, nk *noKeyError) error {
 	key, err := readSecret(stdin, stderr)
 	fmt.Fprint(stderr, "\r\n")
 	if err != nil {
-		return nk
+		return errUsage{"no key given; nothing was saved"}
 	}
 	key = strings.TrimSpace(key)
 	if key == "" {

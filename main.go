@@ -135,6 +135,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		repl, err = ui.NewREPL(ui.REPLConfig{
 			Workdir: workdir, CompressTokens: cfg.CompressTokens,
 			Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
+			BaseURL: cfg.BaseURL, Limits: limitsNote, Sandbox: func() string { return sandboxStatus(workdir, cfg.Sandbox) },
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Notices: notices,
 		})
 		if err != nil {
@@ -142,7 +143,6 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			return ui.ExitFailed
 		}
 		defer repl.Close()
-		repl.Note(limitsNote)
 		opts.Approver, opts.Journal, opts.Emit = repl, repl.Journal(), repl.Event
 		s, err := factory.New(context.Background(), opts)
 		if err != nil {

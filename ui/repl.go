@@ -30,10 +30,16 @@ type REPLConfig struct {
 	Yes            bool // approve dangerous actions without asking
 	Describe       func(error) string
 	Model          string
-	Version        string
-	Stdin          *os.File // a terminal
-	Stdout         io.Writer
-	Stderr         io.Writer
+	// BaseURL is the model server's, for /status.
+	BaseURL string
+	// Sandbox says how commands are contained, for /status; Limits what
+	// bounds each command.
+	Sandbox func() string
+	Limits  string
+	Version string
+	Stdin   *os.File // a terminal
+	Stdout  io.Writer
+	Stderr  io.Writer
 	// Notices, when set, are the client's notes; the REPL draws them.
 	Notices *Notices
 }
@@ -159,18 +165,22 @@ func (r *REPL) banner() {
 			dir = filepath.Join("~", rel)
 		}
 	}
+	// Four lines with the prompt: what runs where, how to get help (and
+	// the instructions read), a blank line, the prompt. The rest is on
+	// /status.
 	o.println(o.bold.Sprint("aci "+r.cfg.Version) + o.dim.Sprint(" · "+r.cfg.Model+" · "+dir))
+	if r.cfg.Yes {
+		o.println(o.yellow.Sprint("--yes: dangerous commands run without asking"))
+	}
+	hint := "/help for commands · Ctrl-C cancels · Ctrl-D exits"
 	var ins []string
 	for _, in := range r.sess.Instructions() {
 		ins = append(ins, in.Path)
 	}
 	if len(ins) > 0 {
-		o.println(o.dim.Sprint("instructions: " + strings.Join(ins, ", ")))
+		hint = "read " + strings.Join(ins, ", ") + " · " + hint
 	}
-	if r.cfg.Yes {
-		o.println(o.yellow.Sprint("--yes: dangerous commands run without asking"))
-	}
-	o.println(o.dim.Sprint("/help for commands · Ctrl-C cancels · Ctrl-D exits"))
+	o.println(o.dim.Sprint(hint))
 	o.println("")
 }
 
