@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/joho/godotenv"
 )
 
 // userEnvSetup gives a test its own config folder, workspace and clean
@@ -318,5 +320,26 @@ func TestHelpTexts(t *testing.T) {
 		if !strings.Contains(serveHelp, want) {
 			t.Errorf("aci serve --help lacks %q", want)
 		}
+	}
+}
+
+// Copying .env.example as it is leaves local-server discovery on: it sets
+// no base URL, and names no variable aci does not read.
+func TestEnvExample(t *testing.T) {
+	vars, err := godotenv.Read(".env.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := vars["OPENAI_BASE_URL"]; ok {
+		t.Error(".env.example sets OPENAI_BASE_URL: copied, it turns discovery off")
+	}
+	for k := range vars {
+		if !ownVar(k) || safetySwitches[k] {
+			t.Errorf(".env.example sets %s, which aci does not read from a file", k)
+		}
+	}
+	data, _ := os.ReadFile(".env.example")
+	if !strings.Contains(string(data), "# OPENAI_BASE_URL=") {
+		t.Error(".env.example does not show OPENAI_BASE_URL, commented out")
 	}
 }
