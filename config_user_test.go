@@ -52,6 +52,7 @@ func TestConfigPrecedence(t *testing.T) {
 		{name: "flag over all", env: "env-m", work: "work-m", user: "user-m", flg: "flag-m", want: "flag-m"},
 		{name: "environment over person", env: "env-m", user: "user-m", want: "env-m"},
 		{name: "flag over person", user: "user-m", flg: "flag-m", want: "flag-m"},
+		{name: "an empty entry sets nothing", work: "-", user: "user-m", want: "user-m"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +60,7 @@ func TestConfigPrecedence(t *testing.T) {
 			t.Setenv("OPENAI_API_KEY", "sk-precedence-test-1")
 			t.Setenv("OPENAI_MODEL", tt.env)
 			if tt.work != "" {
-				writeFile(t, filepath.Join(work, ".env"), "OPENAI_MODEL="+tt.work+"\n", 0o600)
+				writeFile(t, filepath.Join(work, ".env"), "OPENAI_MODEL="+strings.TrimPrefix(tt.work, "-")+"\n", 0o600)
 			}
 			if tt.user != "" {
 				writeFile(t, user, "OPENAI_MODEL="+tt.user+"\n", 0o600)

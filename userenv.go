@@ -59,11 +59,13 @@ func loadEnvFiles(stderr io.Writer, paths ...string) (map[string]string, []envSo
 			return nil, nil, usageErr("read %s: %v", path, err)
 		}
 		src.found = true
-		_, src.key = vars["OPENAI_API_KEY"]
+		src.key = vars["OPENAI_API_KEY"] != ""
 		sources = append(sources, src)
 		warnReadable(stderr, path, vars)
 		for k, v := range vars {
-			if safetySwitches[strings.ToUpper(k)] || !ownVar(k) {
+			// An empty entry sets nothing: OPENAI_API_KEY= in a folder's
+			// .env must not hide the person's key.
+			if safetySwitches[strings.ToUpper(k)] || !ownVar(k) || v == "" {
 				continue
 			}
 			if _, done := set[k]; done || fromEnvironment(k) {
