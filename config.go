@@ -64,8 +64,10 @@ type config struct {
 	// cached; negative when it never expires.
 	CacheTTL time.Duration
 	// Found says which local server discovery chose, for the banner; ""
-	// when the base URL was configured.
-	Found string
+	// when the base URL was configured. FoundServer is the same in short
+	// ("Ollama 127.0.0.1:11434"), for the REPL's first line.
+	Found       string
+	FoundServer string
 }
 
 // errUsage marks a configuration or usage error (exit 2).
@@ -286,6 +288,7 @@ func (c *config) discoverLocal(flagModel string) error {
 	}
 	c.BaseURL = d.BaseURL
 	c.Found = fmt.Sprintf("using %s at %s, model %s (no OPENAI_API_KEY or OPENAI_BASE_URL set; /model lists its models)", d.Server.Name, d.BaseURL, c.Model)
+	c.FoundServer = fmt.Sprintf("%s %s", d.Server.Name, hostOf(d.BaseURL))
 	return nil
 }
 

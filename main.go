@@ -119,8 +119,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 
 	notices := ui.NewNotices(stderr)
-	if cfg.Found != "" {
-		fmt.Fprintln(stderr, "aci:", cfg.Found)
+	if cfg.Found != "" && !interactive {
+		fmt.Fprintln(stderr, "aci:", cfg.Found) // the REPL's banner names the server
 	}
 	describe := func(err error) string { return agent.Describe(err, cfg.BaseURL, cfg.Model) }
 	factory := newFactory(cfg, notices.Notify)
@@ -135,7 +135,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		repl, err = ui.NewREPL(ui.REPLConfig{
 			Workdir: workdir, CompressTokens: cfg.CompressTokens,
 			Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
-			BaseURL: cfg.BaseURL, Limits: limitsNote, Sandbox: func() string { return sandboxStatus(workdir, cfg.Sandbox) },
+			BaseURL: cfg.BaseURL, Found: cfg.FoundServer, Limits: limitsNote, Sandbox: func() string { return sandboxStatus(workdir, cfg.Sandbox) },
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Notices: notices,
 		})
 		if err != nil {

@@ -30,8 +30,10 @@ type REPLConfig struct {
 	Yes            bool // approve dangerous actions without asking
 	Describe       func(error) string
 	Model          string
-	// BaseURL is the model server's, for /status.
+	// BaseURL is the model server's, for /status; Found names the local
+	// server discovery chose ("Ollama 127.0.0.1:11434"), for the banner.
 	BaseURL string
+	Found   string
 	// Sandbox says how commands are contained, for /status; Limits what
 	// bounds each command.
 	Sandbox func() string
@@ -168,7 +170,11 @@ func (r *REPL) banner() {
 	// Four lines with the prompt: what runs where, how to get help (and
 	// the instructions read), a blank line, the prompt. The rest is on
 	// /status.
-	o.println(o.bold.Sprint("aci "+r.cfg.Version) + o.dim.Sprint(" · "+r.cfg.Model+" · "+dir))
+	model := r.cfg.Model
+	if r.cfg.Found != "" {
+		model += " on " + r.cfg.Found + " (found; /model lists its models)"
+	}
+	o.println(o.bold.Sprint("aci "+r.cfg.Version) + o.dim.Sprint(" · "+model+" · "+dir))
 	if r.cfg.Yes {
 		o.println(o.yellow.Sprint("--yes: dangerous commands run without asking"))
 	}
