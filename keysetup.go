@@ -32,6 +32,13 @@ func askKey(stdin *os.File, stderr io.Writer, nk *noKeyError) error {
 		return nk
 	}
 	fmt.Fprint(stderr, "aci: ", nk.looked())
+	if len(nk.tried) > 0 {
+		var names []string
+		for _, s := range nk.tried {
+			names = append(names, s.Name)
+		}
+		fmt.Fprintf(stderr, "No local model server answered either (%s).\n", strings.Join(names, ", "))
+	}
 	fmt.Fprintf(stderr, "Paste your API key for %s to keep it in %s,\nreadable only by you, for every folder (Enter alone quits): ", nk.host, tilde(nk.user))
 	key, err := readSecret(stdin, stderr)
 	fmt.Fprint(stderr, "\r\n")
