@@ -16,13 +16,17 @@ import (
 // Protocol on stdin and stdout (PROTOCOL.md §8). Nothing else is written
 // to stdout; what goes wrong is logged to $XDG_STATE_HOME/aci/acp.log.
 func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cfg, err := loadConfig(args, stderr)
+	cfg, err := loadConfig(append([]string{"acp"}, args...), stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage
 	}
 	if cfg.Help {
-		fmt.Fprint(stdout, "Usage: aci acp [--model NAME] [--max-steps N]\n\nSpeaks the Agent Client Protocol on stdin and stdout, for editors (see docs/acp.md).\n")
+		fmt.Fprint(stdout, acpHelp)
+		return ui.ExitOK
+	}
+	if cfg.Version {
+		fmt.Fprintln(stdout, "aci", version)
 		return ui.ExitOK
 	}
 	logger, closeLog, err := acp.OpenLog()

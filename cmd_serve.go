@@ -54,7 +54,7 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 		if !serve.IsLoopback(cfg.Addr) {
 			host, _, _ := net.SplitHostPort(cfg.Addr)
 			_, port, _ := net.SplitHostPort(addr.String())
-			say(fmt.Sprintf("warning: listening on %s, reachable from other machines: anyone with the token can run commands here as you (docs/serve.md)", net.JoinHostPort(host, port)))
+			say(fmt.Sprintf("warning: listening on %s, reachable from other machines: anyone with the token can run commands here as you", net.JoinHostPort(host, port)))
 		}
 	})
 	if err != nil {

@@ -9,11 +9,10 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/joho/godotenv"
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/tools"
@@ -28,7 +27,8 @@ const (
 	defaultModel   = "gpt-5-mini"
 )
 
-// config is everything aci is told: environment, then .env, then flags.
+// config is everything aci is told: flags, the environment, .env, then
+// the person's own file (userEnvPath).
 type config struct {
 	APIKey         string
 	BaseURL        string
@@ -47,6 +47,7 @@ type config struct {
 	PromptSet      bool
 	Version        bool
 	Help           bool
+	cmd            command         // aci, aci serve or aci acp: whose help to show
 	OutputFormat   ui.OutputFormat // text, json or stream-json (pipe mode)
 
 	// Serve is `aci serve`: Addr is where it listens, ServeToken the token
@@ -63,8 +64,10 @@ type config struct {
 	// cached; negative when it never expires.
 	CacheTTL time.Duration
 	// Found says which local server discovery chose, for the banner; ""
-	// when the base URL was configured.
-	Found string
+	// when the base URL was configured. FoundServer is the same in short
+	// ("Ollama 127.0.0.1:11434"), for the REPL's first line.
+	Found       string
+	FoundServer string
 }
 
 // errUsage marks a configuration or usage error (exit 2).
@@ -74,57 +77,17 @@ func (e errUsage) Error() string { return e.msg }
 
 func usageErr(format string, args ...any) error { return errUsage{fmt.Sprintf(format, args...)} }
 
-const usageText = `aci — a terminal coding agent
-
-Usage:
-  aci                      interactive session (on a terminal)
-  echo "question" | aci    answer one question; the answer goes to stdout
-  aci -p "question"        the same; piped stdin is appended as context
-  aci serve [--addr HOST:PORT]
-                           run sessions over HTTP for a browser, an editor
-                           or a script (default 127.0.0.1:7433; see
-                           docs/serve.md)
-  aci acp                  serve an editor over the Agent Client Protocol on
-                           stdin and stdout (Zed, JetBrains, Neovim; docs/acp.md)
-
-Flags:
-  -p QUESTION        ask one question and exit
-  --yes              approve dangerous commands without asking (also ACI_YES=1)
-  --model NAME       model name (overrides OPENAI_MODEL)
-  --max-steps N      model calls per turn (overrides ACI_MAX_STEPS)
-  --resume [ID]      continue the most recent session of this directory
-                     (or the session ID)
-  --sessions         list this directory's sessions, newest first
-  --output-format F  pipe mode's stdout: text (the answer), json (one result
-                     object) or stream-json (one event a line)
-  --sandbox MODE     workspace (commands contained) or off (also ACI_SANDBOX)
-  --version          print the version
-  --help             show this help
-
-Configuration (environment, then .env in the working directory):
-  OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_FALLBACK_MODELS,
-  ACI_MAX_STEPS, ACI_COMPRESS_TOKENS, ACI_OUTPUT_LIMIT, ACI_STREAM,
-  ACI_FIRST_BYTE_TIMEOUT (seconds to wait for a reply to begin; default 600
-  for a local server, 180 otherwise), ACI_CACHE_TTL (seconds the provider
-  keeps a prompt cached; default 300, 0 = never expires)
-  ACI_SERVE_TOKEN, ACI_SERVE_APPROVAL_TIMEOUT (aci serve: its token, and
-  seconds a question waits for a decision; default 600)
-  ACI_YES, ACI_SANDBOX and ACI_SERVE_TOKEN are safety switches: read from the
-  environment only, never from .env.
-With neither OPENAI_API_KEY nor OPENAI_BASE_URL set, aci uses the first local
-server it finds: Ollama (11434), llama.cpp (8080), LM Studio (1234), vLLM (8000).
-See .env.example.
-`
-
-// loadConfig reads the environment and .env (the environment wins), then
-// the flags (they win over both).
+// loadConfig reads the environment, then .env in the working directory,
+// then the person's own file (userEnvPath): the first that sets a
+// variable wins; then the flags, which win over all. args start with the
+// command's name for aci serve and aci acp.
 func loadConfig(args []string, stderr io.Writer) (config, error) {
-	fs := flag.NewFlagSet("aci", flag.ContinueOnError)
+	cmd, args := commandFor(args)
+	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var c config
-	if len(args) > 0 && args[0] == "serve" {
-		c.Serve, args = true, args[1:]
-	}
+	c.Serve = cmd.name == serveCmd.name
+	c.cmd = cmd
 	fs.StringVar(&c.Addr, "addr", "", "")
 	fs.StringVar(&c.Prompt, "p", "", "")
 	fs.BoolVar(&c.Yes, "yes", false, "")
@@ -138,10 +101,17 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.Help, "help", false, "")
 	fs.BoolVar(&c.Help, "h", false, "")
 	format := fs.String("output-format", string(ui.FormatText), "")
+	args = bareP(args, fs)
 	set := map[string]bool{}
 	for {
 		if err := fs.Parse(args); err != nil {
-			return c, usageErr("%v (see aci --help)", err)
+			if u := cmd.unknownFlag(err); u != nil {
+				return c, u
+			}
+			if name, ok := strings.CutPrefix(err.Error(), "flag needs an argument: "); ok {
+				return c, usageErr("%s needs a value (see %s --help)", dashed(strings.TrimLeft(name, "-")), cmd.name)
+			}
+			return c, usageErr("%v (see %s --help)", err, cmd.name)
 		}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		// "--resume ID": a bool flag cannot take the next word, so the
@@ -154,21 +124,25 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 		}
 		break
 	}
+	if err := cmd.checkAllowed(set); err != nil {
+		return c, err
+	}
 	var err error
 	if c.OutputFormat, err = ui.ParseOutputFormat(*format); err != nil {
 		return c, usageErr("%v", err)
 	}
 	if fs.NArg() > 0 {
+		if cmd.name != mainCmd.name {
+			return c, usageErr("%s takes no argument, got %q (see %s --help)", cmd.name, fs.Arg(0), cmd.name)
+		}
 		return c, usageErr("unexpected argument %q: pass a question with -p or on stdin (see aci --help)", fs.Arg(0))
 	}
 	c.PromptSet = set["p"]
-	if c.Serve && (c.PromptSet || set["resume"] || set["sessions"] || set["output-format"]) {
-		return c, usageErr("aci serve takes --addr and the model and safety flags; questions come over HTTP (see docs/serve.md)")
-	}
 	if c.Help || c.Version || c.Sessions {
 		return c, nil
 	}
-	if c.DotEnv, err = loadDotEnv(".env"); err != nil {
+	var sources []envSource
+	if c.DotEnv, sources, err = loadEnvFiles(stderr, absPath(".env"), userEnvPath()); err != nil {
 		return c, err
 	}
 	if err := c.checkServe(set); err != nil {
@@ -222,6 +196,10 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	if os.Getenv("OPENAI_BASE_URL") == "" && c.APIKey == "" {
 		if err := c.discoverLocal(*model); err != nil {
+			var none *agent.NoServerError
+			if errors.As(err, &none) {
+				return c, &noKeyError{host: hostOf(defaultBaseURL), sources: sources, user: userEnvPath(), tried: none.Tried}
+			}
 			return c, err
 		}
 	}
@@ -249,7 +227,7 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	if c.APIKey == "" && !isLoopback(u.Hostname()) {
-		return c, usageErr("OPENAI_API_KEY is not set: export it or put it in .env (see .env.example)")
+		return c, &noKeyError{host: u.Host, sources: sources, user: userEnvPath()}
 	}
 	return c, nil
 }
@@ -299,7 +277,7 @@ var localServers = agent.LocalServers
 func (c *config) discoverLocal(flagModel string) error {
 	d, err := agent.Discover(context.Background(), "", localServers, 0)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	want := flagModel
 	if want == "" {
@@ -310,6 +288,7 @@ func (c *config) discoverLocal(flagModel string) error {
 	}
 	c.BaseURL = d.BaseURL
 	c.Found = fmt.Sprintf("using %s at %s, model %s (no OPENAI_API_KEY or OPENAI_BASE_URL set; /model lists its models)", d.Server.Name, d.BaseURL, c.Model)
+	c.FoundServer = fmt.Sprintf("%s %s", d.Server.Name, hostOf(d.BaseURL))
 	return nil
 }
 
@@ -379,33 +358,6 @@ func ownVar(name string) bool {
 	return strings.HasPrefix(n, "OPENAI_") || strings.HasPrefix(n, "ACI_")
 }
 
-// loadDotEnv sets aci's own variables of path (ownVar) that the
-// environment does not already set (the environment wins), except the
-// safety switches, and returns what it set.
-func loadDotEnv(path string) (map[string]string, error) {
-	vars, err := godotenv.Read(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, usageErr("read .env: %v", err)
-	}
-	set := map[string]string{}
-	for k, v := range vars {
-		if safetySwitches[strings.ToUpper(k)] || !ownVar(k) {
-			continue
-		}
-		if _, ok := os.LookupEnv(k); ok {
-			continue
-		}
-		if err := os.Setenv(k, v); err != nil {
-			return nil, usageErr("read .env: %s: %v", k, err)
-		}
-		set[k] = v
-	}
-	return set, nil
-}
-
 // applySafety sets up what keeps secrets in and commands contained, once
 // the configuration is known: containment for the process (saying once on
 // stderr, when the first command runs, if the machine cannot contain
@@ -439,4 +391,21 @@ func applySafety(c config, stderr io.Writer) {
 			fetch.URLSecrets.Add(v)
 		}
 	}
+}
+
+// absPath is path made absolute against the working directory, to name it
+// exactly in messages; path itself when that fails.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
+// hostOf is the host of a URL, for messages.
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return raw
 }

@@ -28,13 +28,14 @@ func TestZeroConfiguration(t *testing.T) {
 		{name: "OPENAI_MODEL names one", env: map[string]string{"OPENAI_MODEL": "llama3.2"}, servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: "llama3.2"},
 		{name: "--model names one", args: []string{"--model", "llama3.2"}, servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: "llama3.2"},
 		{name: "second in order", servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.ClosedPort(t)}, {Name: "llama.cpp", Port: testutil.PortOf(t, srv.URL)}}, model: "qwen2.5-coder:7b"},
-		{name: "none found", servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.ClosedPort(t), Start: "ollama serve"}}, err: "no local model server answered (tried Ollama (127.0.0.1:"},
+		{name: "none found", servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.ClosedPort(t), Start: "ollama serve"}}, err: "No local model server answered either (tried Ollama :"},
 		{name: "a key skips discovery", env: map[string]string{"OPENAI_API_KEY": "sk-x"}, servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: defaultModel},
 		{name: "a base URL skips discovery", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: defaultModel},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Chdir(t.TempDir()) // no .env
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 			for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "ACI_FIRST_BYTE_TIMEOUT"} {
 				t.Setenv(k, tt.env[k])
 			}
@@ -43,11 +44,11 @@ func TestZeroConfiguration(t *testing.T) {
 			defer func() { localServers = saved }()
 			c, err := loadConfig(tt.args, io.Discard)
 			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.Contains(err.Error(), "set OPENAI_API_KEY") {
+				if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.Contains(err.Error(), "OPENAI_API_KEY is not set") {
 					t.Fatalf("err = %v", err)
 				}
-				if _, ok := err.(errUsage); !ok {
-					t.Errorf("%T is not a usage error (exit 2)", err)
+				if _, ok := err.(*noKeyError); !ok {
+					t.Errorf("%T is not the missing-key error", err)
 				}
 				return
 			}

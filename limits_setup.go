@@ -11,22 +11,39 @@ import (
 
 // applyLimits reads the settings files (the person's, then the
 // workspace's, which may only lower a limit) and bounds every command by
-// them. It says on stderr what went wrong reading the files, and how
-// commands are bounded when that is weaker than a cgroup per command; it
-// returns that line for the REPL to show in any case. cleanup removes what
-// the commands' sandboxes and limits left on the machine; call it when the
-// commands have ended.
+// them. It says on stderr what went wrong reading the files, and when
+// commands run with no limits at all; how they are bounded otherwise is
+// not news at every start: it returns that line for /status (a command a
+// limit stops is told which). cleanup removes what the commands'
+// sandboxes and limits left on the machine; call it when the commands
+// have ended.
 func applyLimits(workdir string, stderr io.Writer) (note string, cleanup func()) {
 	s, problems := settings.Load(sandbox.WorkspaceRoot(workdir)) // .aci/ lives at the git root
 	for _, p := range problems {
 		fmt.Fprintln(stderr, "aci:", p)
 	}
 	note = limits.Configure(limits.FromSettings(s))
-	if m := limits.Current().Mechanism(); m != limits.CgroupV1 && m != limits.CgroupV2 {
+	if limits.Current().Mechanism() == limits.Off {
 		fmt.Fprintln(stderr, "aci:", note)
 	}
 	return note, func() {
 		limits.Cleanup()
 		sandbox.Cleanup()
 	}
+}
+
+// sandboxStatus says how commands are contained, for /status; it probes
+// the machine the first time, as the first command would.
+func sandboxStatus(workdir, mode string) string {
+	if mode == sandbox.ModeOff {
+		return "off: commands are not contained; the guard alone decides"
+	}
+	sb := sandbox.For(workdir)
+	switch {
+	case sb == nil:
+		return "unavailable: this machine cannot contain commands; the guard alone decides"
+	case sb.NetContained():
+		return fmt.Sprintf("workspace (%s): commands contained, network through aci's proxy", sb.Kind())
+	}
+	return fmt.Sprintf("workspace (%s): commands contained, network not contained", sb.Kind())
 }

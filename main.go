@@ -49,12 +49,19 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return runACP(args[1:], stdin, stdout, stderr)
 	}
 	cfg, err := loadConfig(args, stderr)
+	var noKey *noKeyError
+	if errors.As(err, &noKey) && canAsk(stdin, stderr) {
+		// A person at a terminal: offer to keep the key for every folder.
+		if err = askKey(stdin, stderr, noKey); err == nil {
+			cfg, err = loadConfig(args, stderr)
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage
 	}
 	if cfg.Help {
-		fmt.Fprint(stdout, usageText)
+		fmt.Fprint(stdout, cfg.cmd.help)
 		return ui.ExitOK
 	}
 	if cfg.Version {
@@ -75,7 +82,12 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if cfg.Serve {
 		return runServe(cfg, workdir, stdout, stderr)
 	}
-	interactive := !cfg.PromptSet && isatty.IsTerminal(stdin.Fd())
+	stdinTTY := isatty.IsTerminal(stdin.Fd())
+	interactive := !cfg.PromptSet && stdinTTY
+	if cfg.PromptSet && cfg.Prompt == "" && stdinTTY {
+		fmt.Fprintln(stderr, `aci: -p needs a question: aci -p "question", or pipe one in: echo "question" | aci -p`)
+		return ui.ExitUsage
+	}
 	if interactive && cfg.OutputFormat != ui.FormatText {
 		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)
 		return ui.ExitUsage
@@ -87,15 +99,17 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 	question := cfg.Prompt
 	if !interactive {
-		piped, err := readStdin(stdin, cfg.PromptSet)
+		// With a -p question, stdin is optional context; with a bare -p
+		// it is the question.
+		piped, err := readStdin(stdin, cfg.Prompt != "")
 		if err != nil {
 			fmt.Fprintln(stderr, "aci:", err)
 			return ui.ExitUsage
 		}
 		switch {
-		case cfg.PromptSet && strings.TrimSpace(piped) != "":
+		case cfg.Prompt != "" && strings.TrimSpace(piped) != "":
 			question += "\n\n<stdin>\n" + piped + "\n</stdin>"
-		case !cfg.PromptSet:
+		case cfg.Prompt == "":
 			question = piped
 		}
 		if strings.TrimSpace(question) == "" {
@@ -105,8 +119,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 
 	notices := ui.NewNotices(stderr)
-	if cfg.Found != "" {
-		fmt.Fprintln(stderr, "aci:", cfg.Found)
+	if cfg.Found != "" && !interactive {
+		fmt.Fprintln(stderr, "aci:", cfg.Found) // the REPL's banner names the server
 	}
 	describe := func(err error) string { return agent.Describe(err, cfg.BaseURL, cfg.Model) }
 	factory := newFactory(cfg, notices.Notify)
@@ -121,6 +135,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		repl, err = ui.NewREPL(ui.REPLConfig{
 			Workdir: workdir, CompressTokens: cfg.CompressTokens,
 			Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
+			BaseURL: cfg.BaseURL, Found: cfg.FoundServer, Limits: limitsNote, Sandbox: func() string { return sandboxStatus(workdir, cfg.Sandbox) },
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Notices: notices,
 		})
 		if err != nil {
@@ -128,7 +143,6 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			return ui.ExitFailed
 		}
 		defer repl.Close()
-		repl.Note(limitsNote)
 		opts.Approver, opts.Journal, opts.Emit = repl, repl.Journal(), repl.Event
 		s, err := factory.New(context.Background(), opts)
 		if err != nil {

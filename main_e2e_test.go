@@ -26,9 +26,15 @@ type runResult struct {
 // aci runs the real binary in dir against srv, with stdin as its input.
 func aci(t *testing.T, dir string, srv *fakeai.Server, stdin string, env []string, args ...string) runResult {
 	t.Helper()
+	return aciEnv(t, dir, baseEnv(t, srv, env...), stdin, args...)
+}
+
+// aciEnv runs the real binary in dir with exactly the environment env.
+func aciEnv(t *testing.T, dir string, env []string, stdin string, args ...string) runResult {
+	t.Helper()
 	cmd := exec.Command(testbin.Build(t), args...)
 	cmd.Dir = dir
-	cmd.Env = baseEnv(t, srv, env...)
+	cmd.Env = env
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -221,7 +227,7 @@ func TestExitCodesAndConfig(t *testing.T) {
 		stdout string
 	}{
 		{name: "missing key", env: []string{"OPENAI_API_KEY=", "OPENAI_BASE_URL=https://api.example.com/v1"}, stdin: "hi", code: 2, stderr: "OPENAI_API_KEY is not set"},
-		{name: "bad flag", args: []string{"--frobnicate"}, code: 2, stderr: "flag provided but not defined"},
+		{name: "bad flag", args: []string{"--frobnicate"}, code: 2, stderr: "unknown flag --frobnicate"},
 		{name: "bad max steps", env: []string{"ACI_MAX_STEPS=many"}, stdin: "hi", code: 2, stderr: "ACI_MAX_STEPS must be a whole number"},
 		{name: "no question", stdin: "  \n", code: 2, stderr: "no question"},
 		{name: "version", args: []string{"--version"}, code: 0, stdout: "aci "},

@@ -15,7 +15,7 @@ runs=${RUNS:-21}
 bin=${ACI_BIN:-}
 if [ -z "$bin" ]; then
   bin=/tmp/aci-startup-bench
-  CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$bin" .
+  go build -ldflags="-s -w" -o "$bin" .
 fi
 go build -o /tmp/aci-fakemodel ./bench/fakemodel
 urlfile=$(mktemp)

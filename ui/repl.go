@@ -30,10 +30,18 @@ type REPLConfig struct {
 	Yes            bool // approve dangerous actions without asking
 	Describe       func(error) string
 	Model          string
-	Version        string
-	Stdin          *os.File // a terminal
-	Stdout         io.Writer
-	Stderr         io.Writer
+	// BaseURL is the model server's, for /status; Found names the local
+	// server discovery chose ("Ollama 127.0.0.1:11434"), for the banner.
+	BaseURL string
+	Found   string
+	// Sandbox says how commands are contained, for /status; Limits what
+	// bounds each command.
+	Sandbox func() string
+	Limits  string
+	Version string
+	Stdin   *os.File // a terminal
+	Stdout  io.Writer
+	Stderr  io.Writer
 	// Notices, when set, are the client's notes; the REPL draws them.
 	Notices *Notices
 }
@@ -159,18 +167,26 @@ func (r *REPL) banner() {
 			dir = filepath.Join("~", rel)
 		}
 	}
-	o.println(o.bold.Sprint("aci "+r.cfg.Version) + o.dim.Sprint(" · "+r.cfg.Model+" · "+dir))
+	// Four lines with the prompt: what runs where, how to get help (and
+	// the instructions read), a blank line, the prompt. The rest is on
+	// /status.
+	model := r.cfg.Model
+	if r.cfg.Found != "" {
+		model += " on " + r.cfg.Found + " (found; /model lists its models)"
+	}
+	o.println(o.bold.Sprint("aci "+r.cfg.Version) + o.dim.Sprint(" · "+model+" · "+dir))
+	if r.cfg.Yes {
+		o.println(o.yellow.Sprint("--yes: dangerous commands run without asking"))
+	}
+	hint := "/help for commands · Ctrl-C cancels · Ctrl-D exits"
 	var ins []string
 	for _, in := range r.sess.Instructions() {
 		ins = append(ins, in.Path)
 	}
 	if len(ins) > 0 {
-		o.println(o.dim.Sprint("instructions: " + strings.Join(ins, ", ")))
+		hint = "read " + strings.Join(ins, ", ") + " · " + hint
 	}
-	if r.cfg.Yes {
-		o.println(o.yellow.Sprint("--yes: dangerous commands run without asking"))
-	}
-	o.println(o.dim.Sprint("/help for commands · Ctrl-C cancels · Ctrl-D exits"))
+	o.println(o.dim.Sprint(hint))
 	o.println("")
 }
 

@@ -369,7 +369,7 @@ func readFile(t *testing.T, path string) string {
 
 func TestREPLClearClearsTheScreen(t *testing.T) {
 	t.Parallel()
-	srv := fakeai.New(t, fakeai.Reply{Content: "remembered zucchini"})
+	srv := fakeai.New(t, fakeai.Reply{Content: "remembered zucchini"}, fakeai.Reply{Content: "which vegetable?"})
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("remember zucchini")
@@ -379,6 +379,13 @@ func TestREPLClearClearsTheScreen(t *testing.T) {
 	s.waitUntil("a cleared screen", func(scr string) bool {
 		return strings.Contains(scr, "conversation cleared") && !strings.Contains(scr, "zucchini")
 	})
+	// As in Claude Code and Codex, /clear also starts a new conversation.
+	s.waitPrompt()
+	s.typeLine("what did I ask you to remember?")
+	s.waitFor("which vegetable?")
+	if reqs := srv.Requests(); len(reqs) != 2 || mentions(reqs[1], "zucchini") {
+		t.Errorf("after /clear the model still sees the earlier conversation")
+	}
 }
 
 func TestREPLCtrlCAtApprovalDeniesAndEndsTheTurn(t *testing.T) {

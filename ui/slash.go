@@ -27,14 +27,15 @@ func init() {
 	commands = []command{
 		{name: "help", help: "list the commands and keys", run: (*REPL).cmdHelp},
 		{name: "reset", aliases: []string{"new"}, help: "forget the conversation and its summary, close every window but the launcher", run: (*REPL).cmdReset},
-		{name: "clear", help: "clear the screen, and /reset", run: (*REPL).cmdClear},
+		{name: "clear", help: "clear the screen and start a new conversation (as /reset does)", run: (*REPL).cmdClear},
 		{name: "undo", help: "put back the files the last turn changed (again: the turn before)", run: (*REPL).cmdUndo},
 		{name: "windows", help: "list the open windows: id, app, title", run: (*REPL).cmdWindows},
 		{name: "show", args: "ID", help: "print a window as the model sees it", run: (*REPL).cmdShow},
 		{name: "compact", args: "[focus]", help: "compress the conversation into a summary now, keeping what focus names", run: (*REPL).cmdCompact},
 		{name: "model", args: "[name]", help: "list the server's models, or switch to one", run: (*REPL).cmdModel},
-		{name: "fork", args: "[turn]", help: "continue in a new branch of this session from its first turn turns (default: all)", run: (*REPL).cmdFork},
+		{name: "fork", args: "[N]", help: "continue in a new branch that keeps this session's first N turns (default: all)", run: (*REPL).cmdFork},
 		{name: "usage", help: "tokens used in this session, and the last prompt's size against the compression threshold", run: (*REPL).cmdUsage},
+		{name: "status", help: "model, server, sandbox, limits on each command, session id and usage", run: (*REPL).cmdStatus},
 		{name: "exit", aliases: []string{"quit"}, help: "leave aci", run: func(*REPL, string) bool { return true }},
 	}
 }

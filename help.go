@@ -1,0 +1,127 @@
+package main
+
+// The help of each command: its own flags, environment and an example,
+// complete for someone who has only the binary (no paths into the
+// repository's docs/).
+
+const mainHelp = `aci — a terminal coding agent
+
+Usage:
+  aci                        interactive session (on a terminal)
+  echo "question" | aci      answer one question; the answer goes to stdout
+  aci -p "question"          the same; piped stdin is appended as context
+  echo "question" | aci -p   the same, the question read from stdin
+  aci serve                  sessions over HTTP, with a web page (aci serve --help)
+  aci acp                    an agent for editors over the Agent Client
+                             Protocol (aci acp --help)
+
+Flags:
+  -p QUESTION          ask one question and exit (without QUESTION: stdin)
+  --yes                approve dangerous commands without asking (also ACI_YES=1)
+  --model NAME         model name (overrides OPENAI_MODEL)
+  --max-steps N        model calls per turn (overrides ACI_MAX_STEPS)
+  --resume [ID]        continue the most recent session of this directory
+                       (or the session ID)
+  --sessions           list this directory's sessions, newest first
+  --output-format F    pipe mode's stdout: text (the answer), json (one result
+                       object) or stream-json (one event a line)
+  --sandbox MODE       workspace (commands contained) or off (also ACI_SANDBOX)
+  --serve [HOST:PORT]  the REPL, with aci serve's server on its session
+                       (default 127.0.0.1:7433); prints the page's address
+  --version            print the version
+  --help               show this help
+
+Configuration: flags win over the environment, which wins over .env in the
+working directory, which wins over $XDG_CONFIG_HOME/aci/.env (by default
+~/.config/aci/.env: your key, set once for every folder; aci offers to write
+it when the key is missing). From these files aci reads only OPENAI_* and
+ACI_* variables.
+  OPENAI_API_KEY          the API key (never printed)
+  OPENAI_BASE_URL         an OpenAI-compatible endpoint (default: OpenAI; with
+                          neither it nor a key set, the first local server
+                          found: Ollama 11434, llama.cpp 8080, LM Studio 1234,
+                          vLLM 8000)
+  OPENAI_MODEL            model name (default gpt-5-mini)
+  OPENAI_FALLBACK_MODELS  comma-separated models to try when the main one fails
+  ACI_MAX_STEPS           model calls per turn (default 50)
+  ACI_COMPRESS_TOKENS     compress the history above this many prompt tokens
+                          (default 100000)
+  ACI_OUTPUT_LIMIT        characters of one tool output kept (default 30000)
+  ACI_STREAM              0 turns streaming off
+  ACI_FIRST_BYTE_TIMEOUT  seconds to wait for a reply to begin (default 600
+                          for a local server, 180 otherwise)
+  ACI_CACHE_TTL           seconds the provider keeps a prompt cached (default
+                          300; 0: it never expires)
+  ACI_YES, ACI_SANDBOX    safety switches: from the environment and flags only,
+                          never from a file
+
+Examples:
+  aci
+  git diff | aci -p "review this"
+  aci -p "fix the failing test" --output-format json
+`
+
+const serveHelp = `aci serve — this folder's sessions over HTTP, with a web page
+
+Usage:
+  aci serve [--addr HOST:PORT] [--model NAME] [--max-steps N] [--yes] [--sandbox MODE]
+
+It prints one address to open in a browser, carrying the access token:
+  aci serve: http://127.0.0.1:7433/?token=…
+Every request but the page carries the token (Authorization: Bearer TOKEN).
+GET /api/openapi.json describes the API; the sessions are those
+aci --sessions lists. Ctrl-C or SIGTERM stops it and keeps the transcripts.
+
+Flags:
+  --addr HOST:PORT   where to listen (default 127.0.0.1:7433; port 0: any free
+                     one). A host other than loopback is reachable from other
+                     machines: anyone with the token runs commands as you.
+  --model NAME       model name (overrides OPENAI_MODEL)
+  --max-steps N      model calls per turn (overrides ACI_MAX_STEPS)
+  --yes              approve dangerous actions without asking a client
+  --sandbox MODE     workspace (commands contained) or off
+  --version          print the version
+  --help             show this help
+
+Environment:
+  ACI_SERVE_TOKEN             the token, 16 characters or more (from the
+                              environment only; default: a new random one at
+                              each start)
+  ACI_SERVE_APPROVAL_TIMEOUT  seconds a question waits for a client's decision
+                              before it is denied (default 600)
+  OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL and the ACI_* settings as for
+  aci (aci --help), from the environment, .env and ~/.config/aci/.env.
+
+Example:
+  ACI_SERVE_TOKEN=$(openssl rand -hex 16) aci serve --addr 127.0.0.1:8080
+  curl -H "Authorization: Bearer $ACI_SERVE_TOKEN" -d '{}' http://127.0.0.1:8080/api/sessions
+`
+
+const acpHelp = `aci acp — an agent for editors, over the Agent Client Protocol
+
+Usage:
+  aci acp [--model NAME] [--max-steps N] [--sandbox MODE]
+
+An editor (Zed, JetBrains IDEs, Neovim with CodeCompanion or avante.nvim)
+starts aci acp and speaks ACP version 1 on its stdin and stdout; aci writes
+nothing else there. aci asks the editor before anything dangerous, and the
+workspace is the folder the editor names. Problems are logged to
+$XDG_STATE_HOME/aci/acp.log (by default ~/.local/state/aci/acp.log).
+
+Flags:
+  --model NAME     model name (overrides OPENAI_MODEL)
+  --max-steps N    model calls per turn (overrides ACI_MAX_STEPS)
+  --sandbox MODE   workspace (commands contained) or off
+  --version        print the version
+  --help           show this help
+
+Environment:
+  OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL and the ACI_* settings as for
+  aci (aci --help): from the environment the editor gives aci, then .env in
+  the folder it starts in, then ~/.config/aci/.env ($XDG_CONFIG_HOME/aci/.env).
+  Editors often start agents with an environment of their own: set the key
+  once in ~/.config/aci/.env, or in the agent's "env" entry.
+
+Example (Zed's settings.json):
+  {"agent_servers": {"aci": {"type": "custom", "command": "aci", "args": ["acp"]}}}
+`
