@@ -214,7 +214,20 @@ func (c *Conversation) fitContext(ctx context.Context) error {
 	}
 	window := c.ctxWindow.Tokens
 	overflow := window > 0 && est > window-replyRoom(window)
-	if limit := c.compressLimit(); len(c.history) > 1 && (overflow || (limit > 0 && est > limit)) {
+	limit := c.compressLimit()
+	if len(c.history) > 1 && (overflow || (limit > 0 && est > limit)) {
+		// Dropping superseded renderings may be enough: cheaper than a
+		// summary, and it loses nothing.
+		fit := limit
+		if room := window - replyRoom(window); window > 0 && (fit <= 0 || room < fit) {
+			fit = room
+		}
+		if c.rebaseToFit(fit) {
+			est = estimateTokens(c.Messages())
+			overflow = window > 0 && est > window-replyRoom(window)
+		}
+	}
+	if len(c.history) > 1 && (overflow || (limit > 0 && est > limit)) {
 		// A history that overflows the window goes as a cut-down transcript:
 		// a server would silently drop the start of the full one.
 		if _, err := c.compress(ctx, "", overflow); err != nil {
