@@ -206,11 +206,21 @@ func replyRoom(window int64) int64 { return min(window/8, 4096) }
 func (c *Conversation) fitContext(ctx context.Context) error {
 	est := max(c.lastPrompt, estimateTokens(c.Messages()))
 	if wc, ok := c.client.(windowed); ok {
-		// The window is asked alongside the first request, unless that
-		// request might overflow a small local window: a server silently
-		// drops the start of a prompt that does not fit.
-		wait := c.ctxWindow.Tokens == 0 && est > smallWindow-replyRoom(smallWindow)
-		c.ctxWindow = wc.ContextWindow(ctx, wait)
+		// A first request that fits a small local window needs no window:
+		// it is asked before the second request, which waits for the answer
+		// (a one-question run never asks). A first request that might
+		// overflow one waits for it: a server silently drops the start of a
+		// prompt that does not fit.
+		small := est <= smallWindow-replyRoom(smallWindow)
+		switch {
+		case c.ctxWindow.Tokens == 0 && !small:
+			c.ctxWindow = wc.ContextWindow(ctx, true)
+			c.windowAsked = true
+		case !c.windowAsked && len(c.history) == 1:
+		default:
+			c.ctxWindow = wc.ContextWindow(ctx, !c.windowAsked)
+			c.windowAsked = true
+		}
 	}
 	window := c.ctxWindow.Tokens
 	overflow := window > 0 && est > window-replyRoom(window)
