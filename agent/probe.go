@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // probeKind says how a server can be asked for a model's window.
@@ -111,7 +112,6 @@ func probeOpenRouterWindow(ctx context.Context, baseURL, apiKey, model string) W
 //	vLLM       GET /v1/models (max_model_len)
 //
 // The first that answers, in that order, wins; Window{} if none does.
-// They are asked in that order, and the first answer ends the probe.
 func ProbeWindow(ctx context.Context, baseURL, apiKey, model string) Window {
 	root := strings.TrimSuffix(strings.TrimRight(baseURL, "/"), "/v1")
 	probes := []func() Window{
@@ -120,15 +120,19 @@ func ProbeWindow(ctx context.Context, baseURL, apiKey, model string) Window {
 		func() Window { return probeLlamaCpp(ctx, root, model) },
 		func() Window { return probeVLLM(ctx, baseURL, apiKey, model) },
 	}
-	// One after the other, over one kept-alive connection: the probe runs
-	// alongside the first request, so its speed matters less than the
-	// memory of four connections and goroutines in a one-question run.
-	for _, p := range probes {
-		if w := p(); w.Tokens > 0 {
+	got := make([]Window, len(probes))
+	var wg sync.WaitGroup
+	for i, p := range probes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = p()
+		}()
+	}
+	wg.Wait()
+	for _, w := range got {
+		if w.Tokens > 0 {
 			return w
-		}
-		if ctx.Err() != nil {
-			break
 		}
 	}
 	return Window{Model: model}
