@@ -122,10 +122,18 @@ func NewOpenAIClient(cfg ClientConfig) *OpenAIClient {
 		slow = defaultSlowNotice
 	}
 	return &OpenAIClient{
-		client: openai.NewClient(opts...), baseURL: cfg.BaseURL, apiKey: cfg.APIKey, stream: cfg.Stream,
+		client: newSDKClient(opts), baseURL: cfg.BaseURL, apiKey: cfg.APIKey, stream: cfg.Stream,
 		idle: idle, firstByte: firstByte, slow: slow,
 		retry: newRetrier(cfg.Model, cfg.FallbackModels, cfg.Notify),
 	}
+}
+
+// newSDKClient is openai.NewClient without the services it builds for
+// every endpoint of the API (two dozen, each with its own options): aci
+// sends chat completions through Client.Post alone, and a one-question run
+// paid about 0.3 MB for the rest.
+func newSDKClient(opts []option.RequestOption) openai.Client {
+	return openai.Client{Options: append(openai.DefaultClientOptions(), opts...)}
 }
 
 func newTransport() *http.Transport {
