@@ -34,11 +34,12 @@ type turnScript struct {
 // familySession is a session of several turns; pauses makes the clock
 // jump after the given request (1-based), as a long command would.
 type familySession struct {
-	name   string
-	files  int
-	window int64 // the context window the server reports (llama.cpp); 0: none
-	turns  []turnScript
-	pauses map[int]time.Duration
+	name     string
+	files    int
+	window   int64 // the context window the server reports (llama.cpp); 0: none
+	compress int64 // ACI_COMPRESS_TOKENS; 0: none
+	turns    []turnScript
+	pauses   map[int]time.Duration
 }
 
 func oneTurn(s scriptedSession) familySession {
@@ -161,7 +162,7 @@ func runFamily(tb testing.TB, s familySession, rebase bool) familyCost {
 	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	var times []time.Time
 	cfg := Config{BasePrompt: readSystemPrompt(tb), Hints: prompt.Hints{Workdir: dir, OS: "linux/amd64", Date: "2026-11-22"},
-		MaxSteps: 100, Clock: func() time.Time { return now }}
+		MaxSteps: 100, Clock: func() time.Time { return now }, CompressTokens: s.compress}
 	var a *Agent
 	firstRebase := 0
 	a = New(client, wm, cfg, func(e Event) {
@@ -314,5 +315,16 @@ func TestRebaseBudgetFollowsWindow(t *testing.T) {
 		if limit := int(float64(tc.window) * compressShare * 4); tc.window > 0 && c.maxRequest > limit {
 			t.Errorf("window %d: a request of %d bytes, past the compression threshold (%d bytes)", tc.window, c.maxRequest, limit)
 		}
+	}
+}
+
+// A request past the compression threshold that a rebase alone brings
+// back under is rebased, not compressed: nothing is summarised away.
+func TestRebaseInsteadOfCompression(t *testing.T) {
+	s := oneTurn(fiveInView())
+	s.compress = 26_000
+	c := runFamily(t, s, true)
+	if c.rebases == 0 || c.compressions > 0 {
+		t.Errorf("threshold %d tokens, largest request %d bytes: %d rebases, %d compressions; want a rebase and no compression", s.compress, c.maxRequest, c.rebases, c.compressions)
 	}
 }
