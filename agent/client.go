@@ -5,6 +5,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
 // Message is one chat message.
@@ -120,10 +122,18 @@ func NewOpenAIClient(cfg ClientConfig) *OpenAIClient {
 		slow = defaultSlowNotice
 	}
 	return &OpenAIClient{
-		client: openai.NewClient(opts...), baseURL: cfg.BaseURL, apiKey: cfg.APIKey, stream: cfg.Stream,
+		client: newSDKClient(opts), baseURL: cfg.BaseURL, apiKey: cfg.APIKey, stream: cfg.Stream,
 		idle: idle, firstByte: firstByte, slow: slow,
 		retry: newRetrier(cfg.Model, cfg.FallbackModels, cfg.Notify),
 	}
+}
+
+// newSDKClient is openai.NewClient without the services it builds for
+// every endpoint of the API (two dozen, each with its own options): aci
+// sends chat completions through Client.Post alone, and a one-question run
+// paid about 0.3 MB for the rest.
+func newSDKClient(opts []option.RequestOption) openai.Client {
+	return openai.Client{Options: append(openai.DefaultClientOptions(), opts...)}
 }
 
 func newTransport() *http.Transport {
@@ -136,19 +146,47 @@ func newTransport() *http.Transport {
 	return t
 }
 
-func (c *OpenAIClient) params(model string, msgs []Message) openai.ChatCompletionNewParams {
-	p := openai.ChatCompletionNewParams{Model: model}
-	for _, m := range msgs {
-		switch m.Role {
-		case "system":
-			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
-		case "assistant":
-			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
-		default:
-			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
-		}
+// chatRequest is the body of a chat completion: the few fields aci sends,
+// encoded by encoding/json. The SDK sends it as given (a []byte body) and
+// reads the answer; its reflection over every parameter the API has costs
+// a one-question run memory it never needs.
+type chatRequest struct {
+	Model         string         `json:"model"`
+	Messages      []chatMessage  `json:"messages"`
+	Stream        bool           `json:"stream,omitempty"`
+	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+// body encodes the request: system and assistant messages as such, every
+// other (questions, results, renderings) as a user message.
+func (c *OpenAIClient) body(model string, msgs []Message, stream bool) ([]byte, error) {
+	req := chatRequest{Model: model, Messages: make([]chatMessage, 0, len(msgs)), Stream: stream}
+	if stream {
+		req.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
-	return p
+	for _, m := range msgs {
+		role := "user"
+		if m.Role == "system" || m.Role == "assistant" {
+			role = m.Role
+		}
+		req.Messages = append(req.Messages, chatMessage{Role: role, Content: m.Content})
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(req); err != nil {
+		return nil, fmt.Errorf("encode the request: %w", err)
+	}
+	return b.Bytes(), nil
 }
 
 // errIdle is the cause attempt's idle timer cancels a request with.
@@ -203,11 +241,14 @@ func (c *OpenAIClient) attempt(ctx context.Context, model string, msgs []Message
 }
 
 func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, onText func(string), rec *recorder) (Reply, error) {
-	params := c.params(model, msgs)
+	body, err := c.body(model, msgs, c.stream)
+	if err != nil {
+		return Reply{}, err
+	}
 	mw := option.WithMiddleware(rec.middleware)
 	if !c.stream {
-		resp, err := c.client.Chat.Completions.New(ctx, params, mw)
-		if err != nil {
+		var resp openai.ChatCompletion
+		if err := c.client.Post(ctx, "chat/completions", body, &resp, mw); err != nil {
 			// The whole 2xx body arrived, yet the SDK failed: it is not the
 			// JSON it should be.
 			if rec.eof && rec.status/100 == 2 {
@@ -231,8 +272,9 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 		}
 		return r, nil
 	}
-	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	stream := c.client.Chat.Completions.NewStreaming(ctx, params, mw)
+	var raw *http.Response
+	err = c.client.Post(ctx, "chat/completions", body, &raw, mw)
+	stream := ssestream.NewStream[openai.ChatCompletionChunk](ssestream.NewDecoder(raw), err)
 	defer stream.Close()
 	var r Reply
 	var text []byte

@@ -35,8 +35,11 @@ type Conversation struct {
 	// estimated; it decides when to compress.
 	lastPrompt int64
 	ctxWindow  Window // the model's context window, as the server reports it (ctxwindow.go)
-	stats      Stats
-	cache      cacheLedger // what the provider's prompt cache holds, for rebases (rebase.go)
+	// windowAsked: the server was asked for ctxWindow (not before a
+	// second request, unless the first might overflow a small window).
+	windowAsked bool
+	stats       Stats
+	cache       cacheLedger // what the provider's prompt cache holds, for rebases (rebase.go)
 
 	log    *Transcript
 	logged int // entries of history already in the transcript

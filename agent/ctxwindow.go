@@ -206,15 +206,38 @@ func replyRoom(window int64) int64 { return min(window/8, 4096) }
 func (c *Conversation) fitContext(ctx context.Context) error {
 	est := max(c.lastPrompt, estimateTokens(c.Messages()))
 	if wc, ok := c.client.(windowed); ok {
-		// The window is asked alongside the first request, unless that
-		// request might overflow a small local window: a server silently
-		// drops the start of a prompt that does not fit.
-		wait := c.ctxWindow.Tokens == 0 && est > smallWindow-replyRoom(smallWindow)
-		c.ctxWindow = wc.ContextWindow(ctx, wait)
+		// A first request that fits a small local window needs no window:
+		// it is asked before the second request, which waits for the answer
+		// (a one-question run never asks). A first request that might
+		// overflow one waits for it: a server silently drops the start of a
+		// prompt that does not fit.
+		small := est <= smallWindow-replyRoom(smallWindow)
+		switch {
+		case c.ctxWindow.Tokens == 0 && !small:
+			c.ctxWindow = wc.ContextWindow(ctx, true)
+			c.windowAsked = true
+		case !c.windowAsked && len(c.history) == 1:
+		default:
+			c.ctxWindow = wc.ContextWindow(ctx, !c.windowAsked)
+			c.windowAsked = true
+		}
 	}
 	window := c.ctxWindow.Tokens
 	overflow := window > 0 && est > window-replyRoom(window)
-	if limit := c.compressLimit(); len(c.history) > 1 && (overflow || (limit > 0 && est > limit)) {
+	limit := c.compressLimit()
+	if len(c.history) > 1 && (overflow || (limit > 0 && est > limit)) {
+		// Dropping superseded renderings may be enough: cheaper than a
+		// summary, and it loses nothing.
+		fit := limit
+		if room := window - replyRoom(window); window > 0 && (fit <= 0 || room < fit) {
+			fit = room
+		}
+		if c.rebaseToFit(fit) {
+			est = estimateTokens(c.Messages())
+			overflow = window > 0 && est > window-replyRoom(window)
+		}
+	}
+	if len(c.history) > 1 && (overflow || (limit > 0 && est > limit)) {
 		// A history that overflows the window goes as a cut-down transcript:
 		// a server would silently drop the start of the full one.
 		if _, err := c.compress(ctx, "", overflow); err != nil {

@@ -37,10 +37,10 @@ func TestProbeTarget(t *testing.T) {
 	}
 }
 
-// The window is asked alongside the first request, not before it: a
-// server slow to tell its window does not delay the first answer, and the
-// window applies from the next request on.
-func TestWindowAskedAlongsideTheFirstRequest(t *testing.T) {
+// The window is not asked before the first request: a server slow to tell
+// its window does not delay the first answer, and the window applies once
+// the server told it.
+func TestWindowNotBeforeTheFirstAnswer(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "4"}, fakeai.Reply{Content: "again"})
 	srv.SetInfo(fakeai.Info{Models: []string{"m"}, LlamaCppNCtx: 8192})
 	release := make(chan struct{})
@@ -116,5 +116,29 @@ func TestOpenRouterWindow(t *testing.T) {
 	}
 	if w := probeOpenRouterWindow(context.Background(), srv.URL+"/api/v1", "", "missing/model"); w.Tokens != 0 {
 		t.Errorf("unknown model: %+v", w)
+	}
+}
+
+// A one-question run never asks the server for its window; a second
+// request waits for the answer and knows it.
+func TestOneQuestionAsksNoWindow(t *testing.T) {
+	srv := fakeai.New(t, fakeai.Reply{Content: "4"}, fakeai.Reply{Content: "8"})
+	srv.SetInfo(fakeai.Info{Models: []string{"m"}, LlamaCppNCtx: 8192})
+	dir := t.TempDir()
+	wm := windows.NewManager(windows.Env{Workdir: dir}, windows.FileApp)
+	t.Cleanup(wm.CloseAll)
+	client := NewOpenAIClient(ClientConfig{BaseURL: srv.URL, APIKey: "sk-test", Model: "m"})
+	a := New(client, wm, Config{BasePrompt: "You are aci.", Hints: prompt.Hints{Workdir: dir}, MaxSteps: 10}, func(Event) {})
+	if got, err := a.Run(context.Background(), "What is 2+2?"); err != nil || got != "4" {
+		t.Fatalf("answer %q, %v", got, err)
+	}
+	if n := srv.InfoRequests(); n != 0 || a.ContextWindow().Tokens != 0 {
+		t.Fatalf("%d info requests, window %+v after one question: want none asked", n, a.ContextWindow())
+	}
+	if _, err := a.Run(context.Background(), "And 4+4?"); err != nil {
+		t.Fatal(err)
+	}
+	if w := a.ContextWindow(); w.Tokens != 8192 {
+		t.Errorf("window %+v at the second request, want 8192 (llama.cpp)", w)
 	}
 }

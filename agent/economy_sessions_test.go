@@ -73,6 +73,40 @@ func fiveFiles() scriptedSession {
 	return s
 }
 
+// fiveInView is the held-out ten-step task: it reads five 300-line files
+// whole and keeps them in view to its end, edits two, runs the tests twice
+// and answers. Its requests outgrow any fixed cap on renderings.
+func fiveInView() scriptedSession {
+	s := scriptedSession{name: "5-files-in-view", files: 5,
+		question: "Find the helpers with the wrong offset in calc and fix them; run the tests."}
+	s.replies = append(s.replies, "Let me read the package.\n"+fakeai.ToolCall(openCall("file", "calc/f1.go"), viewCall(1, 1, 300), openCall("bash", "")))
+	for f := 2; f <= 5; f++ {
+		s.replies = append(s.replies, fakeai.ToolCall(openCall("file", fmt.Sprintf("calc/f%d.go", f)), viewCall(f, 1, 300)))
+	}
+	s.replies = append(s.replies,
+		"f1 and f3 have it.\n"+fakeai.ToolCall(editCall(1, 1)),
+		fakeai.ToolCall(editCall(3, 1), testRun),
+		fakeai.ToolCall(editCall(3, 2)),
+		fakeai.ToolCall(testRun),
+		"Fixed the offsets in f1.go and f3.go; the tests pass.")
+	return s
+}
+
+// fiveInViewNarrowed reads the same five files whole, then narrows two of
+// them to the helper it edits: the whole renderings of those two are
+// superseded, a quarter of each request from then on.
+func fiveInViewNarrowed() scriptedSession {
+	s := fiveInView()
+	s.name = "5-files-in-view, two narrowed"
+	s.replies = append(s.replies[:5:5],
+		"f1 and f3 have it.\n"+fakeai.ToolCall(viewCall(1, 40, 60), viewCall(3, 40, 60), editCall(1, 1)),
+		fakeai.ToolCall(editCall(3, 1), testRun),
+		fakeai.ToolCall(editCall(3, 2)),
+		fakeai.ToolCall(testRun),
+		"Fixed the offsets in f1.go and f3.go; the tests pass.")
+	return s
+}
+
 // fiftySteps works through eight files: each is opened, viewed in two
 // places, edited twice and tested; every other file is closed when done.
 func fiftySteps() scriptedSession {

@@ -147,6 +147,19 @@ var promise = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^(?:(?:now|next|first|then|ok(?:ay)?|great|alright)[,!.]?\s+)*(?:i'll|i will|i’ll|let me|let's|let’s|i'm going to|i’m going to|i am going to)\s+(?:(?:now|first|then|quickly|just|also|go ahead and)\s+)*(run|re-?run|open|check|look|read|view|inspect|examine|search|grep|find|list|create|write|edit|modify|update|fix|change|add|remove|delete|apply|implement|install|build|compile|test|execute|start|try|verify|fetch|download|patch|refactor|rename|move|call|see)\b`)
 })
 
+// promiseWords are the words every promise the regexp matches contains.
+var promiseWords = []string{"i'll", "i will", "i’ll", "let me", "let's", "let’s", "going to"}
+
+func mayPromise(s string) bool {
+	s = strings.ToLower(s)
+	for _, w := range promiseWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // promisesAction reports whether text ends by announcing an action, and
 // the sentence that does. Only the last sentence counts: a final answer
 // may well say what was done before.
@@ -164,7 +177,9 @@ func promisesAction(text string) (string, bool) {
 			last = last[i+len(sep):]
 		}
 	}
-	if !promise().MatchString(last) {
+	// Most answers name no promise at all: the regexp is compiled only for
+	// one that might (a one-question run never needs it).
+	if !mayPromise(last) || !promise().MatchString(last) {
 		return "", false
 	}
 	if r := []rune(last); len(r) > 80 {

@@ -16,10 +16,12 @@ import "time"
 const (
 	// cachedPrice is what a cached byte costs against an uncached one.
 	cachedPrice = 0.1
-	// maxRequestBytes is the size past which a rebase is made whenever it
-	// drops a fair share, whatever it has cost so far: the context stays
-	// bounded in long sessions.
-	maxRequestBytes = 32 << 10
+	// budgetShare is the part of the compression threshold (itself three
+	// quarters of the model's context window, or ACI_COMPRESS_TOKENS) that
+	// a request may fill before a rebase is made whatever it has cost so
+	// far: past it, carrying what is stale will soon cost a compression, a
+	// whole uncached request and a summary, far more than re-sending.
+	budgetShare = 2.0 / 3
 	// DefaultCacheTTL is how long providers keep a prompt prefix cached
 	// after its last use (OpenAI and Anthropic: about five minutes).
 	DefaultCacheTTL = 5 * time.Minute
@@ -73,8 +75,10 @@ func (l *cacheLedger) forget() {
 
 // maybeRebase rebases the history before a request when the superseded
 // renderings have cost as much as the rebase would, when the cache has
-// likely expired, or when the request outgrew the bound; otherwise it
-// counts what they cost this request.
+// likely expired, or when the request passed the context budget;
+// otherwise it counts what they cost this request. No fixed size forces
+// a rebase: a session that ends with what it read still in view never
+// pays for re-sending it.
 func (c *Conversation) maybeRebase() {
 	p, ok := c.views.plan(len(c.system), c.history)
 	if c.cache.off || !ok || p.saved() <= 0 {
@@ -86,16 +90,49 @@ func (c *Conversation) maybeRebase() {
 	cost := float64(max(0, p.total-p.dropped+p.added-p.prefix-newBytes)) * (1 - cachedPrice)
 	switch {
 	case c.cache.expired():
-	case p.total > maxRequestBytes && p.saved()*4 > p.total:
+	case c.overBudget(p):
 	case c.cache.rent >= cost:
 	default:
 		c.cache.rent += cachedPrice * float64(p.saved())
 		return
 	}
+	c.rebase()
+}
+
+// rebase rewrites the history without its superseded renderings.
+func (c *Conversation) rebase() {
 	c.flush() // the messages as they were first, so a replay shows them
 	c.views.rebase(c.history)
 	c.cache.rent = 0
 	c.rewriteLog()
+}
+
+// renderBudget is the request size, in tokens, past which renderings are
+// cut back by a rebase: a share of the compression threshold, which
+// follows the model's context window when it is known or discovered. 0
+// when neither the window nor a threshold is known: the rent-or-buy rule
+// alone decides.
+func (c *Conversation) renderBudget() int64 {
+	return int64(float64(c.compressLimit()) * budgetShare)
+}
+
+// overBudget reports whether the request passed the render budget and a
+// rebase would take a fair share (a quarter) off it.
+func (c *Conversation) overBudget(p rebasePlan) bool {
+	budget := c.renderBudget()
+	return budget > 0 && int64(p.total/4) > budget && p.saved()*4 > p.total
+}
+
+// rebaseToFit rebases the history when that alone brings the request
+// under limit tokens, so the context window is protected without the loss
+// and cost of a compression; it reports whether it did.
+func (c *Conversation) rebaseToFit(limit int64) bool {
+	p, ok := c.views.plan(len(c.system), c.history)
+	if c.cache.off || !ok || p.saved() <= 0 || int64((p.total-p.saved())/4) > limit {
+		return false
+	}
+	c.rebase()
+	return true
 }
 
 func requestBytes(msgs []Message) int {

@@ -34,10 +34,12 @@ type turnScript struct {
 // familySession is a session of several turns; pauses makes the clock
 // jump after the given request (1-based), as a long command would.
 type familySession struct {
-	name   string
-	files  int
-	turns  []turnScript
-	pauses map[int]time.Duration
+	name     string
+	files    int
+	window   int64 // the context window the server reports (llama.cpp); 0: none
+	compress int64 // ACI_COMPRESS_TOKENS; 0: none
+	turns    []turnScript
+	pauses   map[int]time.Duration
 }
 
 func oneTurn(s scriptedSession) familySession {
@@ -120,6 +122,8 @@ func rebaseFamily() []familySession {
 	return []familySession{
 		shortRead(),
 		heldOut(),
+		oneTurn(fiveInView()),
+		oneTurn(fiveInViewNarrowed()),
 		oneTurn(tenSteps()),
 		tenIdle,
 		oneTurn(fiftySteps()),
@@ -136,6 +140,7 @@ type familyCost struct {
 	requests, rebases, maxRequest int
 	maxWindows                    int // bytes of renderings in the largest such request
 	firstRebase                   int // the request that followed the first rebase
+	compressions                  int // summary requests
 	cost                          float64
 }
 
@@ -148,13 +153,16 @@ func runFamily(tb testing.TB, s familySession, rebase bool) familyCost {
 			srv.Push(fakeai.Reply{Content: r})
 		}
 	}
+	if s.window > 0 {
+		srv.SetInfo(fakeai.Info{Models: []string{"gpt-5-mini"}, LlamaCppNCtx: s.window})
+	}
 	wm := windows.NewManager(windows.Env{Workdir: dir}, windows.FileApp, windows.BashApp)
 	defer wm.CloseAll()
 	client := NewOpenAIClient(ClientConfig{BaseURL: srv.URL, APIKey: "k", Model: "gpt-5-mini", Stream: false})
 	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	var times []time.Time
 	cfg := Config{BasePrompt: readSystemPrompt(tb), Hints: prompt.Hints{Workdir: dir, OS: "linux/amd64", Date: "2026-11-22"},
-		MaxSteps: 100, Clock: func() time.Time { return now }}
+		MaxSteps: 100, Clock: func() time.Time { return now }, CompressTokens: s.compress}
 	var a *Agent
 	firstRebase := 0
 	a = New(client, wm, cfg, func(e Event) {
@@ -187,6 +195,9 @@ func runFamily(tb testing.TB, s familySession, rebase bool) familyCost {
 		c.cost += float64(len(body)-cached) + cachedPrice*float64(cached)
 		c.maxRequest = max(c.maxRequest, len(body))
 		c.maxWindows = max(c.maxWindows, windowBytes(r))
+		if last := r.Messages[len(r.Messages)-1].Content; strings.Contains(last, "about to be compressed") {
+			c.compressions++
+		}
 	}
 	c.requests = len(bodies)
 	return c
@@ -279,5 +290,41 @@ func TestIdleGapRebasesForFree(t *testing.T) {
 		if rebased := a.Stats().Rebases == 1; rebased != tc.rebased || prefix == tc.rebased {
 			t.Errorf("idle %v, lifetime %v: %d rebases, prefix kept %v; want rebased %v", tc.idle, tc.ttl, a.Stats().Rebases, prefix, tc.rebased)
 		}
+	}
+}
+
+// The render budget follows the context window the server reports: with
+// none known only the rent-or-buy rule rebases; with a window the
+// session would outgrow, a rebase cuts back what is superseded before the
+// compression threshold, and no compression is needed.
+func TestRebaseBudgetFollowsWindow(t *testing.T) {
+	for _, tc := range []struct {
+		window  int64
+		rebased bool
+	}{
+		{0, false},
+		{200_000, false},
+		{40_000, true},
+	} {
+		s := oneTurn(fiveInViewNarrowed())
+		s.window = tc.window
+		c := runFamily(t, s, true)
+		if (c.rebases > 0) != tc.rebased || c.compressions > 0 {
+			t.Errorf("window %d: %d rebases, %d compressions; want rebased %v and no compression", tc.window, c.rebases, c.compressions, tc.rebased)
+		}
+		if limit := int(float64(tc.window) * compressShare * 4); tc.window > 0 && c.maxRequest > limit {
+			t.Errorf("window %d: a request of %d bytes, past the compression threshold (%d bytes)", tc.window, c.maxRequest, limit)
+		}
+	}
+}
+
+// A request past the compression threshold that a rebase alone brings
+// back under is rebased, not compressed: nothing is summarised away.
+func TestRebaseInsteadOfCompression(t *testing.T) {
+	s := oneTurn(fiveInView())
+	s.compress = 26_000
+	c := runFamily(t, s, true)
+	if c.rebases == 0 || c.compressions > 0 {
+		t.Errorf("threshold %d tokens, largest request %d bytes: %d rebases, %d compressions; want a rebase and no compression", s.compress, c.maxRequest, c.rebases, c.compressions)
 	}
 }

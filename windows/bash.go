@@ -65,6 +65,7 @@ type bashWindow struct {
 
 	mu    sync.Mutex
 	seq   int
+	seen  int // the last run the model was sent (Seen)
 	runs  []*bashRun
 	tasks []*shell.Task
 }
@@ -110,8 +111,11 @@ type bashState struct {
 	tasks   string
 }
 
-// View shows the latest run with its output, the older kept runs as one
-// line each, and the background tasks.
+// View shows the latest run with its output, and every run the model was
+// not yet sent (one batch may run several), the older kept runs as one
+// line each, and the background tasks. A whole rendering therefore never
+// loses an output the model has not read, whichever path renders it (a
+// rebase, a compression, a first sight of the window).
 func (w *bashWindow) View() View {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -120,7 +124,7 @@ func (w *bashWindow) View() View {
 		b.WriteString("no command run yet (the title is the working directory)")
 	}
 	for i, r := range w.runs {
-		if i < len(w.runs)-1 {
+		if i < len(w.runs)-1 && r.seq <= w.seen {
 			fmt.Fprintf(&b, "\n$ %s  → %s", oneLine(r.command), runStatus(r.res))
 			continue
 		}
@@ -157,6 +161,25 @@ func (w *bashWindow) Changes(prev, cur View) (string, bool) {
 		b.WriteString(c.tasks)
 	}
 	return strings.TrimLeft(b.String(), "\n"), true
+}
+
+// Seen records the runs the model was sent: from now on they are one line
+// each in a whole rendering, but for the latest.
+func (w *bashWindow) Seen(v View) {
+	if st, ok := v.State.(bashState); ok {
+		w.mu.Lock()
+		w.seen = max(w.seen, st.lastSeq)
+		w.pruneRuns()
+		w.mu.Unlock()
+	}
+}
+
+// pruneRuns forgets the oldest runs beyond keptRuns that the model was
+// sent: an unsent run stays until it is, whatever the batch ran.
+func (w *bashWindow) pruneRuns() {
+	for len(w.runs) > keptRuns && w.runs[0].seq <= w.seen {
+		w.runs = w.runs[1:]
+	}
 }
 
 func writeRun(b *strings.Builder, r *bashRun) {
@@ -270,9 +293,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	w.mu.Lock()
 	w.seq++
 	w.runs = append(w.runs, &bashRun{seq: w.seq, command: command, res: res, hints: runHints(res, timeout)})
-	if len(w.runs) > keptRuns {
-		w.runs = w.runs[len(w.runs)-keptRuns:]
-	}
+	w.pruneRuns()
 	w.mu.Unlock()
 	// The output reaches the model once, in the window's rendering that
 	// follows the results; the result only says how the run ended.

@@ -45,8 +45,10 @@ func TestBashRunAndStickyCd(t *testing.T) {
 			t.Errorf("title = %q, want the working directory", w.Title())
 		}
 	}
-	// The whole view shows the latest run with its output, older runs as
-	// one line each.
+	// Once the model was sent them, the whole view shows the latest run
+	// with its output, older runs as one line each.
+	w := m.find("bash_1")
+	w.(Observer).Seen(w.View())
 	c := content(m, "bash_1")
 	if !strings.HasPrefix(c, "$ echo out; echo err >&2; exit 3  → exit 3") || !strings.Contains(c, "$ cd sub  → exit 0") || !strings.Contains(c, "$ pwd\n"+filepath.Join(dir, "sub")) {
 		t.Errorf("content:\n%s", c)
@@ -72,6 +74,42 @@ func TestBashChangesShowEveryNewRun(t *testing.T) {
 	}
 	if d, ok := w.(Incremental).Changes(v1, v2); !ok || d != "" {
 		t.Errorf("no change gave %q, %v", d, ok)
+	}
+}
+
+// Every run the model was not yet sent is whole in a whole view, however
+// many one batch ran; once sent, the older ones are one line each.
+func TestBashWholeViewKeepsUnsentRuns(t *testing.T) {
+	m, _ := newAppsManager(t, denyAll())
+	do(t, m, "launcher", "open", `{"app":"bash"}`)
+	w := m.find("bash_1")
+	do(t, m, "bash_1", "run", `{"command":"echo old"}`)
+	w.(Observer).Seen(w.View())
+	do(t, m, "bash_1", "run", `{"command":"echo new"}`)
+	if c := w.View().Content; !strings.HasPrefix(c, "$ echo old  → exit 0, ") || !strings.Contains(c, "\n$ echo new\nnew\n[exit 0") {
+		t.Errorf("want the run sent as one line, the new one whole:\n%s", c)
+	}
+	var tags []string
+	for i := 1; i <= keptRuns+2; i++ {
+		tag := fmt.Sprintf("run%d-", i)
+		tags = append(tags, tag)
+		do(t, m, "bash_1", "run", fmt.Sprintf(`{"command":"seq 1 300 | sed s/^/%s/"}`, tag))
+	}
+	v := w.View()
+	for _, tag := range tags {
+		if !strings.Contains(v.Content, tag+"1\n") || !strings.Contains(v.Content, tag+"300\n") {
+			t.Errorf("whole view before it was sent lacks %s's output", tag)
+		}
+	}
+	w.(Observer).Seen(v)
+	after := w.View().Content
+	for _, tag := range tags[:len(tags)-1] {
+		if strings.Contains(after, tag+"1\n") {
+			t.Errorf("after it was sent the view still shows %s's output", tag)
+		}
+	}
+	if !strings.Contains(after, tags[len(tags)-1]+"300\n") || strings.Contains(after, "echo old") {
+		t.Errorf("after it was sent, want the latest run whole and %d runs kept:\n%.300s", keptRuns, after)
 	}
 }
 
