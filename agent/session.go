@@ -182,7 +182,7 @@ type Session struct {
 	// Started is when the session began; Questions counts its questions,
 	// First is the first one.
 	Started   time.Time
-	Questions int
+	Questions int // since the last /reset
 	First     string
 	// LastRequest is when its last model request was answered (zero if
 	// unknown): whether the provider may still hold its prompt cached.

@@ -138,14 +138,17 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	turn, err := ss.Start(req.Text)
+	// While a turn runs the text joins it (steering, PROTOCOL.md §7).
+	turn, steered, err := ss.Send(req.Text)
 	switch {
-	case errors.Is(err, session.ErrBusy):
-		s.fail(w, http.StatusConflict, "a turn is running in this session: wait for its result, or cancel it")
+	case errors.Is(err, session.ErrAttached):
+		s.fail(w, http.StatusConflict, "this session runs in a terminal: ask there (a message sent while its turn runs joins the turn)")
 	case errors.Is(err, session.ErrClosed):
 		s.fail(w, http.StatusNotFound, "the session was ended: load it again with GET /api/sessions/%s", ss.ID())
 	case err != nil:
 		s.fail(w, http.StatusInternalServerError, "start the turn: %v", err)
+	case steered:
+		s.writeJSON(w, http.StatusAccepted, map[string]any{"turn": turn, "steer": true})
 	default:
 		s.writeJSON(w, http.StatusAccepted, map[string]int{"turn": turn})
 	}

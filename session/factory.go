@@ -227,6 +227,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	}
 	s.instructions = acfg.Hints.Instructions
 	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)
+	s.agent.SetSteer(s.takeSteers)
 	return s, nil
 }
 
@@ -252,7 +253,7 @@ func (s *Session) attach(ctx context.Context, opt Options) error {
 			t, terr := agent.ResumeTranscript(found.Path, key)
 			if terr == nil {
 				reopened := s.resumeFrom(ctx, t, found)
-				msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(found.Questions, "earlier question"))
+				msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(len(found.Turns), "earlier turn"))
 				if len(reopened) > 0 {
 					msg += ", reopened " + strings.Join(reopened, ", ")
 				}

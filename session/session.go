@@ -69,6 +69,9 @@ type Session struct {
 	streamed bool             // text of the current reply went out as it streamed
 	denials  []map[string]any // the running turn's refused actions, for its result
 	filter   protocol.StreamFilter
+	steers   []string // messages for the running turn the model has not seen yet (steer.go)
+	queued   []string // messages the last turn ended without seeing: the next turn's question
+	attached bool     // the turns are started in the session's terminal
 
 	events eventLog
 	subs   map[*subscriber]bool
@@ -142,6 +145,18 @@ func (s *Session) Start(question string) (int, error) {
 			}
 		}()
 		s.turn(ctx, n, question)
+		// Messages that came after the turn's last request start the next.
+		for q := s.Queued(); q != ""; q = s.Queued() {
+			ctx, n, err := s.begin(context.Background(), q)
+			if errors.Is(err, ErrBusy) {
+				s.Send(q) // another turn began meanwhile: the messages join it
+				return
+			}
+			if err != nil {
+				return
+			}
+			s.turn(ctx, n, q)
+		}
 	}()
 	return n, nil
 }
@@ -171,6 +186,8 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 	defer func() {
 		s.mu.Lock()
 		s.running, s.call = false, nil
+		s.queued = append(s.queued, s.steers...)
+		s.steers = nil
 		s.cancel()
 		close(s.done)
 		s.mu.Unlock()
@@ -193,7 +210,11 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 	}
 	s.mu.Unlock()
 	s.snapshotWindows(true)
-	s.publish("result", s.resultObject(answer, err, after, before, time.Since(start), ctx))
+	result := s.resultObject(answer, err, after, before, time.Since(start), ctx)
+	if unread := s.unreadOnFailure(err); len(unread) > 0 {
+		result["unread"] = unread
+	}
+	s.publish("result", result)
 	s.setState(StateIdle)
 	return answer, err
 }
@@ -263,7 +284,7 @@ func (s *Session) Reset() {
 	defer s.run.Unlock()
 	s.agent.Reset()
 	s.mu.Lock()
-	s.turns = nil
+	s.turns, s.queued = nil, nil
 	s.mu.Unlock()
 	s.snapshotWindows(true)
 }
@@ -285,8 +306,11 @@ func (s *Session) onEvent(ev agent.Event) {
 	if s.opt.Emit != nil {
 		s.opt.Emit(ev)
 	}
+	s.history(ev)
 	redact := s.f.cfg.Agent.Redact
 	switch ev.Kind {
+	case agent.EventSteer:
+		s.publish("steer", s.steerEvent(ev))
 	case agent.EventRequest:
 		s.mu.Lock()
 		watched := len(s.subs) > 0

@@ -142,7 +142,7 @@ func (s *Session) Info() Info {
 	ws := s.WindowList()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	turns := append([]agent.TurnInfo{}, s.turns...)
+	turns := turnsCopy(s.turns)
 	return Info{
 		ID: s.id, Model: s.model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
 		Turns: turns, Windows: ws,
