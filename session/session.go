@@ -71,6 +71,7 @@ type Session struct {
 	filter   protocol.StreamFilter
 	steers   []string // messages for the running turn the model has not seen yet (steer.go)
 	queued   []string // messages the last turn ended without seeing: the next turn's question
+	unread   []string // messages the last turn dropped unseen (cancelled or failed)
 	attached bool     // the turns are started in the session's terminal
 
 	events eventLog

@@ -103,6 +103,17 @@ func (s *Session) unreadOnFailure(err error) []string {
 	defer s.mu.Unlock()
 	q := s.steers
 	s.steers = nil
+	s.unread = q
+	return q
+}
+
+// Unread takes the messages the last turn dropped unread (it was
+// cancelled or failed), for the REPL to give back.
+func (s *Session) Unread() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.unread
+	s.unread = nil
 	return q
 }
 

@@ -19,6 +19,9 @@ type termApprover struct {
 	out        *renderer
 	in         *input
 	cancelTurn func() // Ctrl-C or Ctrl-D at the question also ends the turn
+	// pauseTyping stops reading the keys typed during the turn while the
+	// question has the terminal; the returned func starts again.
+	pauseTyping func() (resume func())
 }
 
 func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
@@ -30,6 +33,9 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 	}
 	if ctx.Err() != nil {
 		return windows.Decision{Message: "the turn was interrupted"}
+	}
+	if a.pauseTyping != nil {
+		defer a.pauseTyping()()
 	}
 	a.out.suspend()
 	defer a.out.resumeSpinner()

@@ -63,6 +63,13 @@ type REPL struct {
 	// pending are notes for the model (files /undo put back, commands
 	// run with !): they go before the next question.
 	pending []string
+	// typing reads the lines typed during a turn; later holds those the
+	// turn did not take (commands, and messages it ended without
+	// reading), run before the prompt comes back; own counts the lines
+	// typed here that the model has yet to read (repl_steer_turn.go).
+	typing *typeahead
+	later  []string
+	own    map[string]int
 }
 
 // Brancher starts a branch of from at turn (the REPL's /fork).
@@ -101,7 +108,8 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 		return nil, fmt.Errorf("cannot read the terminal: %w", err)
 	}
 	r.in = in
-	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn}
+	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn, pauseTyping: r.pauseTyping}
+	out.spin.draft = r.draft
 	return r, nil
 }
 
@@ -112,7 +120,13 @@ func (r *REPL) Approve(ctx context.Context, req windows.ApprovalRequest) windows
 }
 
 // Event shows one agent event; it is the agent's emit func.
-func (r *REPL) Event(ev agent.Event) { r.out.event(ev) }
+func (r *REPL) Event(ev agent.Event) {
+	if ev.Kind == agent.EventSteer {
+		r.steered(ev.Text)
+		return
+	}
+	r.out.event(ev)
+}
 
 // Journal is the record of file changes /undo puts back; give it to the
 // windows' Env.
@@ -177,7 +191,7 @@ func (r *REPL) banner() {
 func (r *REPL) loop() int {
 	var lastCtrlC time.Time
 	for {
-		msg, blank, err := r.in.readMessage()
+		msg, blank, err := r.next()
 		if sig := r.quit.Load(); sig != 0 {
 			return 128 + int(sig) // as any Unix program ended by a signal
 		}
@@ -224,21 +238,24 @@ func (r *REPL) loop() int {
 	}
 }
 
-// turn runs one agent turn. Ctrl-C (SIGINT, since no line is being read)
-// cancels its context: the model request is aborted and running commands
-// are killed; the agent records the interruption in the history.
+// turn runs one agent turn. Ctrl-C (SIGINT: keys are read without the
+// terminal's line discipline, signals kept) cancels its context: the model
+// request is aborted and running commands are killed; the agent records
+// the interruption in the history. Lines typed meanwhile join the turn
+// (repl_steer.go); those it ended without reading wait in r.later.
 func (r *REPL) turn(msg string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r.setCancel(cancel)
 	defer r.setCancel(nil)
-	defer r.in.quiet()()
 	defer r.journal.EndTurn()
 
 	before, start := r.agent.Stats(), time.Now()
 	r.out.beginTurn()
 	msg = r.prepare(ctx, msg)
+	r.startTyping("")
 	_, err := r.sess.Run(ctx, msg)
+	draft := r.stopTyping()
 	r.out.endTurn()
 	switch {
 	case err == nil:
@@ -253,6 +270,7 @@ func (r *REPL) turn(msg string) {
 		r.out.summary(after.Steps-before.Steps, after.PromptTokens-before.PromptTokens,
 			after.CachedTokens-before.CachedTokens, after.CompletionTokens-before.CompletionTokens, time.Since(start))
 	}
+	r.afterTurn(draft)
 	r.out.println("")
 }
 
