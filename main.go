@@ -118,10 +118,13 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if interactive {
 		var notes []string
 		opts.Say = func(s string) { notes = append(notes, s) }
+		served := &replServer{cfg: cfg, factory: factory, workdir: workdir}
+		defer served.stop()
 		repl, err = ui.NewREPL(ui.REPLConfig{
 			Workdir: workdir, CompressTokens: cfg.CompressTokens,
 			Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Notices: notices,
+			Serve: served.serve, ServeAtStart: cfg.ServeREPL,
 		})
 		if err != nil {
 			fmt.Fprintln(stderr, "aci:", err)

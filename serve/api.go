@@ -116,6 +116,11 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	s.mu.Lock()
 	l := s.live[id]
+	if l != nil && l.hosted {
+		s.mu.Unlock()
+		s.fail(w, http.StatusConflict, "this session runs in a terminal: end it there")
+		return
+	}
 	delete(s.live, id)
 	s.mu.Unlock()
 	if l == nil {
@@ -327,6 +332,9 @@ func (s *Server) options(model string) session.Options {
 type liveSession struct {
 	s    *session.Session
 	born time.Time
+	// hosted: the session belongs to the process's terminal (Host): the
+	// server neither ends it nor lets a client delete it.
+	hosted bool
 }
 
 func (s *Server) lookup(id string) *session.Session {

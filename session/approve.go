@@ -16,10 +16,19 @@ var ErrNoRequest = errors.New("no such question is waiting")
 // question becomes an approval event and waits for Decide, the turn's
 // end, or the timeout (then it is denied).
 func (s *Session) ask(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+	return s.askClients(ctx, req, nil)
+}
+
+// askClients asks the clients; with shared (the terminal is asked too),
+// the question's id is given to it and no timeout denies it.
+func (s *Session) askClients(ctx context.Context, req windows.ApprovalRequest, shared *SharedQuestion) windows.Decision {
 	ch := make(chan windows.Decision, 1)
 	s.mu.Lock()
 	s.reqSeq++
 	id := fmt.Sprintf("req_%d", s.reqSeq)
+	if shared != nil {
+		shared.requestID = id
+	}
 	s.pending[id] = ch
 	call := s.call
 	s.mu.Unlock()
@@ -43,6 +52,9 @@ func (s *Session) ask(ctx context.Context, req windows.ApprovalRequest) windows.
 	timeout := s.f.cfg.ApprovalTimeout
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	if shared != nil {
+		timer.Stop() // the person at the terminal is asked too: no one denies for them
+	}
 	select {
 	case d := <-ch:
 		s.publish("notice", map[string]any{"type": "notice", "kind": "approval", "text": decisionLine(id, d)})

@@ -204,9 +204,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	genv.Secrets = []string{f.cfg.Client.APIKey}
 	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal,
 		Network: netproxy.New(netPolicy)}
-	env.Approver = opt.Approver
-	if env.Approver == nil {
-		env.Approver = windows.ApproverFunc(s.ask)
+	env.Approver = windows.ApproverFunc(s.ask)
+	if opt.Approver != nil {
+		env.Approver = windows.ApproverFunc(s.approve)
 	}
 	if opt.Env != nil {
 		opt.Env(&env)

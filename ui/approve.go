@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -52,8 +53,15 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 	// Keys typed ahead during the turn (the next question, perhaps) must
 	// not answer: "a" would allow for the whole session.
 	discardInput(a.in.fd)
+	shared := session.SharedFrom(ctx)
+	if shared != nil {
+		o.println("  " + o.dim.Sprint("also asked on the web page: the first answer counts"))
+	}
 	for {
-		key, text, err := a.in.askKey(prompt, "yna")
+		key, text, err := a.askKey(ctx, prompt, shared)
+		if shared != nil && ctx.Err() != nil {
+			return a.decidedElsewhere(shared)
+		}
 		if err != nil {
 			a.cancelTurn()
 			o.println("  " + o.yellow.Sprint("⊘ denied, turn cancelled"))

@@ -36,6 +36,12 @@ type REPLConfig struct {
 	Stderr         io.Writer
 	// Notices, when set, are the client's notes; the REPL draws them.
 	Notices *Notices
+	// Serve starts the server in this process (at addr, "" its default)
+	// with the session on it and returns the page's address (/serve);
+	// nil: /serve is not available. ServeAtStart runs it at the start
+	// (--serve).
+	Serve        func(addr string, s *session.Session) (string, error)
+	ServeAtStart bool
 }
 
 // doubleCtrlC is how soon a second Ctrl-C at an empty prompt exits.
@@ -75,9 +81,16 @@ type REPL struct {
 // Brancher starts a branch of from at turn (the REPL's /fork).
 type Brancher func(ctx context.Context, from *session.Session, turn int) (*session.Session, error)
 
-// use makes s the session the REPL drives.
+// use makes s the session the REPL drives (served too, if the old one
+// was).
 func (r *REPL) use(s *session.Session) {
+	old := r.sess
 	r.sess, r.agent, r.client = s, s.Agent(), s.Client()
+	if old != nil && old.Attached() && r.cfg.Serve != nil {
+		if u, err := r.cfg.Serve("", s); err == nil {
+			r.out.note("the web page: " + u)
+		}
+	}
 }
 
 // NewREPL takes the terminal. Close gives it back; Run does so too.
@@ -161,6 +174,9 @@ func (r *REPL) Run(s *session.Session, branch Brancher) int {
 	}
 	if r.herr != nil {
 		r.out.note("input history is not saved: " + r.herr.Error())
+	}
+	if r.cfg.ServeAtStart {
+		r.cmdServe("")
 	}
 	return r.loop()
 }

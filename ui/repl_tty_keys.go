@@ -4,6 +4,7 @@ package ui
 
 import (
 	"errors"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,6 +29,9 @@ func keysMode(fd int) func() {
 type keyWaiter struct {
 	fd   int
 	r, w int // a pipe that wakes the wait
+
+	mu     sync.Mutex
+	closed bool
 }
 
 func newKeyWaiter(fd int) (*keyWaiter, error) {
@@ -66,9 +70,20 @@ func (k *keyWaiter) read(buf []byte) (int, error) {
 }
 
 // stop wakes a waiting read for good.
-func (k *keyWaiter) stop() { unix.Write(k.w, []byte{0}) }
+func (k *keyWaiter) stop() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if !k.closed {
+		unix.Write(k.w, []byte{0})
+	}
+}
 
 func (k *keyWaiter) close() {
-	unix.Close(k.r)
-	unix.Close(k.w)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if !k.closed {
+		k.closed = true
+		unix.Close(k.r)
+		unix.Close(k.w)
+	}
 }
