@@ -111,8 +111,8 @@ func (r *REPL) Approve(ctx context.Context, req windows.ApprovalRequest) windows
 	return r.approver.Approve(ctx, req)
 }
 
-// Event shows one agent event; it is the agent's emit func.
-func (r *REPL) Event(ev agent.Event) { r.out.event(ev) }
+// Event shows one of the session's events: give it as Options.Events.
+func (r *REPL) Event(ev session.Event) { r.out.event(ev) }
 
 // Journal is the record of file changes /undo puts back; give it to the
 // windows' Env.
@@ -235,24 +235,14 @@ func (r *REPL) turn(msg string) {
 	defer r.in.quiet()()
 	defer r.journal.EndTurn()
 
-	before, start := r.agent.Stats(), time.Now()
 	r.out.beginTurn()
 	msg = r.prepare(ctx, msg)
-	_, err := r.sess.Run(ctx, msg)
-	r.out.endTurn()
-	switch {
-	case err == nil:
-	case ctx.Err() != nil:
-		r.out.println(r.out.yellow.Sprint("⊘ interrupted"))
-	case errors.Is(err, agent.ErrStepLimit):
+	// The session's result event says how the turn ended: the renderer
+	// draws it.
+	if _, err := r.sess.Run(ctx, msg); errors.Is(err, session.ErrBusy) || errors.Is(err, session.ErrClosed) {
 		r.out.fail(err.Error())
-	default:
-		r.out.fail(r.cfg.Describe(err))
 	}
-	if after := r.agent.Stats(); after.Steps > before.Steps {
-		r.out.summary(after.Steps-before.Steps, after.PromptTokens-before.PromptTokens,
-			after.CachedTokens-before.CachedTokens, after.CompletionTokens-before.CompletionTokens, time.Since(start))
-	}
+	r.out.endTurn()
 	r.out.println("")
 }
 
