@@ -148,7 +148,7 @@ type Result struct {
 func (Text) Type() string {
 	return "text"
 }
-func (e Text) wired() bool { return !e.Reasoning && !e.Calling && e.Text != "" }
+func (e Text) wired() bool      { return !e.Reasoning && !e.Calling && e.Text != "" }
 func (ToolCall) Type() string   { return "tool_call" }
 func (Output) Type() string     { return "output" }
 func (ToolResult) Type() string { return "tool_result" }

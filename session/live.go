@@ -29,7 +29,7 @@ type liveStreams struct {
 }
 
 type liveStream struct {
-	text                               *tools.LiveText
+	text                              *tools.LiveText
 	callID, taskID, windowID, command string
 
 	mu    sync.Mutex // held while taking and publishing: pieces never reorder
