@@ -132,7 +132,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 		defer repl.Close()
 		repl.Note(limitsNote)
-		opts.Approver, opts.Journal, opts.Emit = repl, repl.Journal(), repl.Event
+		opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
 		s, err := factory.New(context.Background(), opts)
 		if err != nil {
 			repl.Close()
@@ -155,14 +155,13 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return repl.Run(s, branch)
 	}
 
-	opts.Approver, opts.Emit = ui.PipeApprover(cfg.Yes, stderr), ui.PipeEvents(stderr)
+	pipe := ui.NewPipe(stderr)
+	opts.Approver, opts.Events = ui.PipeApprover(cfg.Yes, stderr), pipe.Event
 	opts.Say = func(s string) { fmt.Fprintln(stderr, "aci:", s) }
 	var head *ui.Headless // --output-format json or stream-json
 	if cfg.OutputFormat != ui.FormatText {
 		head = ui.NewHeadless(cfg.OutputFormat, stdout)
-		head.TakeNotices(notices, stderr)
-		progress := opts.Emit
-		opts.Emit = func(ev agent.Event) { progress(ev); head.Event(ev) }
+		opts.Events = func(ev session.Event) { pipe.Event(ev); head.Event(ev) }
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -185,9 +184,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	defer s.Close()
 	if head != nil {
 		head.Init(s.ID(), cfg.Model, workdir)
-		code = ui.RunHeadless(ctx, s, question, head, stderr, describe)
+		code = ui.RunHeadless(ctx, s, question, head, stderr)
 	} else {
-		code = ui.RunPipe(ctx, s, question, stdout, stderr, describe)
+		code = ui.RunPipe(ctx, s, question, pipe, stdout, stderr)
 	}
 	// SIGTERM and SIGHUP end aci like any Unix program: 128 + the signal.
 	if s, ok := got.Load().(syscall.Signal); ok && s != syscall.SIGINT {

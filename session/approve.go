@@ -38,16 +38,13 @@ func (s *Session) askClients(ctx context.Context, req windows.ApprovalRequest, s
 		s.mu.Unlock()
 	}()
 	redact := s.f.cfg.Agent.Redact
-	obj := map[string]any{"type": "approval", "request_id": id, "window_id": req.WindowID, "action_id": "", "params": map[string]any{},
-		"reason": redact(req.Reason), "kind": req.Kind, "subject": redact(req.Subject)}
+	ev := Approval{RequestID: id, WindowID: req.WindowID, Params: map[string]any{},
+		Reason: redact(req.Reason), Kind: req.Kind, Subject: redact(req.Subject), Diff: redact(req.Diff)}
 	if call != nil && call.windowID == req.WindowID {
-		obj["action_id"], obj["params"] = call.actionID, call.params
-	}
-	if req.Diff != "" {
-		obj["diff"] = redact(req.Diff)
+		ev.ActionID, ev.Params = call.actionID, call.params
 	}
 	s.setState(StateAwaitingApproval)
-	s.publish("approval", obj)
+	s.publish(ev)
 	defer s.setState(StateExecuting)
 	timeout := s.f.cfg.ApprovalTimeout
 	timer := time.NewTimer(timeout)
@@ -57,24 +54,13 @@ func (s *Session) askClients(ctx context.Context, req windows.ApprovalRequest, s
 	}
 	select {
 	case d := <-ch:
-		s.publish("notice", map[string]any{"type": "notice", "kind": "approval", "text": decisionLine(id, d)})
+		// The answer is said once, by the action's result: no notice.
 		return d
 	case <-ctx.Done():
 		return windows.Decision{Message: "the turn was cancelled before anyone answered"}
 	case <-timer.C:
-		s.publish("notice", map[string]any{"type": "notice", "kind": "approval", "text": fmt.Sprintf("%s: no decision within %s, denied", id, timeout)})
 		return windows.Decision{Message: fmt.Sprintf("no one answered within %s", timeout)}
 	}
-}
-
-func decisionLine(id string, d windows.Decision) string {
-	switch {
-	case d.Allow && d.Always:
-		return id + ": always allowed"
-	case d.Allow:
-		return id + ": allowed"
-	}
-	return id + ": denied"
 }
 
 // Decide answers the waiting question id.

@@ -79,8 +79,17 @@ func (s *Session) approve(ctx context.Context, req windows.ApprovalRequest) wind
 		s.mu.Lock()
 		id := q.requestID
 		s.mu.Unlock()
-		s.publish("notice", map[string]any{"type": "notice", "kind": "approval", "text": decisionLine(id, d) + " in the terminal",
-			"request_id": id, "by": ByTerminal})
+		s.publish(Notice{Kind: "approval", Text: decisionLine(id, d) + " in the terminal", RequestID: id, By: ByTerminal})
 	}
 	return d
+}
+
+func decisionLine(id string, d windows.Decision) string {
+	switch {
+	case d.Allow && d.Always:
+		return id + ": always allowed"
+	case d.Allow:
+		return id + ": allowed"
+	}
+	return id + ": denied"
 }

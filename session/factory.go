@@ -17,6 +17,7 @@ import (
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/prompt"
+	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/windows"
@@ -35,6 +36,9 @@ type Config struct {
 	ApprovalTimeout time.Duration
 	// Now gives today's date for the system prompt; nil is time.Now.
 	Now func() time.Time
+	// Secrets are the values Agent.Redact removes; streams hold back as
+	// much as the longest of them (nil: tools.Secrets).
+	Secrets *tools.Redactor
 }
 
 // Factory builds sessions.
@@ -50,8 +54,11 @@ func NewFactory(cfg Config) *Factory {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Secrets == nil {
+		cfg.Secrets = tools.Secrets
+	}
 	if cfg.Agent.Redact == nil {
-		cfg.Agent.Redact = func(s string) string { return s }
+		cfg.Agent.Redact = cfg.Secrets.Redact
 	}
 	return &Factory{cfg: cfg}
 }
@@ -67,9 +74,10 @@ type Options struct {
 	// that waits for Decide (or the timeout, then denied).
 	Approver windows.Approver
 	Journal  windows.Journal // the REPL's undo journal, or nil
-	// Emit sees every loop event inline, on the turn's goroutine, before
-	// subscribers do (the REPL and pipe mode draw with it).
-	Emit func(agent.Event)
+	// Events sees every event inline, in order, none dropped, before
+	// subscribers do: the front ends that draw (REPL, pipe, ACP) read it.
+	// It must not call back into the session's turn methods.
+	Events func(Event)
 	// Notify sees the model client's notices (retries, fallbacks) besides
 	// the process's own Notify and the notice events.
 	Notify func(string)
@@ -176,7 +184,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		if opt.Notify != nil {
 			opt.Notify(line)
 		}
-		s.publish("notice", map[string]any{"type": "notice", "kind": noticeKind(line), "text": f.cfg.Agent.Redact(line)})
+		s.publish(Notice{Kind: noticeKind(line), Text: f.cfg.Agent.Redact(line), Client: true})
 	}
 	s.client = agent.NewOpenAIClient(ccfg)
 
@@ -208,6 +216,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	if opt.Approver != nil {
 		env.Approver = windows.ApproverFunc(s.approve)
 	}
+	env.Live = s.liveOutput
 	if opt.Env != nil {
 		opt.Env(&env)
 	}

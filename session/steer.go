@@ -137,17 +137,17 @@ func (s *Session) history(ev agent.Event) {
 			params = map[string]any{}
 		}
 		t.Actions = append(t.Actions, agent.ActionInfo{CallID: ev.Call.ID, WindowID: ev.Call.WindowID, ActionID: ev.Call.ActionID,
-			Params: params, Status: ev.Result.Status, Output: agent.CutOutput(resultOutput(ev.Detail))})
+			Params: params, Status: ev.Result.Status, Output: agent.CutOutput(PersonOutput(ev.Detail))})
 	}
 }
 
-// steerEvent is the wire's steer event: the message reached the model in
-// the turn's step-th request.
-func (s *Session) steerEvent(ev agent.Event) map[string]any {
+// steerEvent says the message reached the model in the turn's step-th
+// request.
+func (s *Session) steerEvent(ev agent.Event) Steer {
 	s.mu.Lock()
 	n := len(s.turns)
 	s.mu.Unlock()
-	return map[string]any{"type": "steer", "turn": n, "text": ev.Text, "step": ev.Step}
+	return Steer{Turn: n, Text: ev.Text, Step: ev.Step}
 }
 
 // turnsCopy is the turns with every list present (empty, not null, on

@@ -132,11 +132,16 @@ func (r *REPL) Approve(ctx context.Context, req windows.ApprovalRequest) windows
 	return r.approver.Approve(ctx, req)
 }
 
-// Event shows one agent event; it is the agent's emit func.
-func (r *REPL) Event(ev agent.Event) {
-	if ev.Kind == agent.EventSteer {
-		r.steered(ev.Text)
+// Event shows one of the session's events: give it as Options.Events.
+func (r *REPL) Event(ev session.Event) {
+	switch e := ev.(type) {
+	case session.Steer:
+		r.steered(e.Text)
 		return
+	case session.Notice:
+		if e.By != "" {
+			return // the terminal's own answer, said there already
+		}
 	}
 	r.out.event(ev)
 }
@@ -266,26 +271,16 @@ func (r *REPL) turn(msg string) {
 	defer r.setCancel(nil)
 	defer r.journal.EndTurn()
 
-	before, start := r.agent.Stats(), time.Now()
 	r.out.beginTurn()
 	msg = r.prepare(ctx, msg)
 	r.startTyping("")
-	_, err := r.sess.Run(ctx, msg)
+	// The session's result event says how the turn ended: the renderer
+	// draws it.
+	if _, err := r.sess.Run(ctx, msg); errors.Is(err, session.ErrBusy) || errors.Is(err, session.ErrClosed) {
+		r.out.fail(err.Error())
+	}
 	draft := r.stopTyping()
 	r.out.endTurn()
-	switch {
-	case err == nil:
-	case ctx.Err() != nil:
-		r.out.println(r.out.yellow.Sprint("⊘ interrupted"))
-	case errors.Is(err, agent.ErrStepLimit):
-		r.out.fail(err.Error())
-	default:
-		r.out.fail(r.cfg.Describe(err))
-	}
-	if after := r.agent.Stats(); after.Steps > before.Steps {
-		r.out.summary(after.Steps-before.Steps, after.PromptTokens-before.PromptTokens,
-			after.CachedTokens-before.CachedTokens, after.CompletionTokens-before.CompletionTokens, time.Since(start))
-	}
 	r.afterTurn(draft)
 	r.out.println("")
 }
