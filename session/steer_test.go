@@ -73,7 +73,10 @@ func TestSteering(t *testing.T) {
 				}
 			}
 			if tc.cancel {
-				unread, _ := res["unread"].([]string)
+				var unread []string
+				for _, u := range res["unread"].([]any) {
+					unread = append(unread, u.(string))
+				}
 				if strings.Join(unread, "|") != "also print the date|and be brief" || len(steers) != 0 {
 					t.Fatalf("cancelled: unread %v, steer events %v", res["unread"], steers)
 				}
@@ -86,7 +89,7 @@ func TestSteering(t *testing.T) {
 				}
 				return
 			}
-			if len(steers) != 2 || steers[0]["step"] != 3 || steers[0]["turn"] != 1 || steers[1]["text"] != "and be brief" {
+			if len(steers) != 2 || steers[0]["step"] != 3.0 || steers[0]["turn"] != 1.0 || steers[1]["text"] != "and be brief" {
 				t.Fatalf("steer events %v", steers)
 			}
 			msgs := srv.Requests()[2].Messages
@@ -136,7 +139,7 @@ func TestSteerAfterLastRequestStartsNextTurn(t *testing.T) {
 			turn = ev.Data
 		}
 	}
-	if turn == nil || turn["turn"] != 2 || turn["question"] != "two" || evs[len(evs)-1].Data["result"] != "second answer" {
+	if turn == nil || turn["turn"] != 2.0 || turn["question"] != "two" || evs[len(evs)-1].Data["result"] != "second answer" {
 		t.Fatalf("next turn %v, result %v", turn, evs[len(evs)-1].Data)
 	}
 }
