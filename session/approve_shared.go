@@ -72,15 +72,19 @@ func (s *Session) approve(ctx context.Context, req windows.ApprovalRequest) wind
 	go func() { ch <- answer{s.askClients(ctx, req, q), ByWebPage} }()
 	first := <-ch
 	won := q.decide(first.d, first.by)
-	cancel()
-	<-ch // the other side has given up its question
-	d, by := q.Decided()
-	if won && by == ByTerminal {
+	if won && first.by == ByTerminal {
+		// Said before the clients' question is withdrawn, so the page
+		// shows who answered rather than that the question went away.
 		s.mu.Lock()
 		id := q.requestID
 		s.mu.Unlock()
-		s.publish(Notice{Kind: "approval", Text: decisionLine(id, d) + " in the terminal", RequestID: id, By: ByTerminal})
+		if id != "" {
+			s.publish(Notice{Kind: "approval", Text: decisionLine(id, first.d) + " in the terminal", RequestID: id, By: ByTerminal})
+		}
 	}
+	cancel()
+	<-ch // the other side has given up its question
+	d, _ := q.Decided()
 	return d
 }
 

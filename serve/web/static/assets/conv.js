@@ -60,6 +60,16 @@ export class Conversation {
     this.running = running;
     for (const t of turns || []) {
       const rec = this.turn(t.index, t.question);
+      // A past turn as it looked live: its actions with their output, the
+      // messages added to it, then its answer.
+      const cur = this.current;
+      this.current = rec;
+      for (const a of t.actions || []) {
+        this.toolCall(a);
+        this.toolResult({ call_id: a.call_id, status: a.status, output: a.output });
+      }
+      for (const text of t.steers || []) this.steer(rec, text);
+      this.current = cur;
       if (t.answer) this.appendText(rec, t.answer, true);
     }
     this.scroll(true);
@@ -128,6 +138,12 @@ export class Conversation {
         this.toolResult(d);
         break;
       case 'notice': {
+        if (d.request_id && d.by) {
+          // A question the terminal was asked too, answered there.
+          const how = (d.text || '').replace(/^[^:]*:\s*/, '').replace(/ in the terminal$/, '');
+          for (const p of this.pending) if (p.id === d.request_id) this.settle(p, `answered in the ${d.by}: ${how}`, 'elsewhere');
+          break;
+        }
         const rec = this.at();
         if (rec) {
           rec.text = null;
@@ -139,6 +155,11 @@ export class Conversation {
       case 'approval':
         this.approval(d);
         break;
+      case 'steer': {
+        const rec = this.at();
+        if (rec) this.steer(rec, d.text || '');
+        break;
+      }
       case 'state': {
         // The question is settled: answered if the turn goes on, else ended with it.
         if (d.state !== 'awaiting_approval') this.expireApprovals(d.state === 'idle' ? 'no longer waiting' : 'answered');
@@ -246,7 +267,7 @@ export class Conversation {
       diff,
       d.reason ? el('div', { class: 'ap-reason' }, d.reason) : null,
       el('div', { class: 'ap-foot' }, buttons, note));
-    const rec2 = { card, buttons, note };
+    const rec2 = { id: d.request_id, card, buttons, note };
     const choose = async (decision) => {
       for (const b of buttons.querySelectorAll('button')) b.disabled = true;
       note.textContent = '…';
@@ -267,6 +288,12 @@ export class Conversation {
       el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'));
     holder.append(card);
     this.pending.add(rec2);
+  }
+
+  // steer shows a message added to the running turn, where the model read it.
+  steer(rec, text) {
+    rec.text = null;
+    rec.body.append(el('div', { class: 'steer' }, el('span', { class: 'steer-mark' }, '↳ '), text));
   }
 
   settle(rec, text, kind) {
