@@ -101,3 +101,33 @@ func TestCutOutput(t *testing.T) {
 		}
 	}
 }
+
+// After a reset a turn count is of the conversation since: the replay
+// (which --sessions, --resume and the server read) counts the questions
+// after the last reset, as the REPL and the page do.
+func TestTurnsCountSinceTheLastReset(t *testing.T) {
+	srv := fakeai.New(t, fakeai.Reply{Content: "one"}, fakeai.Reply{Content: "two"}, fakeai.Reply{Content: "three"})
+	a, dir, _ := newAgent(t, srv, false)
+	tr, err := NewTranscript(t.TempDir(), dir, "m", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetTranscript(tr)
+	for _, q := range []string{"first", "second"} {
+		if _, err := a.Run(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.Reset()
+	if _, err := a.Run(context.Background(), "third"); err != nil {
+		t.Fatal(err)
+	}
+	tr.Close()
+	s, _, err := replay(tr.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Questions != 1 || len(s.Turns) != 1 || s.Turns[0].Question != "third" || a.Conversation().Turns() != 1 {
+		t.Errorf("after a reset: %d questions, turns %+v, the conversation counts %d", s.Questions, s.Turns, a.Conversation().Turns())
+	}
+}
