@@ -42,4 +42,3 @@ func TestREPLShowsOutputAsItRuns(t *testing.T) {
 		}
 	}
 }
-
