@@ -68,7 +68,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return ui.ExitFailed
 	}
 	if cfg.Sessions {
-		return listSessions(workdir, stdout, stderr)
+		return listSessions(newFactory(cfg, nil), workdir, stdout, stderr)
 	}
 	limitsNote, cleanup := applyLimits(workdir, stderr)
 	defer cleanup()

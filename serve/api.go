@@ -302,14 +302,7 @@ func (s *Server) find(id string) (agent.Session, error) {
 
 // saved lists the workspace's transcripts, where the factory keeps them.
 func (s *Server) saved() ([]agent.Session, error) {
-	dir := s.cfg.Factory.Config().SessionsDir
-	if dir == "" {
-		var err error
-		if dir, err = agent.SessionsDir(); err != nil {
-			return nil, err
-		}
-	}
-	return agent.ListSessions(dir, s.cfg.Workdir)
+	return s.cfg.Factory.List(s.cfg.Workdir)
 }
 
 // options are a server session's: questions become approval events

@@ -57,9 +57,9 @@ func (s *Session) askClients(ctx context.Context, req windows.ApprovalRequest, s
 		// The answer is said once, by the action's result: no notice.
 		return d
 	case <-ctx.Done():
-		return windows.Decision{Message: "the turn was cancelled before anyone answered"}
+		return windows.Decision{By: "aci", Message: "the turn was cancelled before anyone answered"}
 	case <-timer.C:
-		return windows.Decision{Message: fmt.Sprintf("no one answered within %s", timeout)}
+		return windows.Decision{By: "aci", Message: fmt.Sprintf("no one answered within %s", timeout)}
 	}
 }
 

@@ -122,7 +122,7 @@ func (f *Factory) Open(ctx context.Context, id string, opt Options) (*Session, e
 // turns of the stored session parentID, with the windows open then opened
 // again on what the machine holds now.
 func (f *Factory) Fork(ctx context.Context, parentID string, turn int, opt Options) (*Session, error) {
-	dir, err := f.sessionsDir()
+	dir, err := f.SessionsDir()
 	if err != nil {
 		return nil, err
 	}
@@ -149,11 +149,21 @@ func (f *Factory) Fork(ctx context.Context, parentID string, turn int, opt Optio
 	return s, nil
 }
 
-func (f *Factory) sessionsDir() (string, error) {
+// SessionsDir is where the transcripts are: the one place that finds it.
+func (f *Factory) SessionsDir() (string, error) {
 	if f.cfg.SessionsDir != "" {
 		return f.cfg.SessionsDir, nil
 	}
 	return agent.SessionsDir()
+}
+
+// List is workdir's stored sessions, newest first.
+func (f *Factory) List(workdir string) ([]agent.Session, error) {
+	dir, err := f.SessionsDir()
+	if err != nil {
+		return nil, err
+	}
+	return agent.ListSessions(dir, workdir)
 }
 
 // build makes the parts: client, guard, windows and agent.
@@ -242,7 +252,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 
 // attach gives the session its transcript: the one to resume, or a new one.
 func (s *Session) attach(ctx context.Context, opt Options) error {
-	dir, err := s.f.sessionsDir()
+	dir, err := s.f.SessionsDir()
 	if err != nil {
 		if opt.ResumeID != "" {
 			return err

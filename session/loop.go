@@ -117,7 +117,7 @@ func (s *Session) words(text string) {
 }
 
 func (s *Session) redactStream() *tools.RedactStream {
-	return tools.NewRedactStream(s.f.cfg.Agent.Redact, s.f.cfg.Secrets.Longest)
+	return tools.NewRedactStream(s.f.cfg.Agent.Redact, s.f.cfg.Secrets.Partial)
 }
 
 // CompressionLine says what a compression did, honestly when it saved

@@ -43,9 +43,19 @@ func TestRedactStreamAcrossPieces(t *testing.T) {
 	}
 }
 
-func TestRedactStreamWithoutSecretsHoldsNothing(t *testing.T) {
+func TestRedactStreamHoldsOnlyWhatMayBeASecret(t *testing.T) {
 	s := NewRedactor().Stream()
 	if got := s.Write("abc"); got != "abc" {
+		t.Fatalf("no secrets: got %q", got)
+	}
+	s = NewRedactor("sk-live-0123456789abcdef").Stream()
+	if got := s.Write("tick-1\n"); got != "tick-1\n" {
+		t.Fatalf("text that cannot start a secret waits: got %q", got)
+	}
+	if got := s.Write("key: sk-li"); got != "key: " {
+		t.Fatalf("got %q", got)
+	}
+	if got := s.Write("ght\n"); got != "sk-light\n" {
 		t.Fatalf("got %q", got)
 	}
 }

@@ -33,7 +33,7 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 		return windows.Decision{Allow: true}
 	}
 	if ctx.Err() != nil {
-		return windows.Decision{Message: "the turn was interrupted"}
+		return windows.Decision{By: "aci", Message: "the turn was interrupted"}
 	}
 	if a.pauseTyping != nil {
 		defer a.pauseTyping()()
@@ -64,8 +64,8 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 		}
 		if err != nil {
 			a.cancelTurn()
-			o.println("  " + o.yellow.Sprint("⊘ denied, turn cancelled"))
-			return windows.Decision{Message: "the person interrupted the turn"}
+			// The action's result line says the denial, once.
+			return windows.Decision{Message: "they interrupted the turn"}
 		}
 		switch key {
 		case 'y':
@@ -75,12 +75,10 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 			o.println("  " + o.green.Sprint("✓ allowed for this session: "+sanitize(scope)))
 			return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix}
 		case 'n':
-			o.println("  " + o.yellow.Sprint("⊘ denied"))
 			return windows.Decision{}
 		}
 		if msg := strings.TrimSpace(text); msg != "" {
-			o.println("  " + o.yellow.Sprint("⊘ denied") + o.dim.Sprint(": the model is told “"+sanitize(msg)+"”"))
-			return windows.Decision{Message: "the person said: " + msg}
+			return windows.Decision{Message: "they said: " + msg}
 		}
 	}
 }

@@ -36,8 +36,13 @@ func PipeApprover(yes bool, stderr io.Writer) windows.Approver {
 			fmt.Fprintf(stderr, "aci: approved by --yes: %s (%s)\n", req.Subject, req.Reason)
 			return windows.Decision{Allow: true}
 		}
-		fmt.Fprintf(stderr, "aci: denied: %s (%s): no terminal to ask; rerun with --yes to allow it\n", req.Subject, req.Reason)
-		return windows.Decision{Message: "denied because aci is running without a terminal (pipe mode), so no one could be asked. The person must run it themselves, or rerun aci with --yes"}
+		d := windows.Decision{By: "aci in pipe mode (no terminal to ask)", Message: "the person must run it themselves, or rerun aci with --yes"}
+		if req.Kind == "network" {
+			// A host refused inside a command has no result line of its
+			// own to say so: this is its one line.
+			fmt.Fprintln(stderr, "aci:", windows.DenialText(req, d))
+		}
+		return d
 	})
 }
 

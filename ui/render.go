@@ -306,7 +306,7 @@ func (r *renderer) resultLine(res protocol.Result, d windows.Result, width int) 
 	case protocol.StatusOK:
 		return r.green.Sprint("✓") + " " + r.dim.Sprint(firstLine(text, width))
 	case protocol.StatusDenied:
-		return r.yellow.Sprint("⊘") + " " + r.dim.Sprint(firstLine("denied: "+text, width))
+		return r.yellow.Sprint("⊘") + " " + r.dim.Sprint(firstLine(text, width))
 	case protocol.StatusStarted:
 		return r.dim.Sprint("… " + firstLine(text, width))
 	}

@@ -83,4 +83,5 @@ func (s *spinner) resumeLocked(label string, start time.Time) {
 	}
 	s.startLocked(label)
 	s.start = start
+	s.drawLocked(0) // at once: it was on screen a moment ago
 }

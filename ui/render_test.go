@@ -67,7 +67,7 @@ func TestRendererCallLines(t *testing.T) {
 		"  ✓ replaced 1 occurrence …\n" +
 		"▸ (unreadable tool call)\n" +
 		"  ✗ malformed JSON\n" +
-		"  ⊘ denied: the person did not approve\n"
+		"  ⊘ the person did not approve\n"
 	if got := b.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

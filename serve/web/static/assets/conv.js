@@ -8,6 +8,7 @@ import { renderMarkdown, diffLines } from './md.js';
 // A window's params worth showing on the action's line, first found wins.
 const SUMMARY_KEYS = ['command', 'path', 'target', 'url', 'query', 'pattern', 'uri', 'n', 'text'];
 const MAX_OPEN_LINES = 24; // outputs up to this long start unfolded
+const LIVE_MAX = 64 * 1024; // a running command's output kept in its row
 
 function summarize(params) {
   if (!params || typeof params !== 'object') return { arg: '', rest: null };
@@ -134,6 +135,9 @@ export class Conversation {
       case 'tool_call':
         this.toolCall(d);
         break;
+      case 'output':
+        this.output(d);
+        break;
       case 'tool_result':
         this.toolResult(d);
         break;
@@ -225,13 +229,36 @@ export class Conversation {
     this.calls.set(d.call_id, { node, body, status });
   }
 
+  // output grows a running command's row as its output comes (pieces join).
+  output(d) {
+    const a = d.call_id && this.calls.get(d.call_id);
+    if (!a) return;
+    if (!a.live) {
+      a.live = el('pre', { class: 'act-out act-live' });
+      a.body.append(a.live);
+      a.node.open = true;
+    }
+    const stick = nearBottom(a.live, 24);
+    let text = (a.live.textContent + d.text);
+    // A long run keeps its last part in view, as a terminal does.
+    if (text.length > LIVE_MAX) text = '…' + text.slice(text.length - LIVE_MAX);
+    a.live.textContent = text;
+    if (stick) a.live.scrollTop = a.live.scrollHeight;
+  }
+
   toolResult(d) {
     const a = this.calls.get(d.call_id);
     if (!a) return;
     const st = d.status || 'ok';
     a.node.classList.remove('running');
     a.node.classList.add('st-' + st);
-    a.status.textContent = st === 'ok' ? '✓' : st === 'error' ? '✗ error' : st === 'denied' ? '⊘ denied' : st;
+    // The live output gives way to what the command left, cut as for the model.
+    a.live?.remove();
+    a.live = null;
+    // A denial is said once: by this row (who, what, why); the question's
+    // card, answered, goes.
+    if (st === 'denied') for (const c of this.root.querySelectorAll('.approval.settled')) c.remove();
+    a.status.textContent = st === 'ok' ? '✓' : st === 'error' ? '✗ error' : st === 'denied' ? '⊘' : st;
     const out = typeof d.output === 'string' && d.output !== '' ? d.output : d.text || '';
     if (!out) return;
     const lines = out.replace(/\n$/, '').split('\n').length;
