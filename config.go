@@ -98,6 +98,8 @@ Flags:
   --resume [ID]      continue the most recent session of this directory
                      (or the session ID)
   --sessions         list this directory's sessions, newest first
+  --serve [HOST:PORT] the REPL, with the web page and API of aci serve on its
+                     session in the same process (default 127.0.0.1:7433)
   --output-format F  pipe mode's stdout: text (the answer), json (one result
                      object) or stream-json (one event a line)
   --sandbox MODE     workspace (commands contained) or off (also ACI_SANDBOX)
