@@ -173,6 +173,8 @@ func (r *REPL) replay(s agent.Session) {
 			o.println(o.cyan.Sprint("›") + " " + sanitize(strings.ReplaceAll(it.Text, "\n", "\n  ")))
 		case "answer":
 			o.answer(it.Text)
+		case "steer":
+			o.println(o.cyan.Sprint("›") + " " + sanitize(strings.ReplaceAll(it.Text, "\n", "\n  ")) + o.dim.Sprint("  ↳ added to the turn"))
 		case "call":
 			c := protocol.Call{ID: it.Call.ID, WindowID: it.Call.WindowID, ActionID: it.Call.ActionID, Params: it.Params}
 			line := o.dim.Sprint("▸ " + callHeadline(c, "", screenWidth()-4))
