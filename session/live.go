@@ -72,7 +72,13 @@ func (s *Session) tickLive() {
 	t := time.NewTicker(liveEvery)
 	defer t.Stop()
 	for range t.C {
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
 		s.live.mu.Lock()
+		if closed {
+			s.live.open = nil // the session's commands end with it: nobody to tell
+		}
 		open := append([]*liveStream(nil), s.live.open...)
 		if len(open) == 0 {
 			s.live.ticking = false

@@ -140,3 +140,42 @@ func TestCommandIsACall(t *testing.T) {
 		t.Errorf("events %v, output %q", order, out)
 	}
 }
+
+// A background task's output goes out as it comes too, with its task id,
+// until the task ends, after the turn that started it.
+func TestTaskOutputAsItRuns(t *testing.T) {
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: call("launcher", "open", `{"app":"bash"}`)},
+		fakeai.Reply{Content: call("bash_1", "start", `{"command":"for i in 1 2 3; do echo bg-$i; sleep 0.3; done"}`)},
+		fakeai.Reply{Content: "Started."},
+	)
+	f, work := newFactory(t, srv)
+	s, err := f.New(context.Background(), Options{Workdir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, live, stop := s.Subscribe(0)
+	defer stop()
+	if _, err := s.Run(context.Background(), "start it"); err != nil {
+		t.Fatal(err)
+	}
+	var joined string
+	deadline := time.After(20 * time.Second)
+	for !strings.Contains(joined, "bg-3\n") {
+		select {
+		case nev := <-live:
+			if ev := wire(t, nev); ev.Type == "output" {
+				if ev.Data["task_id"] == nil || ev.Data["call_id"] != nil || ev.Data["window_id"] != "bash_1" {
+					t.Errorf("task output %v", ev.Data)
+				}
+				joined += ev.Data["text"].(string)
+			}
+		case <-deadline:
+			t.Fatalf("task output so far %q", joined)
+		}
+	}
+	if joined != "bg-1\nbg-2\nbg-3\n" {
+		t.Errorf("task output %q", joined)
+	}
+}

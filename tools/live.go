@@ -10,7 +10,7 @@ import (
 // LiveMax bounds the raw output a LiveText holds between two takes: a
 // command that prints faster than its reader takes loses the excess from
 // the live view (never from its result), and memory stays bounded.
-const LiveMax = 256 << 10
+const LiveMax = 64 << 10
 
 // maxHeldEscape is how far back an unfinished escape sequence is looked
 // for at the end of a piece.

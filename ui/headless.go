@@ -72,6 +72,9 @@ func (h *Headless) Init(sessionID, model, cwd string) {
 func (h *Headless) Event(ev session.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.result != nil {
+		return // the result is the last line (a background task may still print)
+	}
 	if r, ok := ev.(session.Result); ok {
 		h.result = &r
 	}

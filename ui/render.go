@@ -120,12 +120,17 @@ func (r *renderer) event(ev session.Event) {
 		r.endReasoningLocked()
 		r.endReplyLocked()
 		fmt.Fprintln(r.w, r.dim.Sprint("▸ "+callHeadline(e.Call, e.Title, screenWidth()-4)))
-		r.tail = liveTail{}
+		r.tail = liveTail{call: e.Call.ID}
 		r.spin.startLocked(spinRunning)
 	case session.Output:
-		r.liveLocked(e.Text)
+		// The running call's, under its line; a background task's output
+		// shows in its window, not over the prompt.
+		if e.CallID != "" && e.CallID == r.tail.call {
+			r.liveLocked(e.Text)
+		}
 	case session.ToolResult:
 		r.eraseTailLocked()
+		r.tail = liveTail{}
 		r.spin.stopLocked()
 		r.endLineLocked()
 		fmt.Fprintln(r.w, "  "+r.resultLine(e.Result, e.Detail, screenWidth()-6))
@@ -232,11 +237,13 @@ func (r *renderer) suspend() {
 	r.resume = r.spin.activeLocked()
 	r.spin.stopLocked()
 	r.endLineLocked()
+	r.tail.held = true // a question is on screen: no drawing under it
 }
 
 func (r *renderer) resumeSpinner() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.tail.held = false
 	if r.resume != "" {
 		r.spin.startLocked(r.resume)
 		r.resume = ""

@@ -15,6 +15,8 @@ const liveTailLines = 4
 // runs: its last lines, dim, under the action line, redrawn in place as
 // more comes, and replaced by the usual preview when it ends.
 type liveTail struct {
+	call  string // the call whose output it shows
+	held  bool   // a question is on screen: take the output, draw nothing
 	text  string // the last of the output (a few KB)
 	drawn int    // rows on screen now
 	mark  int64  // what the renderer had written when they were drawn
@@ -42,6 +44,9 @@ func (r *renderer) liveLocked(text string) {
 	r.tail.text += text
 	if n := len(r.tail.text); n > 8<<10 {
 		r.tail.text = r.tail.text[n-8<<10:]
+	}
+	if r.tail.held {
+		return
 	}
 	label, start := r.spin.pauseLocked()
 	r.eraseTailLocked()
