@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,4 +60,38 @@ func TestREPLWatchedAndApprovedFromThePage(t *testing.T) {
 	testutil.PageWait(t, ctx, "who answered", `[...document.querySelectorAll(".approval.settled")].some(c => c.textContent.includes("answered in the terminal: allowed"))`)
 	s.waitFor("both written")
 	testutil.PageWait(t, ctx, "the answer and the actions", `document.getElementById("log").textContent.includes("both written") && document.querySelectorAll(".action.st-ok").length === 4`)
+}
+
+// A message sent from the page while the REPL's turn runs joins it: the
+// page shows it in the turn, the terminal says it came from the page.
+func TestREPLSteeredFromThePage(t *testing.T) {
+	t.Parallel()
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}})},
+		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"}})},
+		fakeai.Reply{Content: "heard the page"},
+	)
+	ctx := testutil.Browser(t)
+	s := startREPL(t, srv, nil, "--serve", "127.0.0.1:0")
+	scr := s.waitPrompt()
+	url := strings.Fields(scr[strings.Index(scr, "web page: ")+len("web page: "):])[0]
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	testutil.PageWait(t, ctx, "the REPL's session open", `document.body.dataset.state === "idle" && !document.getElementById("state").hidden`)
+	s.typeLine("run the gate")
+	srv.WaitRequests(2, waitLimit)
+	testutil.PageWait(t, ctx, "the running turn", `document.body.dataset.state === "executing" && document.getElementById("input").placeholder.startsWith("Add to the running turn")`)
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("input"), "from the page\r")); err != nil {
+		t.Fatal(err)
+	}
+	testutil.PageWait(t, ctx, "the toast", `document.getElementById("toast").textContent.includes("added to the running turn")`)
+	os.WriteFile(filepath.Join(s.work, "go"), nil, 0o644)
+	s.waitFor("added to the turn from the web page")
+	testutil.PageWait(t, ctx, "the steered message in the turn", `[...document.querySelectorAll(".steer")].some(e => e.textContent.includes("from the page"))`)
+	s.waitFor("heard the page")
+	reqs := srv.Requests()
+	if !mentions(reqs[len(reqs)-1], "from the page") {
+		t.Errorf("the last request lacks the page's message")
+	}
 }
