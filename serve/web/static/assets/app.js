@@ -412,7 +412,8 @@ ui.cancel.addEventListener('click', async () => {
 });
 
 function route() {
-  const id = decodeURIComponent(location.hash.slice(1));
+  // #ID, or #session=ID as the REPL's /serve prints it after the token.
+  const id = decodeURIComponent(location.hash.slice(1)).replace(/^session=/, '');
   if (id !== (S.id || '')) open(id || null);
 }
 window.addEventListener('hashchange', route);
