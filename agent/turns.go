@@ -24,14 +24,8 @@ type ActionInfo struct {
 const maxRecordedOutput = 32 << 10
 
 // recordedOutput is what a transcript keeps of an action's output for the
-// person: the command's output, or else the diff, cut to a bound.
-func recordedOutput(r windows.Result) string {
-	out := r.Output
-	if out == "" {
-		out = r.Diff
-	}
-	return CutOutput(out)
-}
+// person, as the events show it, cut to a bound.
+func recordedOutput(r windows.Result) string { return CutOutput(r.ForPerson()) }
 
 // CutOutput bounds an action's output as the transcript keeps it: its
 // start and its end, with a note of what was left out between.

@@ -250,15 +250,7 @@ func (e Output) MarshalJSON() ([]byte, error) {
 // PersonOutput is what an action produced for a person to read: an edit's
 // unified diff, a command's output (cut and redacted as the model sees
 // it), both when there are both; "" when there is neither.
-func PersonOutput(d windows.Result) string {
-	switch {
-	case d.Diff != "" && d.Output != "":
-		return string(bytes.TrimRight([]byte(d.Diff), "\n")) + "\n" + d.Output
-	case d.Diff != "":
-		return d.Diff
-	}
-	return d.Output
-}
+func PersonOutput(d windows.Result) string { return d.ForPerson() }
 
 func (e ToolResult) MarshalJSON() ([]byte, error) {
 	return marshal(struct {
