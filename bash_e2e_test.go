@@ -26,7 +26,7 @@ func TestDangerousCommandDeniedInPipeMode(t *testing.T) {
 	}
 	srv := script()
 	r := aci(t, dir, srv, "clean up", []string{"HOME=" + home})
-	if r.code != 0 || !strings.Contains(r.stderr, "aci: denied: rm -rf ~/precious") {
+	if r.code != 0 || !strings.Contains(r.stderr, "denied by aci in pipe mode (no terminal to ask): rm -rf ~/precious") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(sentinel); err != nil {

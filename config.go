@@ -53,8 +53,11 @@ type config struct {
 	// Serve is `aci serve`: Addr is where it listens, ServeToken the token
 	// (ACI_SERVE_TOKEN, environment only; empty: a random one) and
 	// ApprovalTimeout how long a question waits for a client's decision.
-	Serve           bool
-	Addr            string
+	Serve bool
+	Addr  string
+	// ServeREPL is --serve: the REPL serves its session at ServeREPLAddr.
+	ServeREPL       bool
+	ServeREPLAddr   string
 	ServeToken      string
 	ApprovalTimeout time.Duration
 
@@ -96,6 +99,8 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	resume := &resumeFlag{c: &c}
 	fs.Var(resume, "resume", "")
 	fs.BoolVar(&c.Sessions, "sessions", false, "")
+	serveAt := &serveFlag{c: &c}
+	fs.Var(serveAt, "serve", "")
 	sandboxFlag := fs.String("sandbox", "", "")
 	fs.BoolVar(&c.Version, "version", false, "")
 	fs.BoolVar(&c.Help, "help", false, "")
@@ -122,6 +127,10 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 			resume.bare = false
 			continue
 		}
+		if serveAt.takesNext(fs) {
+			args = fs.Args()[1:]
+			continue
+		}
 		break
 	}
 	if err := cmd.checkAllowed(set); err != nil {
@@ -146,6 +155,9 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 		return c, err
 	}
 	if err := c.checkServe(set); err != nil {
+		return c, err
+	}
+	if err := c.checkServeREPL(); err != nil {
 		return c, err
 	}
 	c.APIKey = os.Getenv("OPENAI_API_KEY")

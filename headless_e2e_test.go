@@ -33,6 +33,20 @@ func jsonLines(t *testing.T, stdout string) []map[string]any {
 	return objs
 }
 
+// joinText makes each run of text objects one, their pieces joined: the
+// model's words stream in pieces.
+func joinText(objs []map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, o := range objs {
+		if o["type"] == "text" && len(out) > 0 && out[len(out)-1]["type"] == "text" {
+			out[len(out)-1]["text"] = out[len(out)-1]["text"].(string) + o["text"].(string)
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
 // headlessReplies read a file, try a write outside the workspace (denied
 // without --yes) and answer.
 func headlessReplies(t *testing.T, dir string) *fakeai.Server {
@@ -98,7 +112,7 @@ func TestOutputFormatJSON(t *testing.T) {
 		t.Errorf("denial %v", d)
 	}
 	// stderr stays for humans.
-	for _, want := range []string{"Reading the notes.", "aci: denied:", "file_2 write denied"} {
+	for _, want := range []string{"Reading the notes.", "denied by aci in pipe mode (no terminal to ask): ", "file_2 write denied"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
@@ -112,12 +126,13 @@ func TestOutputFormatStreamJSON(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
-	objs := jsonLines(t, r.stdout)
+	objs := joinText(jsonLines(t, r.stdout))
 	var types []string
 	for _, o := range objs {
 		types = append(types, o["type"].(string))
 	}
-	want := "init text tool_call tool_result tool_call tool_result tool_call tool_result result"
+	// The words stream as they come, the answer's too (it is also the result).
+	want := "init text tool_call tool_result tool_call tool_result tool_call tool_result text result"
 	if got := strings.Join(types, " "); got != want {
 		t.Fatalf("events:\n got %s\nwant %s", got, want)
 	}
@@ -125,8 +140,8 @@ func TestOutputFormatStreamJSON(t *testing.T) {
 	if o := objs[0]; o["session_id"] != id || o["model"] != "test-model" || o["cwd"] != dir {
 		t.Errorf("init %v, want session %s, cwd %s", o, id, dir)
 	}
-	if objs[1]["text"] != "Reading the notes." {
-		t.Errorf("text %v", objs[1])
+	if strings.TrimSpace(objs[1]["text"].(string)) != "Reading the notes." || objs[8]["text"] != "The notes say hello; writing outside was denied." {
+		t.Errorf("texts %v, %v", objs[1], objs[8])
 	}
 	for i := 2; i < 8; i += 2 {
 		c, res := objs[i], objs[i+1]
@@ -192,8 +207,8 @@ func TestOutputFormatStreamJSONNotices(t *testing.T) {
 		fakeai.Reply{Content: "ready now"},
 	)
 	r := aci(t, dir, srv, "", nil, "-p", "hi", "--output-format", "stream-json")
-	objs := jsonLines(t, r.stdout)
-	if r.code != 0 || len(objs) != 3 {
+	objs := joinText(jsonLines(t, r.stdout))
+	if r.code != 0 || len(objs) != 4 || objs[2]["text"] != "ready now" {
 		t.Fatalf("exit %d, stdout:\n%s", r.code, r.stdout)
 	}
 	if n := objs[1]; n["type"] != "notice" || n["kind"] != "retry" || !strings.Contains(n["text"].(string), "503") {

@@ -75,7 +75,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return ui.ExitFailed
 	}
 	if cfg.Sessions {
-		return listSessions(workdir, stdout, stderr)
+		return listSessions(newFactory(cfg, nil), workdir, stdout, stderr)
 	}
 	limitsNote, cleanup := applyLimits(workdir, stderr)
 	defer cleanup()
@@ -132,18 +132,21 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if interactive {
 		var notes []string
 		opts.Say = func(s string) { notes = append(notes, s) }
+		served := &replServer{cfg: cfg, factory: factory, workdir: workdir}
+		defer served.stop()
 		repl, err = ui.NewREPL(ui.REPLConfig{
 			Workdir: workdir, CompressTokens: cfg.CompressTokens,
 			Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
 			BaseURL: cfg.BaseURL, Found: cfg.FoundServer, Limits: limitsNote, Sandbox: func() string { return sandboxStatus(workdir, cfg.Sandbox) },
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Notices: notices,
+			Serve: served.serve, ServeAtStart: cfg.ServeREPL,
 		})
 		if err != nil {
 			fmt.Fprintln(stderr, "aci:", err)
 			return ui.ExitFailed
 		}
 		defer repl.Close()
-		opts.Approver, opts.Journal, opts.Emit = repl, repl.Journal(), repl.Event
+		opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
 		s, err := factory.New(context.Background(), opts)
 		if err != nil {
 			repl.Close()
@@ -166,14 +169,13 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return repl.Run(s, branch)
 	}
 
-	opts.Approver, opts.Emit = ui.PipeApprover(cfg.Yes, stderr), ui.PipeEvents(stderr)
+	pipe := ui.NewPipe(stderr)
+	opts.Approver, opts.Events = ui.PipeApprover(cfg.Yes, stderr), pipe.Event
 	opts.Say = func(s string) { fmt.Fprintln(stderr, "aci:", s) }
 	var head *ui.Headless // --output-format json or stream-json
 	if cfg.OutputFormat != ui.FormatText {
 		head = ui.NewHeadless(cfg.OutputFormat, stdout)
-		head.TakeNotices(notices, stderr)
-		progress := opts.Emit
-		opts.Emit = func(ev agent.Event) { progress(ev); head.Event(ev) }
+		opts.Events = func(ev session.Event) { pipe.Event(ev); head.Event(ev) }
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -196,9 +198,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	defer s.Close()
 	if head != nil {
 		head.Init(s.ID(), cfg.Model, workdir)
-		code = ui.RunHeadless(ctx, s, question, head, stderr, describe)
+		code = ui.RunHeadless(ctx, s, question, head, stderr)
 	} else {
-		code = ui.RunPipe(ctx, s, question, stdout, stderr, describe)
+		code = ui.RunPipe(ctx, s, question, pipe, stdout, stderr)
 	}
 	// SIGTERM and SIGHUP end aci like any Unix program: 128 + the signal.
 	if s, ok := got.Load().(syscall.Signal); ok && s != syscall.SIGINT {

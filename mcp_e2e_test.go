@@ -112,7 +112,7 @@ func TestE2EMCPServer(t *testing.T) {
 	for _, want := range []string{
 		`action_id="echo" status="ok">Echo: hello through MCP</result>`,
 		`action_id="echo" status="error">missing required parameter "message"`,
-		`action_id="toggle-simulated-logging" status="denied">denied: everything.toggle-simulated-logging {}`,
+		`action_id="toggle-simulated-logging" status="denied">denied by aci in pipe mode (no terminal to ask): everything.toggle-simulated-logging {}`,
 		"pipe mode",
 	} {
 		if !strings.Contains(third, want) {

@@ -177,7 +177,7 @@ func TestE2ENetworkNothingLeaves(t *testing.T) {
 	}
 	guarded := 0
 	for _, c := range commands {
-		if strings.Contains(r.stderr, "denied: "+c+" (") {
+		if strings.Contains(r.stderr, "denied by aci in pipe mode (no terminal to ask): "+c+" (") {
 			guarded++
 		}
 	}
@@ -186,7 +186,7 @@ func TestE2ENetworkNothingLeaves(t *testing.T) {
 	if delivered() != 0 {
 		t.Errorf("%d bytes reached an outside host; stderr:\n%s", delivered(), r.stderr)
 	}
-	if !strings.Contains(r.stderr, "denied: connect to "+far.addr+" (`"+probe+"` wants a host") {
+	if !strings.Contains(r.stderr, "denied by aci in pipe mode (no terminal to ask): connect to "+far.addr+" (`"+probe+"` wants a host") {
 		t.Errorf("the proxy's question about %s, naming the command, was not said (pipe mode denies it):\n%s", far.addr, r.stderr)
 	}
 

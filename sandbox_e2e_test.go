@@ -47,7 +47,7 @@ func TestE2EContainmentAndSafetySwitches(t *testing.T) {
 	// denied in pipe mode.
 	srv := script()
 	r := aci(t, dir, srv, "go", nil)
-	if r.code != 0 || !strings.Contains(r.stderr, "denied: echo pwned") {
+	if r.code != 0 || !strings.Contains(r.stderr, "denied by aci in pipe mode (no terminal to ask): echo pwned") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(outside); err == nil {

@@ -6,18 +6,14 @@ import (
 	"strings"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/ui"
 )
 
 // listSessions prints this directory's sessions, newest first: id, date,
 // turns and the first question; a branch is listed under its parent.
-func listSessions(workdir string, stdout, stderr io.Writer) int {
-	dir, err := agent.SessionsDir()
-	if err != nil {
-		fmt.Fprintln(stderr, "aci:", err)
-		return ui.ExitFailed
-	}
-	list, err := agent.ListSessions(dir, workdir)
+func listSessions(f *session.Factory, workdir string, stdout, stderr io.Writer) int {
+	list, err := f.List(workdir)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitFailed

@@ -104,7 +104,8 @@ func TestACPPromptReadEditRun(t *testing.T) {
 		}
 		var statuses []string
 		for _, u := range list {
-			if s, ok := u["status"].(string); ok {
+			// A running command's output comes in more in_progress updates.
+			if s, ok := u["status"].(string); ok && (len(statuses) == 0 || statuses[len(statuses)-1] != s) {
 				statuses = append(statuses, s)
 			}
 		}

@@ -60,7 +60,7 @@ func TestACPOfficialClient(t *testing.T) {
 			call("launcher", "open", map[string]any{"app": "bash"}),
 			// uncontained: the test's home lies under /tmp, which contained
 			// commands see as their session's own.
-			call("bash_1", "run", map[string]any{"command": "rm -rf ~/scratch && echo removed-ok", "uncontained": true}),
+			call("bash_1", "run", map[string]any{"command": "rm -rf ~/scratch && echo removed-ok && for i in 1 2 3; do echo tick-$i; sleep 1; done", "uncontained": true}),
 		)},
 		fakeai.Reply{Content: "Fixed and checked."},
 	)

@@ -39,7 +39,7 @@ func (a *approver) Approve(ctx context.Context, req windows.ApprovalRequest) win
 	refused := a.rejected[key]
 	a.mu.Unlock()
 	if refused {
-		return windows.Decision{Message: "the person refused this for the rest of the session"}
+		return windows.Decision{Message: "refused for the rest of the session"}
 	}
 	params := permissionParams{SessionID: a.sessionID, ToolCall: a.toolCall(req), Options: []permissionOption{
 		{OptionID: optAllowOnce, Name: "Allow", Kind: optAllowOnce},
@@ -53,15 +53,15 @@ func (a *approver) Approve(ctx context.Context, req windows.ApprovalRequest) win
 	err := a.c.call(ctx, "session/request_permission", params, &res, true)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return windows.Decision{Message: fmt.Sprintf("no answer within %s", a.timeout)}
+		return windows.Decision{By: "aci", Message: fmt.Sprintf("no answer within %s", a.timeout)}
 	case errors.Is(err, context.Canceled):
-		return windows.Decision{Message: "the prompt was cancelled"}
+		return windows.Decision{By: "aci", Message: "the prompt was cancelled"}
 	case err != nil:
 		a.c.log.Printf("session/request_permission: %v", err)
-		return windows.Decision{Message: "the editor could not ask: " + err.Error()}
+		return windows.Decision{By: "aci", Message: "the editor could not ask: " + err.Error()}
 	}
 	if res.Outcome.Outcome != "selected" {
-		return windows.Decision{Message: "the prompt was cancelled"}
+		return windows.Decision{By: "the editor", Message: "the prompt was cancelled"}
 	}
 	switch res.Outcome.OptionID {
 	case optAllowOnce:
@@ -72,11 +72,11 @@ func (a *approver) Approve(ctx context.Context, req windows.ApprovalRequest) win
 		a.mu.Lock()
 		a.rejected[key] = true
 		a.mu.Unlock()
-		return windows.Decision{Message: "the person refused it, for the rest of the session"}
+		return windows.Decision{Message: "refused for the rest of the session"}
 	case optRejectOnce:
 		return windows.Decision{}
 	}
-	return windows.Decision{Message: fmt.Sprintf("the editor answered with an unknown option %q", res.Outcome.OptionID)}
+	return windows.Decision{By: "the editor", Message: fmt.Sprintf("it answered with an unknown option %q", res.Outcome.OptionID)}
 }
 
 // toolCall is the question as the tool call it is about: the running

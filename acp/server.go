@@ -250,10 +250,9 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	opt := session.Options{
 		Workdir:  cwd,
 		Approver: perm,
-		Emit:     a.up.event,
+		Events:   a.up.event,
 		MCP:      extra,
 		Say:      func(line string) { srv.log.Printf("session: %s", line) },
-		Notify:   a.up.clientNotice,
 		Env: func(env *windows.Env) {
 			if files.read || files.write {
 				env.Files = files

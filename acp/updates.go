@@ -7,79 +7,74 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
 )
 
-// updates turns one session's agent events into session/update
-// notifications: the model's words (tool calls filtered out), its
-// reasoning, and each window action as a tool call with its updates.
+// updates turns one session's events into session/update notifications:
+// the model's words, its reasoning, and each window action as a tool call
+// with its updates — a running command's output as it comes.
 type updates struct {
 	send    func(update any)
 	cwd     string
 	windows func() []windows.Window // the session's open windows
 	notices bool                    // the client shows notice updates
 
-	mu       sync.Mutex
-	filter   protocol.StreamFilter
-	streamed bool              // text of the current reply went out as it came
-	titles   map[string]string // call id → its title, for updates
-	shown    map[string]string // window id → the content last sent
-	current  string            // the call running now, for a permission request
+	mu      sync.Mutex
+	shown   map[string]string // window id → the content last sent
+	current string            // the call running now, for a permission request
+	outputs map[string]string // call id → its output so far, while it runs
 }
 
 func newUpdates(send func(any), cwd string, wins func() []windows.Window, notices bool) *updates {
-	return &updates{send: send, cwd: cwd, windows: wins, notices: notices, titles: map[string]string{}, shown: map[string]string{}}
+	return &updates{send: send, cwd: cwd, windows: wins, notices: notices, shown: map[string]string{}, outputs: map[string]string{}}
 }
 
-// event takes one agent event; it runs on the turn's goroutine.
-func (u *updates) event(ev agent.Event) {
+// liveOutputMax bounds the output a running call's updates carry: its
+// last part, as a terminal keeps its last screens.
+const liveOutputMax = 32 << 10
+
+// event takes one of the session's events, in order.
+func (u *updates) event(ev session.Event) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	switch ev.Kind {
-	case agent.EventText:
-		if s := u.filter.Write(ev.Text); s != "" {
-			u.streamed = true
-			u.message(s)
+	switch e := ev.(type) {
+	case session.Text:
+		switch {
+		case e.Text == "":
+		case e.Reasoning:
+			u.send(chunk{SessionUpdate: "agent_thought_chunk", Content: textBlock(e.Text)})
+		default:
+			u.message(e.Text)
 		}
-	case agent.EventReasoning:
-		if ev.Text != "" {
-			u.send(chunk{SessionUpdate: "agent_thought_chunk", Content: textBlock(ev.Text)})
+	case session.ToolCall:
+		u.current = e.Call.ID
+		tc := u.describe(e.Call, e.Title)
+		tc.SessionUpdate, tc.Status = "tool_call", statusPending
+		u.send(tc)
+		u.send(toolCall{SessionUpdate: "tool_call_update", ToolCallID: e.Call.ID, Status: statusInProgress})
+	case session.Output:
+		if e.CallID == "" {
+			return // a background task's: its window shows it
 		}
-	case agent.EventReply:
-		if rest := u.filter.Flush(); rest != "" {
-			u.message(rest)
+		out := u.outputs[e.CallID] + e.Text
+		if len(out) > liveOutputMax {
+			out = "…" + out[len(out)-liveOutputMax:]
 		}
-		if !u.streamed && ev.Parsed.Text != "" {
-			u.message(ev.Parsed.Text) // the reply came whole, not streamed
-		}
-		u.streamed = false
-		for _, c := range ev.Parsed.Calls {
-			tc := u.describe(c, "")
-			tc.SessionUpdate, tc.Status = "tool_call", statusPending
-			u.titles[c.ID] = tc.Title
-			u.send(tc)
-		}
-	case agent.EventCall:
-		u.current = ev.Call.ID
-		tc := u.describe(ev.Call, ev.Title)
-		if _, announced := u.titles[ev.Call.ID]; !announced {
-			tc.SessionUpdate, tc.Status = "tool_call", statusInProgress
-			u.send(tc)
-		} else {
-			u.send(toolCall{SessionUpdate: "tool_call_update", ToolCallID: ev.Call.ID, Status: statusInProgress, Title: tc.Title, Locations: tc.Locations})
-		}
-		u.titles[ev.Call.ID] = tc.Title
-	case agent.EventResult:
+		u.outputs[e.CallID] = out
+		// Content replaces the call's content: the output so far.
+		u.send(toolCall{SessionUpdate: "tool_call_update", ToolCallID: e.CallID, Status: statusInProgress,
+			Content: []toolContent{textContent(fence(out))}})
+	case session.ToolResult:
 		u.current = ""
-		delete(u.titles, ev.Call.ID)
-		u.send(u.result(ev))
-	case agent.EventNotice:
-		u.notice("info", ev.Text)
-	case agent.EventCompressed:
-		if c := ev.Compression; c != nil {
+		delete(u.outputs, e.Call.ID)
+		u.send(u.result(e))
+	case session.Notice:
+		if e.Kind == "compression" {
 			u.notice("info", "the earlier conversation was summarised to fit the model's context")
+		} else {
+			u.notice("info", e.Text)
 		}
 	}
 }
@@ -92,14 +87,6 @@ func (u *updates) notice(severity, text string) {
 	if u.notices && text != "" {
 		u.send(notice{SessionUpdate: "notice", Severity: severity, Title: text})
 	}
-}
-
-// clientNotice takes the model client's notes (retries, fallbacks),
-// which come from its own goroutine.
-func (u *updates) clientNotice(line string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.notice("info", line)
 }
 
 // runningCall is the id of the call running now ("" between calls).
@@ -203,7 +190,7 @@ func (u *updates) describe(c protocol.Call, title string) toolCall {
 // result is the tool_call_update that ends a call: its status and what
 // it did — a diff for a file change, the output of a command, the new
 // content of a window the editor has no other way to show.
-func (u *updates) result(ev agent.Event) toolCall {
+func (u *updates) result(ev session.ToolResult) toolCall {
 	d := ev.Detail
 	tc := toolCall{SessionUpdate: "tool_call_update", ToolCallID: ev.Call.ID, Status: statusCompleted,
 		RawOutput: map[string]string{"status": ev.Result.Status, "text": ev.Result.Text}}
@@ -233,7 +220,7 @@ func (u *updates) result(ev agent.Event) toolCall {
 // opened), when the editor cannot show it otherwise and it changed since
 // last sent: a web page, an MCP server's tools or resource, a shell's
 // background tasks.
-func (u *updates) changedWindow(ev agent.Event) string {
+func (u *updates) changedWindow(ev session.ToolResult) string {
 	id := ev.Call.WindowID
 	if id == "launcher" {
 		rest, ok := strings.CutPrefix(ev.Result.Text, "opened ")

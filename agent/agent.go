@@ -45,6 +45,7 @@ const (
 	EventReasoning                   // streamed reasoning (Text): shown dim, never stored
 	EventNotice                      // aci nudged the model or stopped a loop (Text: one line)
 	EventRequest                     // a model request is about to be sent (the batch before it, if any, has ended)
+	EventSteer                       // a message the person sent during the turn goes to the model (Text, Step)
 )
 
 // Event is something the UI may show.
@@ -58,6 +59,7 @@ type Event struct {
 	Detail      windows.Result // EventResult: what the action did, for the person (diff, output)
 	Usage       Usage
 	Compression *Compression
+	Step        int // EventSteer: the turn's model request, from 1, that carries it
 }
 
 // Agent is one session: the loop that asks the model and runs its
@@ -68,7 +70,8 @@ type Agent struct {
 	cfg    Config
 	emit   func(Event)
 	conv   *Conversation
-	watch  turnWatch // loops and reasoning-only replies in this turn (loops.go)
+	watch  turnWatch       // loops and reasoning-only replies in this turn (loops.go)
+	steer  func() []string // messages the person sent during the turn (steer.go)
 }
 
 // Stats counts a session's usage.
@@ -154,9 +157,13 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 			}
 			return "", fmt.Errorf("%w: %s in this turn without a final answer (raise --max-steps or ACI_MAX_STEPS)", ErrStepLimit, calls)
 		}
-		msgs, err := c.Next(ctx)
+		steers := a.takeSteers()
+		msgs, err := c.Next(ctx, steers...)
 		if err != nil {
 			return "", err
+		}
+		for _, t := range steers {
+			a.emit(Event{Kind: EventSteer, Text: a.cfg.Redact(t), Step: step})
 		}
 		reply, msgs, err := a.complete(ctx, msgs)
 		if err != nil {
@@ -245,7 +252,7 @@ func (a *Agent) runBatch(ctx context.Context, calls []protocol.Call) []protocol.
 		out.Text, out.Output, out.Diff = a.cfg.Redact(out.Text), a.cfg.Redact(out.Output), a.cfg.Redact(out.Diff)
 		res.Status, res.Text = out.Status, out.Text
 		a.emit(Event{Kind: EventResult, Call: c, Result: res, Detail: out})
-		a.conv.logCall(CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID, Status: res.Status})
+		a.conv.logCall(CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID, Status: res.Status, Output: recordedOutput(out)})
 		results = append(results, res)
 	}
 	return results

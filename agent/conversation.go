@@ -65,10 +65,14 @@ func (c *Conversation) Ask(question string) {
 }
 
 // Next is the next request: the windows' changes rendered into the last
-// message, the history compressed if it outgrew the context, rebased if
-// that pays, and written to the transcript.
-func (c *Conversation) Next(ctx context.Context) ([]Message, error) {
+// message, then the messages the person sent during the turn (steers),
+// the history compressed if it outgrew the context, rebased if that pays,
+// and written to the transcript.
+func (c *Conversation) Next(ctx context.Context, steers ...string) ([]Message, error) {
 	c.views.refresh(&c.history[len(c.history)-1])
+	for _, t := range steers {
+		c.appendEntry("user", steerText(t))
+	}
 	// Also mid-turn: the turn goes on from the summary.
 	if err := c.fitContext(ctx); err != nil {
 		return nil, err

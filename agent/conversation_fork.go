@@ -28,7 +28,8 @@ func isQuestion(role, text string) bool {
 		return false
 	}
 	t := strings.TrimSpace(text)
-	return !strings.HasPrefix(t, "<tool_results>") && !strings.HasPrefix(t, "<system_hint>") && t != compressedNote
+	_, steer := SteerOf(text)
+	return !steer && !strings.HasPrefix(t, "<tool_results>") && !strings.HasPrefix(t, "<system_hint>") && t != compressedNote
 }
 
 // Fork copies the conversation's first turns turns into a session that

@@ -49,6 +49,9 @@ type CallRecord struct {
 	WindowID string `json:"window_id"`
 	ActionID string `json:"action_id"`
 	Status   string `json:"status"`
+	// Output is what the action produced for the person (a command's
+	// output as cut for the model, an edit's diff), bounded (turns.go).
+	Output string `json:"output,omitempty"`
 }
 
 // Transcript appends a session's records to a file as they happen, so a
@@ -207,7 +210,7 @@ type Session struct {
 	// Started is when the session began; Questions counts its questions,
 	// First is the first one.
 	Started   time.Time
-	Questions int
+	Questions int // since the last /reset
 	First     string
 	// LastRequest is when its last model request was answered (zero if
 	// unknown): whether the provider may still hold its prompt cached.
@@ -226,18 +229,21 @@ type Session struct {
 }
 
 // TurnInfo is one question and its final answer ("" while unanswered, or
-// when the turn failed).
+// when the turn failed), with the actions it ran and the messages the
+// person added while it ran.
 type TurnInfo struct {
-	Index    int    `json:"index"`
-	Question string `json:"question"`
-	Answer   string `json:"answer"`
+	Index    int          `json:"index"`
+	Question string       `json:"question"`
+	Answer   string       `json:"answer"`
+	Actions  []ActionInfo `json:"actions"`
+	Steers   []string     `json:"steers"`
 }
 
 // ShownItem is one thing the person saw: a question, the model's prose,
 // or a tool call and how it ended.
 type ShownItem struct {
-	Kind   string // "question", "answer" or "call"
-	Text   string // the question or prose
+	Kind   string // "question", "answer", "steer" or "call"
+	Text   string // the question, prose or steered message
 	Call   *CallRecord
 	Params map[string]json.RawMessage // the call's parameters, for its headline
 }
@@ -368,6 +374,7 @@ func replay(path string) (Session, string, error) {
 		case "call":
 			if r.Call != nil {
 				status[r.Call.ID] = r.Call.Status
+				s.addAction(*r.Call)
 			}
 		case "rewrite":
 			s.History = r.History
@@ -375,7 +382,9 @@ func replay(path string) (Session, string, error) {
 			s.Summary, s.History = r.Content, nil
 			echo.start()
 		case "reset":
-			s.Summary, s.History, s.Windows, s.Shown, s.Turns, s.asked = "", nil, nil, nil, nil, 0
+			// A turn count is of the conversation since the last /reset
+			// (what --sessions, --resume, the REPL and the page show).
+			s.Summary, s.History, s.Windows, s.Shown, s.Turns, s.asked, s.Questions = "", nil, nil, nil, nil, 0, 0
 		case "windows":
 			s.Windows = r.Windows
 		}
@@ -390,6 +399,7 @@ func replay(path string) (Session, string, error) {
 			it.Call.Status = status[it.Call.ID]
 		}
 	}
+	s.fillParams()
 	return s, workdir, sc.Err()
 }
 
@@ -426,6 +436,10 @@ func (k *keptEcho) of(r Record) bool {
 func (s *Session) shown(r Record, marked bool) {
 	switch r.Role {
 	case "user":
+		if text, ok := SteerOf(r.Content); ok {
+			s.addSteer(text)
+			return
+		}
 		if !isQuestion(r.Role, r.Content) {
 			return
 		}

@@ -116,6 +116,11 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	s.mu.Lock()
 	l := s.live[id]
+	if l != nil && l.hosted {
+		s.mu.Unlock()
+		s.fail(w, http.StatusConflict, "this session runs in a terminal: end it there")
+		return
+	}
 	delete(s.live, id)
 	s.mu.Unlock()
 	if l == nil {
@@ -138,14 +143,17 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	turn, err := ss.Start(req.Text)
+	// While a turn runs the text joins it (steering, PROTOCOL.md §7).
+	turn, steered, err := ss.Send(req.Text)
 	switch {
-	case errors.Is(err, session.ErrBusy):
-		s.fail(w, http.StatusConflict, "a turn is running in this session: wait for its result, or cancel it")
+	case errors.Is(err, session.ErrAttached):
+		s.fail(w, http.StatusConflict, "this session runs in a terminal: ask there (a message sent while its turn runs joins the turn)")
 	case errors.Is(err, session.ErrClosed):
 		s.fail(w, http.StatusNotFound, "the session was ended: load it again with GET /api/sessions/%s", ss.ID())
 	case err != nil:
 		s.fail(w, http.StatusInternalServerError, "start the turn: %v", err)
+	case steered:
+		s.writeJSON(w, http.StatusAccepted, map[string]any{"turn": turn, "steer": true})
 	default:
 		s.writeJSON(w, http.StatusAccepted, map[string]int{"turn": turn})
 	}
@@ -300,20 +308,11 @@ func (s *Server) find(id string) error {
 }
 
 // sessionsDir is where the factory keeps the transcripts.
-func (s *Server) sessionsDir() (string, error) {
-	if dir := s.cfg.Factory.Config().SessionsDir; dir != "" {
-		return dir, nil
-	}
-	return agent.SessionsDir()
-}
+func (s *Server) sessionsDir() (string, error) { return s.cfg.Factory.SessionsDir() }
 
 // saved lists the workspace's transcripts, where the factory keeps them.
 func (s *Server) saved() ([]agent.Session, error) {
-	dir, err := s.sessionsDir()
-	if err != nil {
-		return nil, err
-	}
-	return agent.ListSessions(dir, s.cfg.Workdir)
+	return s.cfg.Factory.List(s.cfg.Workdir)
 }
 
 // options are a server session's: questions become approval events
@@ -336,6 +335,9 @@ func (s *Server) options(model string) session.Options {
 type liveSession struct {
 	s    *session.Session
 	born time.Time
+	// hosted: the session belongs to the process's terminal (Host): the
+	// server neither ends it nor lets a client delete it.
+	hosted bool
 }
 
 func (s *Server) lookup(id string) *session.Session {

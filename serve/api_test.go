@@ -221,28 +221,81 @@ func TestSessionLifecycle(t *testing.T) {
 	r.must(200, "GET", "/api/openapi.json", nil, nil)
 }
 
-func TestBusy(t *testing.T) {
+// A message sent while a turn runs joins it (202 with steer); Cancel
+// drops those the model has not seen and the result lists them unread.
+func TestSteerAndCancel(t *testing.T) {
 	r := newRig(t, []fakeai.Reply{{Hang: true}, {Content: "after"}})
 	id := r.newSession()
 	ev := r.events(id, "")
 	r.ask(id, "first")
 	r.ai.WaitRequests(1, 10*time.Second)
-	code, body := r.call("POST", "/api/sessions/"+id+"/messages", `{"text":"second"}`, nil)
-	if code != 409 || !strings.Contains(body, "a turn is running") {
-		t.Errorf("second question while one runs: %d %s", code, body)
+	var got struct {
+		Turn  int
+		Steer bool
 	}
-	code, _ = r.call("POST", "/api/sessions/"+id+"/fork", `{"turn":1}`, nil)
+	r.must(202, "POST", "/api/sessions/"+id+"/messages", `{"text":"second thoughts"}`, &got)
+	if got.Turn != 1 || !got.Steer {
+		t.Errorf("a message while a turn runs: %+v, want turn 1 and steer", got)
+	}
+	code, _ := r.call("POST", "/api/sessions/"+id+"/fork", `{"turn":1}`, nil)
 	if code != 409 {
 		t.Errorf("fork at the running turn: %d", code)
 	}
 	r.must(200, "POST", "/api/sessions/"+id+"/cancel", nil, nil)
 	evs := ev.until(idle)
 	res := evs[len(evs)-2]
-	if res.Type != "result" || res.Data["is_error"] != true || res.Data["error"] != "interrupted" {
+	unread, _ := res.Data["unread"].([]any)
+	if res.Type != "result" || res.Data["is_error"] != true || res.Data["error"] != "interrupted" || len(unread) != 1 || unread[0] != "second thoughts" {
 		t.Errorf("cancelled turn's result %+v", res)
 	}
-	r.ask(id, "second")
+	if n := r.ask(id, "second"); n != 2 {
+		t.Errorf("the next question is turn %d", n)
+	}
 	ev.until(idle)
+}
+
+// GET /api/sessions/{id} lists every turn with its actions and their
+// output and the messages steered into it, live and once reloaded.
+func TestHistoryWithActions(t *testing.T) {
+	r := newRig(t, []fakeai.Reply{
+		{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "echo history-output"}))},
+		{Content: "done"},
+	})
+	id := r.newSession()
+	ev := r.events(id, "")
+	r.ask(id, "run it")
+	ev.until(idle)
+	type info struct {
+		Turns []struct {
+			Index    int
+			Question string
+			Answer   string
+			Actions  []struct {
+				CallID   string `json:"call_id"`
+				WindowID string `json:"window_id"`
+				ActionID string `json:"action_id"`
+				Params   map[string]any
+				Status   string
+				Output   string
+			}
+			Steers []string
+		}
+	}
+	check := func(when string) {
+		var got info
+		r.must(200, "GET", "/api/sessions/"+id, nil, &got)
+		if len(got.Turns) != 1 || len(got.Turns[0].Actions) != 2 || got.Turns[0].Steers == nil {
+			t.Fatalf("%s: %+v", when, got)
+		}
+		a := got.Turns[0].Actions[1]
+		if a.CallID == "" || a.WindowID != "bash_1" || a.ActionID != "run" || a.Status != "ok" || a.Params["command"] != "echo history-output" || !strings.Contains(a.Output, "history-output") {
+			t.Errorf("%s: action %+v", when, a)
+		}
+	}
+	check("live")
+	r.must(200, "DELETE", "/api/sessions/"+id, nil, nil)
+	check("reloaded from the transcript")
 }
 
 // The page handler serves / and its assets without the token (they hold

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/session"
 )
@@ -28,11 +27,11 @@ func BenchmarkEventToClient(b *testing.B) {
 	emitted := map[string]time.Time{}
 	r := newRig(b, nil)
 	r.srv.withOptions = func(opt *session.Options) {
-		opt.Emit = func(ev agent.Event) {
-			if ev.Kind == agent.EventText {
+		opt.Events = func(ev session.Event) {
+			if t, ok := ev.(session.Text); ok && t.Text != "" {
 				now := time.Now()
 				mu.Lock()
-				emitted[ev.Text] = now
+				emitted[t.Text] = now
 				mu.Unlock()
 			}
 		}

@@ -201,7 +201,9 @@ func (s *Server) Close() {
 	s.closed = true
 	list := make([]*session.Session, 0, len(s.live))
 	for _, l := range s.live {
-		list = append(list, l.s)
+		if !l.hosted {
+			list = append(list, l.s)
+		}
 	}
 	s.live = map[string]*liveSession{}
 	s.mu.Unlock()

@@ -108,16 +108,16 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 
 // encodeEvent writes one event: its id, its type and its object on one
 // data line (JSON keeps newlines escaped), secrets removed.
-func (s *Server) encodeEvent(buf *bytes.Buffer, ev session.Event) {
-	data, err := json.Marshal(ev.Data)
+func (s *Server) encodeEvent(buf *bytes.Buffer, ev session.Numbered) {
+	data, err := json.Marshal(ev.Event)
 	if err != nil {
-		s.log.Printf("event %d (%s) not sent: %v", ev.ID, ev.Type, err)
+		s.log.Printf("event %d (%s) not sent: %v", ev.ID, ev.Type(), err)
 		return
 	}
 	buf.WriteString("id: ")
 	buf.WriteString(strconv.FormatInt(ev.ID, 10))
 	buf.WriteString("\nevent: ")
-	buf.WriteString(ev.Type)
+	buf.WriteString(ev.Type())
 	buf.WriteString("\ndata: ")
 	buf.WriteString(s.cfg.Redact(string(data)))
 	buf.WriteString("\n\n")

@@ -69,7 +69,9 @@ func TestTurnEvents(t *testing.T) {
 	if res != nil && (res["status"] != "ok" || !strings.Contains(fmt.Sprint(res["output"]), "hello-from-bash")) {
 		t.Errorf("tool_result %v", res)
 	}
-	win := find("window", func(d map[string]any) bool { return d["id"] == "bash_1" })
+	win := find("window", func(d map[string]any) bool {
+		return d["id"] == "bash_1" && strings.Contains(fmt.Sprint(d["content"]), "hello-from-bash")
+	})
 	if win != nil && (win["app"] != "bash" || !strings.Contains(fmt.Sprint(win["content"]), "hello-from-bash")) {
 		t.Errorf("window %v", win)
 	}

@@ -16,10 +16,19 @@ var ErrNoRequest = errors.New("no such question is waiting")
 // question becomes an approval event and waits for Decide, the turn's
 // end, or the timeout (then it is denied).
 func (s *Session) ask(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+	return s.askClients(ctx, req, nil)
+}
+
+// askClients asks the clients; with shared (the terminal is asked too),
+// the question's id is given to it and no timeout denies it.
+func (s *Session) askClients(ctx context.Context, req windows.ApprovalRequest, shared *SharedQuestion) windows.Decision {
 	ch := make(chan windows.Decision, 1)
 	s.mu.Lock()
 	s.reqSeq++
 	id := fmt.Sprintf("req_%d", s.reqSeq)
+	if shared != nil {
+		shared.requestID = id
+	}
 	s.pending[id] = ch
 	call := s.call
 	s.mu.Unlock()
@@ -29,40 +38,29 @@ func (s *Session) ask(ctx context.Context, req windows.ApprovalRequest) windows.
 		s.mu.Unlock()
 	}()
 	redact := s.f.cfg.Agent.Redact
-	obj := map[string]any{"type": "approval", "request_id": id, "window_id": req.WindowID, "action_id": "", "params": map[string]any{},
-		"reason": redact(req.Reason), "kind": req.Kind, "subject": redact(req.Subject)}
+	ev := Approval{RequestID: id, WindowID: req.WindowID, Params: map[string]any{},
+		Reason: redact(req.Reason), Kind: req.Kind, Subject: redact(req.Subject), Diff: redact(req.Diff)}
 	if call != nil && call.windowID == req.WindowID {
-		obj["action_id"], obj["params"] = call.actionID, call.params
-	}
-	if req.Diff != "" {
-		obj["diff"] = redact(req.Diff)
+		ev.ActionID, ev.Params = call.actionID, call.params
 	}
 	s.setState(StateAwaitingApproval)
-	s.publish("approval", obj)
+	s.publish(ev)
 	defer s.setState(StateExecuting)
 	timeout := s.f.cfg.ApprovalTimeout
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	if shared != nil {
+		timer.Stop() // the person at the terminal is asked too: no one denies for them
+	}
 	select {
 	case d := <-ch:
-		s.publish("notice", map[string]any{"type": "notice", "kind": "approval", "text": decisionLine(id, d)})
+		// The answer is said once, by the action's result: no notice.
 		return d
 	case <-ctx.Done():
-		return windows.Decision{Message: "the turn was cancelled before anyone answered"}
+		return windows.Decision{By: "aci", Message: "the turn was cancelled before anyone answered"}
 	case <-timer.C:
-		s.publish("notice", map[string]any{"type": "notice", "kind": "approval", "text": fmt.Sprintf("%s: no decision within %s, denied", id, timeout)})
-		return windows.Decision{Message: fmt.Sprintf("no one answered within %s", timeout)}
+		return windows.Decision{By: "aci", Message: fmt.Sprintf("no one answered within %s", timeout)}
 	}
-}
-
-func decisionLine(id string, d windows.Decision) string {
-	switch {
-	case d.Allow && d.Always:
-		return id + ": always allowed"
-	case d.Allow:
-		return id + ": allowed"
-	}
-	return id + ": denied"
 }
 
 // Decide answers the waiting question id.

@@ -2,14 +2,6 @@ package session
 
 import "sync"
 
-// Event is one thing that happened in a session, as the wire carries it:
-// the objects of PROTOCOL.md §6 and §7.
-type Event struct {
-	ID   int64          // rising within the session
-	Type string         // text, tool_call, tool_result, notice, result, state, approval, window, turn
-	Data map[string]any // the JSON object
-}
-
 // keptEvents is how many events a session keeps for clients that
 // reconnect (PROTOCOL.md §7).
 const keptEvents = 1000
@@ -20,14 +12,14 @@ const subscriberBuffer = 256
 
 // eventLog is a ring of the last keptEvents events.
 type eventLog struct {
-	ring []Event
+	ring []Numbered
 	next int   // where the next event goes in ring
 	last int64 // the last id given
 }
 
-func (l *eventLog) add(typ string, data map[string]any) Event {
+func (l *eventLog) add(e Event) Numbered {
 	l.last++
-	ev := Event{ID: l.last, Type: typ, Data: data}
+	ev := Numbered{ID: l.last, Event: e}
 	if len(l.ring) < keptEvents {
 		l.ring = append(l.ring, ev)
 		return ev
@@ -38,8 +30,8 @@ func (l *eventLog) add(typ string, data map[string]any) Event {
 }
 
 // after returns the kept events with ids above id, oldest first.
-func (l *eventLog) after(id int64) []Event {
-	var out []Event
+func (l *eventLog) after(id int64) []Numbered {
+	var out []Numbered
 	n := len(l.ring)
 	for i := 0; i < n; i++ {
 		ev := l.ring[(l.next+i)%n]
@@ -51,22 +43,32 @@ func (l *eventLog) after(id int64) []Event {
 }
 
 type subscriber struct {
-	ch   chan Event
+	ch   chan Numbered
 	once sync.Once
 }
 
-// publish records an event and hands it to every subscriber without ever
-// waiting: a subscriber whose buffer is full is dropped.
-func (s *Session) publish(typ string, data map[string]any) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ev := s.events.add(typ, data)
-	for sub := range s.subs {
-		select {
-		case sub.ch <- ev:
-		default:
-			s.dropLocked(sub)
+// publish records an event, hands it to the inline consumer (Options.Events,
+// which sees every event in order and may take its time: it draws) and to
+// every subscriber without ever waiting: a subscriber whose buffer is full
+// is dropped. Events no wire carries (reasoning) go to the inline consumer
+// alone.
+func (s *Session) publish(e Event) {
+	s.pub.Lock()
+	defer s.pub.Unlock()
+	if e.Type() != "" && OnWire(e, WireSSE) {
+		s.mu.Lock()
+		ev := s.events.add(e)
+		for sub := range s.subs {
+			select {
+			case sub.ch <- ev:
+			default:
+				s.dropLocked(sub)
+			}
 		}
+		s.mu.Unlock()
+	}
+	if s.opt.Events != nil {
+		s.opt.Events(e)
 	}
 }
 
@@ -79,8 +81,8 @@ func (s *Session) dropLocked(sub *subscriber) {
 // a channel. The channel closes when the subscriber fell too far behind
 // or the session closed: reconnect with the last id read. stop ends the
 // subscription.
-func (s *Session) Subscribe(after int64) (replay []Event, live <-chan Event, stop func()) {
-	sub := &subscriber{ch: make(chan Event, subscriberBuffer)}
+func (s *Session) Subscribe(after int64) (replay []Numbered, live <-chan Numbered, stop func()) {
+	sub := &subscriber{ch: make(chan Numbered, subscriberBuffer)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	replay = s.events.after(after)

@@ -17,6 +17,7 @@ import (
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/prompt"
+	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/windows"
@@ -35,6 +36,9 @@ type Config struct {
 	ApprovalTimeout time.Duration
 	// Now gives today's date for the system prompt; nil is time.Now.
 	Now func() time.Time
+	// Secrets are the values Agent.Redact removes; streams hold back as
+	// much as the longest of them (nil: tools.Secrets).
+	Secrets *tools.Redactor
 }
 
 // Factory builds sessions.
@@ -50,8 +54,11 @@ func NewFactory(cfg Config) *Factory {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Secrets == nil {
+		cfg.Secrets = tools.Secrets
+	}
 	if cfg.Agent.Redact == nil {
-		cfg.Agent.Redact = func(s string) string { return s }
+		cfg.Agent.Redact = cfg.Secrets.Redact
 	}
 	return &Factory{cfg: cfg}
 }
@@ -67,9 +74,10 @@ type Options struct {
 	// that waits for Decide (or the timeout, then denied).
 	Approver windows.Approver
 	Journal  windows.Journal // the REPL's undo journal, or nil
-	// Emit sees every loop event inline, on the turn's goroutine, before
-	// subscribers do (the REPL and pipe mode draw with it).
-	Emit func(agent.Event)
+	// Events sees every event inline, in order, none dropped, before
+	// subscribers do: the front ends that draw (REPL, pipe, ACP) read it.
+	// It must not call back into the session's turn methods.
+	Events func(Event)
 	// Notify sees the model client's notices (retries, fallbacks) besides
 	// the process's own Notify and the notice events.
 	Notify func(string)
@@ -114,7 +122,7 @@ func (f *Factory) Open(ctx context.Context, id string, opt Options) (*Session, e
 // turns of the stored session parentID, with the windows open then opened
 // again on what the machine holds now.
 func (f *Factory) Fork(ctx context.Context, parentID string, turn int, opt Options) (*Session, error) {
-	dir, err := f.sessionsDir()
+	dir, err := f.SessionsDir()
 	if err != nil {
 		return nil, err
 	}
@@ -141,11 +149,21 @@ func (f *Factory) Fork(ctx context.Context, parentID string, turn int, opt Optio
 	return s, nil
 }
 
-func (f *Factory) sessionsDir() (string, error) {
+// SessionsDir is where the transcripts are: the one place that finds it.
+func (f *Factory) SessionsDir() (string, error) {
 	if f.cfg.SessionsDir != "" {
 		return f.cfg.SessionsDir, nil
 	}
 	return agent.SessionsDir()
+}
+
+// List is workdir's stored sessions, newest first.
+func (f *Factory) List(workdir string) ([]agent.Session, error) {
+	dir, err := f.SessionsDir()
+	if err != nil {
+		return nil, err
+	}
+	return agent.ListSessions(dir, workdir)
 }
 
 // build makes the parts: client, guard, windows and agent.
@@ -176,7 +194,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		if opt.Notify != nil {
 			opt.Notify(line)
 		}
-		s.publish("notice", map[string]any{"type": "notice", "kind": noticeKind(line), "text": f.cfg.Agent.Redact(line)})
+		s.publish(Notice{Kind: noticeKind(line), Text: f.cfg.Agent.Redact(line), Client: true})
 	}
 	s.client = agent.NewOpenAIClient(ccfg)
 
@@ -204,10 +222,11 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	genv.Secrets = []string{f.cfg.Client.APIKey}
 	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal,
 		Network: netproxy.New(netPolicy)}
-	env.Approver = opt.Approver
-	if env.Approver == nil {
-		env.Approver = windows.ApproverFunc(s.ask)
+	env.Approver = windows.ApproverFunc(s.ask)
+	if opt.Approver != nil {
+		env.Approver = windows.ApproverFunc(s.approve)
 	}
+	env.Live = s.liveOutput
 	if opt.Env != nil {
 		opt.Env(&env)
 	}
@@ -227,12 +246,13 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	}
 	s.instructions = acfg.Hints.Instructions
 	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)
+	s.agent.SetSteer(s.takeSteers)
 	return s, nil
 }
 
 // attach gives the session its transcript: the one to resume, or a new one.
 func (s *Session) attach(ctx context.Context, opt Options) error {
-	dir, err := s.f.sessionsDir()
+	dir, err := s.f.SessionsDir()
 	if err != nil {
 		if opt.ResumeID != "" {
 			return err
@@ -245,7 +265,7 @@ func (s *Session) attach(ctx context.Context, opt Options) error {
 		t, found, err := agent.ResumeSession(dir, opt.Workdir, opt.ResumeID, key)
 		if err == nil {
 			reopened := s.resumeFrom(ctx, t, found)
-			msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(found.Questions, "earlier question"))
+			msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(len(found.Turns), "earlier turn"))
 			if len(reopened) > 0 {
 				msg += ", reopened " + strings.Join(reopened, ", ")
 			}

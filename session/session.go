@@ -3,13 +3,13 @@ package session
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/windows"
 )
@@ -63,14 +63,24 @@ type Session struct {
 	turns    []agent.TurnInfo
 	usage    agent.Usage
 	steps    int
-	call     *callInfo // the call running now, for approval events
+	call     *callInfo // the call running now, for approval and output events
 	pending  map[string]chan windows.Decision
 	reqSeq   int
-	streamed bool             // text of the current reply went out as it streamed
-	denials  []map[string]any // the running turn's refused actions, for its result
-	filter   protocol.StreamFilter
+	denials  []Denial // the running turn's refused actions, for its result
+	steers   []string // messages for the running turn the model has not seen yet (steer.go)
+	queued   []string // messages the last turn ended without seeing: the next turn's question
+	unread   []string // messages the last turn dropped unseen (cancelled or failed)
+	attached bool     // the turns are started in the session's terminal
 
+	// The turn goroutine's own: the reply's text as it streams.
+	streamed  bool // text of the current reply went out as it streamed
+	filter    protocol.StreamFilter
+	text      *tools.RedactStream // the reply's words, secrets held back across pieces
+	reasoning *tools.RedactStream
+
+	pub    sync.Mutex // one event published at a time, in order
 	events eventLog
+	live   liveStreams // running commands' output (live.go)
 	subs   map[*subscriber]bool
 	views  map[string]windowView // what window events said last
 
@@ -78,8 +88,8 @@ type Session struct {
 }
 
 type callInfo struct {
-	windowID, actionID string
-	params             any
+	id, windowID, actionID string
+	params                 any
 }
 
 // ID is the session's id: its transcript's name ("" when none is written).
@@ -138,10 +148,22 @@ func (s *Session) Start(question string) (int, error) {
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				s.publish("notice", map[string]any{"type": "notice", "kind": "error", "text": "internal error in the turn"})
+				s.publish(Notice{Kind: "error", Text: "internal error in the turn"})
 			}
 		}()
 		s.turn(ctx, n, question)
+		// Messages that came after the turn's last request start the next.
+		for q := s.Queued(); q != ""; q = s.Queued() {
+			ctx, n, err := s.begin(context.Background(), q)
+			if errors.Is(err, ErrBusy) {
+				s.Send(q) // another turn began meanwhile: the messages join it
+				return
+			}
+			if err != nil {
+				return
+			}
+			s.turn(ctx, n, q)
+		}
 	}()
 	return n, nil
 }
@@ -157,7 +179,7 @@ func (s *Session) begin(ctx context.Context, question string) (context.Context, 
 		return nil, 0, ErrBusy
 	}
 	s.running = true
-	s.denials = []map[string]any{}
+	s.denials = []Denial{}
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
 	s.turns = append(s.turns, agent.TurnInfo{Index: len(s.turns) + 1, Question: s.f.cfg.Agent.Redact(question)})
@@ -171,6 +193,8 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 	defer func() {
 		s.mu.Lock()
 		s.running, s.call = false, nil
+		s.queued = append(s.queued, s.steers...)
+		s.steers = nil
 		s.cancel()
 		close(s.done)
 		s.mu.Unlock()
@@ -180,7 +204,7 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 	// The question itself is stored once, as the user message the agent
 	// writes next; the turn record only marks where the turn begins.
 	s.log.Write(agent.Record{Type: "turn"})
-	s.publish("turn", map[string]any{"type": "turn", "turn": n, "question": q})
+	s.publish(Turn{Turn: n, Question: q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
 	answer, err := s.agent.Run(ctx, question)
@@ -195,7 +219,9 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 	}
 	s.mu.Unlock()
 	s.snapshotWindows(true)
-	s.publish("result", s.resultObject(answer, err, after, before, time.Since(start), ctx))
+	result := s.result(ctx, answer, err, after, before, time.Since(start))
+	result.Unread = s.unreadOnFailure(err)
+	s.publish(result)
 	s.setState(StateIdle)
 	return answer, err
 }
@@ -265,7 +291,7 @@ func (s *Session) Reset() {
 	defer s.run.Unlock()
 	s.agent.Reset()
 	s.mu.Lock()
-	s.turns = nil
+	s.turns, s.queued = nil, nil
 	s.mu.Unlock()
 	s.snapshotWindows(true)
 }
@@ -278,118 +304,5 @@ func (s *Session) setState(st State) {
 	}
 	s.state = st
 	s.mu.Unlock()
-	s.publish("state", map[string]any{"type": "state", "state": string(st)})
-}
-
-// onEvent takes the loop's events: the front end's Emit first, then the
-// state machine and the wire events.
-func (s *Session) onEvent(ev agent.Event) {
-	if s.opt.Emit != nil {
-		s.opt.Emit(ev)
-	}
-	redact := s.f.cfg.Agent.Redact
-	switch ev.Kind {
-	case agent.EventRequest:
-		s.mu.Lock()
-		watched := len(s.subs) > 0
-		s.mu.Unlock()
-		if watched {
-			// Renders every window: only worth it when someone looks.
-			s.snapshotWindows(true)
-		}
-		s.mu.Lock()
-		s.streamed = false
-		s.filter = protocol.StreamFilter{}
-		s.mu.Unlock()
-		s.setState(StateAwaitingModel)
-	case agent.EventText:
-		s.mu.Lock()
-		s.streamed = true
-		text := s.filter.Write(ev.Text)
-		s.mu.Unlock()
-		if text != "" {
-			s.publish("text", map[string]any{"type": "text", "text": redact(text)})
-		}
-	case agent.EventReply:
-		s.mu.Lock()
-		streamed := s.streamed
-		text := s.filter.Flush()
-		s.mu.Unlock()
-		if !streamed {
-			text = ev.Parsed.Text
-		}
-		if text != "" {
-			s.publish("text", map[string]any{"type": "text", "text": redact(text)})
-		}
-	case agent.EventCall:
-		params := any(ev.Call.Params)
-		if ev.Call.Params == nil {
-			params = map[string]any{}
-		}
-		s.mu.Lock()
-		s.call = &callInfo{windowID: ev.Call.WindowID, actionID: ev.Call.ActionID, params: params}
-		s.mu.Unlock()
-		s.setState(StateExecuting)
-		s.publish("tool_call", map[string]any{"type": "tool_call", "call_id": ev.Call.ID, "window_id": ev.Call.WindowID, "action_id": ev.Call.ActionID, "params": params})
-	case agent.EventResult:
-		obj := map[string]any{"type": "tool_result", "call_id": ev.Result.CallID, "status": ev.Result.Status, "text": ev.Result.Text}
-		if ev.Result.Status == protocol.StatusDenied {
-			s.mu.Lock()
-			s.denials = append(s.denials, map[string]any{"window_id": ev.Result.WindowID, "action_id": ev.Result.ActionID, "reason": strings.Join(strings.Fields(ev.Result.Text), " ")})
-			s.mu.Unlock()
-		}
-		if out := resultOutput(ev.Detail); out != "" {
-			obj["output"] = out
-		}
-		s.publish("tool_result", obj)
-	case agent.EventUsage:
-		s.mu.Lock()
-		s.steps++
-		s.usage.PromptTokens += ev.Usage.PromptTokens
-		s.usage.CompletionTokens += ev.Usage.CompletionTokens
-		s.usage.CachedTokens += ev.Usage.CachedTokens
-		s.mu.Unlock()
-	case agent.EventNotice:
-		s.publish("notice", map[string]any{"type": "notice", "kind": "hint", "text": redact(ev.Text)})
-	case agent.EventCompressed:
-		if c := ev.Compression; c != nil {
-			s.publish("notice", map[string]any{"type": "notice", "kind": "compression", "text": "history compressed"})
-		}
-	}
-}
-
-// resultOutput is what an action produced for a person to read: a
-// command's output or a file change's diff.
-func resultOutput(r windows.Result) string {
-	if r.Output != "" {
-		return r.Output
-	}
-	return r.Diff
-}
-
-// resultObject is the result event of a turn (the stream-json result).
-func (s *Session) resultObject(answer string, err error, after, before agent.Stats, took time.Duration, ctx context.Context) map[string]any {
-	s.mu.Lock()
-	denials := s.denials
-	s.mu.Unlock()
-	obj := map[string]any{
-		"type": "result", "is_error": err != nil, "result": answer, "session_id": s.ID(), "denials": denials,
-		"num_steps": after.Steps - before.Steps, "duration_ms": took.Milliseconds(),
-		"usage": map[string]any{
-			"prompt_tokens":     after.PromptTokens - before.PromptTokens,
-			"completion_tokens": after.CompletionTokens - before.CompletionTokens,
-			"cached_tokens":     after.CachedTokens - before.CachedTokens,
-		},
-	}
-	if err != nil {
-		msg := agent.Describe(err, s.f.cfg.Client.BaseURL, s.model)
-		switch {
-		case ctx.Err() != nil:
-			msg = "interrupted"
-		case errors.Is(err, agent.ErrStepLimit):
-			msg = err.Error()
-		}
-		obj["error"] = s.f.cfg.Agent.Redact(msg)
-	}
-	return obj
+	s.publish(StateEvent{State: st})
 }

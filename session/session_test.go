@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -30,17 +31,38 @@ func newFactory(t *testing.T, srv *fakeai.Server) (*Factory, string) {
 	return f, work
 }
 
-// collect reads events until one of type until arrives.
-func collect(t *testing.T, live <-chan Event, until string) []Event {
+// wev is an event as its wire encoding reads.
+type wev struct {
+	ID   int64
+	Type string
+	Data map[string]any
+}
+
+func wire(t *testing.T, ev Numbered) wev {
 	t.Helper()
-	var got []Event
+	b, err := json.Marshal(ev.Event)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil || m["type"] != ev.Type() {
+		t.Fatalf("event %s encodes as %s (%v)", ev.Type(), b, err)
+	}
+	return wev{ev.ID, ev.Type(), m}
+}
+
+// collect reads events until one of type until arrives.
+func collect(t *testing.T, live <-chan Numbered, until string) []wev {
+	t.Helper()
+	var got []wev
 	deadline := time.After(20 * time.Second)
 	for {
 		select {
-		case ev, ok := <-live:
+		case nev, ok := <-live:
 			if !ok {
 				t.Fatalf("events closed; got %v", types(got))
 			}
+			ev := wire(t, nev)
 			got = append(got, ev)
 			if ev.Type == until {
 				return got
@@ -51,7 +73,7 @@ func collect(t *testing.T, live <-chan Event, until string) []Event {
 	}
 }
 
-func types(evs []Event) []string {
+func types(evs []wev) []string {
 	var out []string
 	for _, ev := range evs {
 		s := ev.Type
@@ -173,7 +195,7 @@ func TestApprovalOverEvents(t *testing.T) {
 				t.Errorf("status %v, want %s", st, tc.status)
 			}
 			evs = collect(t, live, "result")
-			denials := evs[len(evs)-1].Data["denials"].([]map[string]any)
+			denials := evs[len(evs)-1].Data["denials"].([]any)
 			if (tc.status == "denied") != (len(denials) == 1) {
 				t.Errorf("denials %v for a %s action", denials, tc.status)
 			}
@@ -278,7 +300,7 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 	_, live, stop := s.Subscribe(0)
 	defer stop()
 	for i := 0; i < 3*keptEvents; i++ {
-		s.publish("notice", map[string]any{"type": "notice", "kind": "info", "text": "x"})
+		s.publish(Notice{Kind: "info", Text: "x"})
 	}
 	n := 0
 	for range live {

@@ -26,7 +26,7 @@ type WindowInfo struct {
 func (s *Session) snapshotWindows(publish bool) {
 	redact := s.f.cfg.Agent.Redact
 	seen := map[string]bool{}
-	var events []map[string]any
+	var events []Window
 	for i, w := range s.wm.Windows() {
 		id := w.ID()
 		seen[id] = true
@@ -36,20 +36,20 @@ func (s *Session) snapshotWindows(publish bool) {
 		s.views[id] = v
 		s.mu.Unlock()
 		if !had || old.Content != v.Content || old.Title != v.Title {
-			events = append(events, map[string]any{"type": "window", "id": id, "app": v.App, "title": v.Title, "content": v.Content})
+			events = append(events, Window{ID: id, App: v.App, Title: v.Title, Content: v.Content})
 		}
 	}
 	s.mu.Lock()
 	for id, v := range s.views {
 		if !seen[id] {
 			delete(s.views, id)
-			events = append(events, map[string]any{"type": "window", "id": id, "app": v.App, "title": v.Title, "content": "", "closed": true})
+			events = append(events, Window{ID: id, App: v.App, Title: v.Title, Closed: true})
 		}
 	}
 	s.mu.Unlock()
 	if publish {
 		for _, ev := range events {
-			s.publish("window", ev)
+			s.publish(ev)
 		}
 	}
 }
@@ -142,7 +142,7 @@ func (s *Session) Info() Info {
 	ws := s.WindowList()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	turns := append([]agent.TurnInfo{}, s.turns...)
+	turns := turnsCopy(s.turns)
 	return Info{
 		ID: s.id, Model: s.model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
 		Turns: turns, Windows: ws,

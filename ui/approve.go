@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -19,6 +20,9 @@ type termApprover struct {
 	out        *renderer
 	in         *input
 	cancelTurn func() // Ctrl-C or Ctrl-D at the question also ends the turn
+	// pauseTyping stops reading the keys typed during the turn while the
+	// question has the terminal; the returned func starts again.
+	pauseTyping func() (resume func())
 }
 
 func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
@@ -29,7 +33,10 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 		return windows.Decision{Allow: true}
 	}
 	if ctx.Err() != nil {
-		return windows.Decision{Message: "the turn was interrupted"}
+		return windows.Decision{By: "aci", Message: "the turn was interrupted"}
+	}
+	if a.pauseTyping != nil {
+		defer a.pauseTyping()()
 	}
 	a.out.suspend()
 	defer a.out.resumeSpinner()
@@ -46,12 +53,19 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 	// Keys typed ahead during the turn (the next question, perhaps) must
 	// not answer: "a" would allow for the whole session.
 	discardInput(a.in.fd)
+	shared := session.SharedFrom(ctx)
+	if shared != nil {
+		o.println("  " + o.dim.Sprint("also asked on the web page: the first answer counts"))
+	}
 	for {
-		key, text, err := a.in.askKey(prompt, "yna")
+		key, text, err := a.askKey(ctx, prompt, shared)
+		if shared != nil && ctx.Err() != nil {
+			return a.decidedElsewhere(shared)
+		}
 		if err != nil {
 			a.cancelTurn()
-			o.println("  " + o.yellow.Sprint("⊘ denied, turn cancelled"))
-			return windows.Decision{Message: "the person interrupted the turn"}
+			// The action's result line says the denial, once.
+			return windows.Decision{Message: "they interrupted the turn"}
 		}
 		switch key {
 		case 'y':
@@ -61,12 +75,10 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 			o.println("  " + o.green.Sprint("✓ allowed for this session: "+sanitize(scope)))
 			return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix}
 		case 'n':
-			o.println("  " + o.yellow.Sprint("⊘ denied"))
 			return windows.Decision{}
 		}
 		if msg := strings.TrimSpace(text); msg != "" {
-			o.println("  " + o.yellow.Sprint("⊘ denied") + o.dim.Sprint(": the model is told “"+sanitize(msg)+"”"))
-			return windows.Decision{Message: "the person said: " + msg}
+			return windows.Decision{Message: "they said: " + msg}
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/windows"
+	"github.com/aci-dev/aci/session"
 )
 
 // headlessRun answers one question through RunHeadless with a real agent,
@@ -28,23 +28,39 @@ func headlessRunWith(t *testing.T, srv *fakeai.Server, format OutputFormat, stdo
 	var errb bytes.Buffer
 	notices := NewNotices(&errb)
 	h := NewHeadless(format, stdout)
-	h.TakeNotices(notices, &errb)
 	ccfg := agent.ClientConfig{BaseURL: srv.URL, APIKey: "sk-test-secret", Model: "m", Stream: true, Notify: notices.Notify}
 	acfg := agent.Config{BasePrompt: "You are aci.", MaxSteps: 5}
 	if tune != nil {
 		tune(&ccfg, &acfg)
 	}
-	client := agent.NewOpenAIClient(ccfg)
-	wm := windows.NewManager(windows.Env{Workdir: dir, Approver: PipeApprover(false, &errb)}, windows.FileApp, windows.BashApp)
-	t.Cleanup(wm.CloseAll)
-	progress := PipeEvents(&errb)
-	a := agent.New(client, wm, acfg, func(ev agent.Event) {
-		progress(ev)
-		h.Event(ev)
-	})
-	h.Init("20260101-000000-abcd", "m", dir)
-	code = RunHeadless(context.Background(), a, "do it", h, &errb, func(err error) string { return agent.Describe(err, srv.URL, "m") })
+	f := session.NewFactory(session.Config{Client: ccfg, Agent: acfg, SessionsDir: t.TempDir()})
+	pipe := NewPipe(&errb)
+	s, err := f.New(context.Background(), session.Options{Workdir: dir, Approver: PipeApprover(false, &errb),
+		Events: func(ev session.Event) { pipe.Event(ev); h.Event(ev) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	h.Init(s.ID(), "m", dir)
+	code = RunHeadless(context.Background(), s, "do it", h, &errb)
 	return code, errb.String()
+}
+
+// kinds lists the objects' types, a run of text pieces as one, and the
+// text of each run.
+func kinds(objs []map[string]any) (types []string, texts []string) {
+	for _, o := range objs {
+		typ := o["type"].(string)
+		if typ == "text" && len(types) > 0 && types[len(types)-1] == "text" {
+			texts[len(texts)-1] += o["text"].(string)
+			continue
+		}
+		types = append(types, typ)
+		if typ == "text" {
+			texts = append(texts, o["text"].(string))
+		}
+	}
+	return types, texts
 }
 
 // lines parses stdout, one JSON object a line.
@@ -79,23 +95,28 @@ func TestHeadlessStreamJSON(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	objs := lines(t, out.String())
-	var types []string
-	for _, o := range objs {
-		types = append(types, o["type"].(string))
-	}
-	want := "init notice text tool_call tool_result tool_call tool_result result"
+	all := lines(t, out.String())
+	types, texts := kinds(all)
+	// The words stream as they come, the answer's included.
+	want := "init notice text tool_call tool_result tool_call tool_result text result"
 	if got := strings.Join(types, " "); got != want {
 		t.Fatalf("types:\n got %s\nwant %s\n%s", got, want, out.String())
 	}
-	if o := objs[0]; o["session_id"] != "20260101-000000-abcd" || o["model"] != "m" || o["cwd"] == "" {
+	if strings.TrimSpace(texts[0]) != "Writing it." || texts[1] != "I could not write it: <it was denied>." {
+		t.Errorf("texts %q", texts)
+	}
+	var objs []map[string]any // one text object per run, as types
+	for _, o := range all {
+		if o["type"] == "text" && len(objs) > 0 && objs[len(objs)-1]["type"] == "text" {
+			continue
+		}
+		objs = append(objs, o)
+	}
+	if o := objs[0]; o["session_id"] == "" || o["model"] != "m" || o["cwd"] == "" {
 		t.Errorf("init %v", o)
 	}
 	if o := objs[1]; o["kind"] != "retry" || !strings.HasPrefix(o["text"].(string), "retrying in 0s (2/4): 429") {
 		t.Errorf("notice %v", o)
-	}
-	if o := objs[2]; o["text"] != "Writing it." {
-		t.Errorf("text %v", o)
 	}
 	if o := objs[3]; o["call_id"] == "" || o["window_id"] != "launcher" || o["action_id"] != "open" || o["params"].(map[string]any)["app"] != "file" {
 		t.Errorf("tool_call %v", o)
@@ -106,8 +127,8 @@ func TestHeadlessStreamJSON(t *testing.T) {
 	if o := objs[6]; o["status"] != "denied" || !strings.Contains(o["text"].(string), "--yes") {
 		t.Errorf("denied result %v", o)
 	}
-	res := objs[7]
-	if res["is_error"] != false || res["result"] != "I could not write it: <it was denied>." || res["session_id"] != "20260101-000000-abcd" {
+	res := objs[8]
+	if res["is_error"] != false || res["result"] != "I could not write it: <it was denied>." || res["session_id"] != all[0]["session_id"] {
 		t.Errorf("result %v", res)
 	}
 	if _, ok := res["error"]; ok {
@@ -124,7 +145,7 @@ func TestHeadlessStreamJSON(t *testing.T) {
 		t.Errorf("denials %v", d)
 	}
 	// Humans keep their progress on stderr.
-	for _, w := range []string{"aci: retrying in 0s", "Writing it.", "aci: denied:", "⊘ file_1 write denied"} {
+	for _, w := range []string{"aci: retrying in 0s", "Writing it.", "denied by aci in pipe mode (no terminal to ask): ", "⊘ file_1 write denied"} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}
@@ -228,7 +249,8 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 
 func TestHeadlessWriteFailureFailsTheRun(t *testing.T) {
 	h := NewHeadless(FormatJSON, failingWriter{})
-	if err := h.Finish("answer", ""); err == nil {
-		t.Fatal("Finish succeeded on a broken stdout")
+	h.Event(session.Result{Outcome: session.Answered, Answer: "answer"})
+	if _, err := h.finish(nil); err == nil {
+		t.Fatal("the result was written to a broken stdout")
 	}
 }

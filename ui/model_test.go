@@ -6,18 +6,18 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/session"
 )
 
 func TestReasoningAndNoticesAreShownApart(t *testing.T) {
 	var b strings.Builder
 	r := newRenderer(&b, false, false)
 	r.beginTurn()
-	for _, ev := range []agent.Event{
-		{Kind: agent.EventReasoning, Text: "\nweighing "},
-		{Kind: agent.EventReasoning, Text: "it up"},
-		{Kind: agent.EventText, Text: "The answer."},
-		{Kind: agent.EventReply},
-		{Kind: agent.EventNotice, Text: "asking the model to go on"},
+	for _, ev := range []session.Event{
+		session.Text{Text: "\nweighing ", Reasoning: true},
+		session.Text{Text: "it up", Reasoning: true},
+		session.Text{Text: "The answer."},
+		session.Notice{Kind: "hint", Text: "asking the model to go on"},
 	} {
 		r.event(ev)
 	}

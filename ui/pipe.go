@@ -5,13 +5,13 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -36,50 +36,107 @@ func PipeApprover(yes bool, stderr io.Writer) windows.Approver {
 			fmt.Fprintf(stderr, "aci: approved by --yes: %s (%s)\n", req.Subject, req.Reason)
 			return windows.Decision{Allow: true}
 		}
-		fmt.Fprintf(stderr, "aci: denied: %s (%s): no terminal to ask; rerun with --yes to allow it\n", req.Subject, req.Reason)
-		return windows.Decision{Message: "denied because aci is running without a terminal (pipe mode), so no one could be asked. The person must run it themselves, or rerun aci with --yes"}
+		d := windows.Decision{By: "aci in pipe mode (no terminal to ask)", Message: "the person must run it themselves, or rerun aci with --yes"}
+		if req.Kind == "network" {
+			// A host refused inside a command has no result line of its
+			// own to say so: this is its one line.
+			fmt.Fprintln(stderr, "aci:", windows.DenialText(req, d))
+		}
+		return d
 	})
 }
 
-// PipeEvents writes progress on w: the model's remarks between actions,
-// one short line per tool call naming what it worked on, and under it a
-// short diff of a file change or the tail of a command's output. The final
-// answer is not among them: it goes to stdout alone.
-func PipeEvents(w io.Writer) func(agent.Event) {
-	titles := map[string]string{} // window id → title, from the calls
-	return func(ev agent.Event) {
-		switch ev.Kind {
-		case agent.EventCall:
-			titles[ev.Call.WindowID] = ev.Title
-		case agent.EventReply:
-			if p := ev.Parsed; p.HasCalls() && p.Text != "" {
-				fmt.Fprintln(w, sanitize(p.Text))
-			}
-		case agent.EventResult:
-			fmt.Fprintln(w, pipeCallLine(ev.Call, ev.Result, ev.Detail, titles[ev.Call.WindowID]))
-			if ev.Detail.Diff != "" {
-				lines, more := diffLines(ev.Detail.Diff, diffLinesPipe)
-				for _, l := range lines {
-					fmt.Fprintln(w, "    "+clip(l, 120))
-				}
-				if more > 0 {
-					fmt.Fprintln(w, "    … "+plural(more, "more line"))
-				}
-			}
-			if lines, before := tailLines(ev.Detail.Output, outputLinesPipe); len(lines) > 0 {
-				if before > 0 {
-					fmt.Fprintln(w, "    … "+plural(before, "earlier line"))
-				}
-				for _, l := range lines {
-					fmt.Fprintln(w, "    │ "+clip(l, 118))
-				}
-			}
-		case agent.EventNotice:
-			fmt.Fprintln(w, "aci:", ev.Text)
-		case agent.EventCompressed:
-			fmt.Fprintln(w, "aci:", compressionLine(ev.Compression))
+// Pipe is pipe mode's view of a run: progress on stderr — the model's
+// remarks between actions, one short line per action naming what it
+// worked on, and under it a short diff of a file change or the tail of a
+// command's output — and how the run ended. The final answer is not among
+// the progress: it goes to stdout alone.
+type Pipe struct {
+	w io.Writer
+
+	mu     sync.Mutex
+	titles map[string]string // window id → title, from the calls
+	words  strings.Builder   // the reply's words so far: shown if it has calls
+	result *session.Result
+}
+
+// NewPipe writes progress on w.
+func NewPipe(w io.Writer) *Pipe { return &Pipe{w: w, titles: map[string]string{}} }
+
+// Event takes one of the session's events: give it as Options.Events.
+func (p *Pipe) Event(ev session.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := p.w
+	switch e := ev.(type) {
+	case session.Text:
+		if !e.Reasoning {
+			p.words.WriteString(e.Text)
 		}
+	case session.StateEvent:
+		if e.State == session.StateAwaitingModel {
+			p.words.Reset() // a reply without actions: the answer, or nudged
+		}
+	case session.ToolCall:
+		if t := strings.TrimSpace(p.words.String()); t != "" {
+			fmt.Fprintln(w, sanitize(t))
+		}
+		p.words.Reset()
+		p.titles[e.Call.WindowID] = e.Title
+	case session.ToolResult:
+		d := e.Detail
+		fmt.Fprintln(w, pipeCallLine(e.Call, e.Result, d, p.titles[e.Call.WindowID]))
+		if d.Diff != "" {
+			lines, more := diffLines(d.Diff, diffLinesPipe)
+			for _, l := range lines {
+				fmt.Fprintln(w, "    "+clip(l, 120))
+			}
+			if more > 0 {
+				fmt.Fprintln(w, "    … "+plural(more, "more line"))
+			}
+		}
+		if lines, before := tailLines(d.Output, outputLinesPipe); len(lines) > 0 {
+			if before > 0 {
+				fmt.Fprintln(w, "    … "+plural(before, "earlier line"))
+			}
+			for _, l := range lines {
+				fmt.Fprintln(w, "    │ "+clip(l, 118))
+			}
+		}
+	case session.Notice:
+		if !e.Client { // the process prints the client's notes itself
+			fmt.Fprintln(w, "aci:", e.Text)
+		}
+	case session.Result:
+		p.words.Reset()
+		p.result = &e
 	}
+}
+
+// finish is how the run ended; err is Run's, for a run that could not
+// begin (no result event).
+func (p *Pipe) finish(err error) session.Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.result != nil {
+		return *p.result
+	}
+	r := session.Result{Outcome: session.Failed, Err: err}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	return r
+}
+
+// exitCode is the exit code of a run that ended as res did (PROTOCOL.md §1).
+func exitCode(res session.Result) int {
+	switch res.Outcome {
+	case session.Answered:
+		return ExitOK
+	case session.Interrupted:
+		return ExitInterrupted
+	}
+	return ExitFailed
 }
 
 // pipeCallLine is CallLine marking a failed command as failed, and
@@ -132,30 +189,14 @@ func firstLine(s string, n int) string {
 }
 
 // RunPipe answers one question: the answer alone on stdout, errors on
-// stderr. It returns the exit code.
-func RunPipe(ctx context.Context, a Runner, question string, stdout, stderr io.Writer, describe func(error) string) int {
-	answer, err := a.Run(ctx, question)
-	if err != nil {
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "aci: interrupted")
-			return ExitInterrupted
-		}
-		if errors.Is(err, agent.ErrStepLimit) {
-			fmt.Fprintln(stderr, "aci:", err)
-		} else {
-			fmt.Fprintln(stderr, "aci:", describe(err))
-		}
-		return ExitFailed
+// stderr, progress as p draws it. It returns the exit code.
+func RunPipe(ctx context.Context, a Runner, question string, p *Pipe, stdout, stderr io.Writer) int {
+	_, err := a.Run(ctx, question)
+	res := p.finish(err)
+	if res.Outcome != session.Answered {
+		fmt.Fprintln(stderr, "aci:", res.Error)
+		return exitCode(res)
 	}
-	fmt.Fprintln(stdout, strings.TrimSpace(answer))
+	fmt.Fprintln(stdout, res.Answer)
 	return ExitOK
-}
-
-// compressionLine says what a compression did, honestly when it saved
-// little or nothing.
-func compressionLine(c *agent.Compression) string {
-	if c.After < c.Before {
-		return fmt.Sprintf("compressed %d → %d tokens (earlier conversation summarized; windows stay open)", c.Before, c.After)
-	}
-	return fmt.Sprintf("summarized the earlier conversation (about %d tokens before, %d after: the open windows take most of the room)", c.Before, c.After)
 }

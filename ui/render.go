@@ -12,8 +12,8 @@ import (
 	"github.com/chzyer/readline"
 	"github.com/fatih/color"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -29,11 +29,11 @@ const (
 // spinner while waiting, and aci's own notes. Every write takes one lock,
 // because events arrive from the agent while the spinner ticks.
 type renderer struct {
-	mu     sync.Mutex
-	w      io.Writer
-	color  bool
-	spin   spinner
-	filter protocol.StreamFilter
+	mu    sync.Mutex
+	w     *countingWriter // what the renderer writes; the spinner writes past it
+	color bool
+	spin  spinner
+	tail  liveTail // a running command's last lines (render_live.go)
 
 	atStart bool // the cursor is at the start of a line
 	began   bool // the current reply has shown text
@@ -54,7 +54,7 @@ type renderer struct {
 // newRenderer writes to w; colours and the spinner only when asked, which
 // the caller decides from the terminal, NO_COLOR and TERM.
 func newRenderer(w io.Writer, useColor, useSpinner bool) *renderer {
-	r := &renderer{w: w, color: useColor, atStart: true}
+	r := &renderer{w: &countingWriter{w: w}, color: useColor, atStart: true}
 	mk := func(a ...color.Attribute) *color.Color {
 		c := color.New(a...)
 		if useColor {
@@ -78,42 +78,75 @@ func newRenderer(w io.Writer, useColor, useSpinner bool) *renderer {
 	return r
 }
 
-// event shows one agent event; it is the agent's emit func.
-func (r *renderer) event(ev agent.Event) {
+// event shows one of the session's events; the REPL hands it every one,
+// in order, as it happens.
+func (r *renderer) event(ev session.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	switch ev.Kind {
-	case agent.EventReasoning:
-		r.reasoningLocked(ev.Text)
-	case agent.EventNotice:
-		r.noticeLocked(ev.Text)
-	case agent.EventText:
-		r.endReasoningLocked()
-		r.proseLocked(r.filter.Write(ev.Text))
-		if r.filter.InBlock() {
+	switch e := ev.(type) {
+	case session.Text:
+		switch {
+		case e.Reasoning:
+			r.reasoningLocked(e.Text)
+		case e.Calling:
+			r.endReasoningLocked()
 			r.flushProseLocked()
 			r.endLineLocked()
 			r.spin.startLocked(spinWriting)
+		default:
+			r.endReasoningLocked()
+			r.proseLocked(e.Text)
 		}
-	case agent.EventReply:
+	case session.StateEvent:
+		if e.State == session.StateAwaitingModel {
+			// A new model request: the reply before it, if any, ended.
+			r.endReasoningLocked()
+			r.endReplyLocked()
+			r.spin.startLocked(spinThinking)
+		}
+	case session.Notice:
+		switch {
+		case e.Client:
+			// The process prints the client's notes itself (Notices).
+		case e.Kind == "compression":
+			r.spin.stopLocked()
+			r.endLineLocked()
+			fmt.Fprintln(r.w, r.dim.Sprint(e.Text))
+			r.spin.startLocked(spinThinking)
+		default:
+			r.noticeLocked(e.Text)
+		}
+	case session.ToolCall:
 		r.endReasoningLocked()
 		r.endReplyLocked()
-	case agent.EventCall:
-		r.spin.stopLocked()
-		r.endLineLocked()
-		fmt.Fprintln(r.w, r.dim.Sprint("▸ "+callHeadline(ev.Call, ev.Title, screenWidth()-4)))
+		fmt.Fprintln(r.w, r.dim.Sprint("▸ "+callHeadline(e.Call, e.Title, screenWidth()-4)))
+		r.tail = liveTail{call: e.Call.ID}
 		r.spin.startLocked(spinRunning)
-	case agent.EventResult:
+	case session.Output:
+		// The running call's, under its line; a background task's output
+		// shows in its window, not over the prompt.
+		if e.CallID != "" && e.CallID == r.tail.call {
+			r.liveLocked(e.Text)
+		}
+	case session.ToolResult:
+		r.eraseTailLocked()
+		r.tail = liveTail{}
 		r.spin.stopLocked()
 		r.endLineLocked()
-		fmt.Fprintln(r.w, "  "+r.resultLine(ev.Result, ev.Detail, screenWidth()-6))
-		r.detailLocked(ev.Detail, screenWidth()-6)
+		fmt.Fprintln(r.w, "  "+r.resultLine(e.Result, e.Detail, screenWidth()-6))
+		r.detailLocked(e.Detail, screenWidth()-6)
 		r.spin.startLocked(spinThinking)
-	case agent.EventCompressed:
-		r.spin.stopLocked()
-		r.endLineLocked()
-		fmt.Fprintln(r.w, r.dim.Sprint(compressionLine(ev.Compression)))
-		r.spin.startLocked(spinThinking)
+	case session.Result:
+		r.endTurnLocked()
+		switch e.Outcome {
+		case session.Interrupted:
+			fmt.Fprintln(r.w, r.yellow.Sprint("⊘ interrupted"))
+		case session.Failed:
+			fmt.Fprintln(r.w, r.red.Sprint("error: "+sanitize(e.Error)))
+		}
+		if e.Steps > 0 {
+			r.summaryLocked(e.Steps, e.Usage.PromptTokens, e.Usage.CachedTokens, e.Usage.CompletionTokens, e.Duration)
+		}
 	}
 }
 
@@ -150,9 +183,8 @@ func (r *renderer) showLocked(text string) {
 	r.began, r.atStart, r.nl = true, false, trail
 }
 
-// endReplyLocked shows what the filter held back and ends the line.
+// endReplyLocked shows what the Markdown stream holds and ends the line.
 func (r *renderer) endReplyLocked() {
-	r.proseLocked(r.filter.Flush())
 	r.flushProseLocked()
 	r.spin.stopLocked()
 	r.endLineLocked()
@@ -174,7 +206,8 @@ func (r *renderer) endLineLocked() {
 func (r *renderer) beginTurn() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.filter, r.began, r.nl, r.atStart, r.resume = protocol.StreamFilter{}, false, 0, true, ""
+	r.began, r.nl, r.atStart, r.resume = false, 0, true, ""
+	r.tail = liveTail{}
 	r.md = nil
 	if r.markdown && r.color {
 		r.md = newMDStream(screenWidth())
@@ -186,7 +219,10 @@ func (r *renderer) beginTurn() {
 func (r *renderer) endTurn() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.filter.Flush()
+	r.endTurnLocked()
+}
+
+func (r *renderer) endTurnLocked() {
 	r.flushProseLocked()
 	r.spin.stopLocked()
 	r.endLineLocked()
@@ -201,11 +237,13 @@ func (r *renderer) suspend() {
 	r.resume = r.spin.activeLocked()
 	r.spin.stopLocked()
 	r.endLineLocked()
+	r.tail.held = true // a question is on screen: no drawing under it
 }
 
 func (r *renderer) resumeSpinner() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.tail.held = false
 	if r.resume != "" {
 		r.spin.startLocked(r.resume)
 		r.resume = ""
@@ -252,13 +290,14 @@ func (r *renderer) note(s string) { r.println(r.dim.Sprint(sanitize(s))) }
 // fail writes an error line.
 func (r *renderer) fail(s string) { r.println(r.red.Sprint("error: " + sanitize(s))) }
 
-// summary ends a turn with one dim line: model calls, tokens, time.
-func (r *renderer) summary(steps int, in, cached, out int64, d time.Duration) {
+// summaryLocked ends a turn with one dim line: model calls, tokens, time.
+func (r *renderer) summaryLocked(steps int, in, cached, out int64, d time.Duration) {
 	tokens := humanTokens(in) + " in"
 	if cached > 0 {
 		tokens += " (" + humanTokens(cached) + " cached)"
 	}
-	r.note(fmt.Sprintf("· %s · %s / %s out · %s", plural(steps, "step"), tokens, humanTokens(out), humanDuration(d)))
+	r.endLineLocked()
+	fmt.Fprintln(r.w, r.dim.Sprint(fmt.Sprintf("· %s · %s / %s out · %s", plural(steps, "step"), tokens, humanTokens(out), humanDuration(d))))
 }
 
 // resultLine is a call's outcome: a mark and the first line of its text.
@@ -274,7 +313,7 @@ func (r *renderer) resultLine(res protocol.Result, d windows.Result, width int) 
 	case protocol.StatusOK:
 		return r.green.Sprint("✓") + " " + r.dim.Sprint(firstLine(text, width))
 	case protocol.StatusDenied:
-		return r.yellow.Sprint("⊘") + " " + r.dim.Sprint(firstLine("denied: "+text, width))
+		return r.yellow.Sprint("⊘") + " " + r.dim.Sprint(firstLine(text, width))
 	case protocol.StatusStarted:
 		return r.dim.Sprint("… " + firstLine(text, width))
 	}

@@ -53,3 +53,17 @@ func (r *renderer) interject(s string) {
 		r.spin.startLocked(label)
 	}
 }
+
+// interjectStyled is interject for a line already styled.
+func (r *renderer) interjectStyled(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	label := r.spin.activeLocked()
+	r.spin.stopLocked()
+	r.flushProseLocked()
+	r.endLineLocked()
+	fmt.Fprintln(r.w, s)
+	if label != "" {
+		r.spin.startLocked(label)
+	}
+}

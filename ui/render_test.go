@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/session"
 )
 
 // renderDeltas renders one reply streamed in the given pieces.
@@ -14,10 +14,11 @@ func renderDeltas(deltas ...string) string {
 	var b strings.Builder
 	r := newRenderer(&b, false, false)
 	r.beginTurn()
+	var f protocol.StreamFilter // the session's: the renderer gets filtered text
 	for _, d := range deltas {
-		r.event(agent.Event{Kind: agent.EventText, Text: d})
+		r.event(session.Text{Text: f.Write(d)})
 	}
-	r.event(agent.Event{Kind: agent.EventReply})
+	r.event(session.Text{Text: f.Flush()})
 	r.endTurn()
 	return b.String()
 }
@@ -51,23 +52,22 @@ func TestRendererCallLines(t *testing.T) {
 	var b strings.Builder
 	r := newRenderer(&b, false, false)
 	r.beginTurn()
-	r.event(agent.Event{Kind: agent.EventText, Text: "Fixing it"})
-	r.event(agent.Event{Kind: agent.EventReply})
+	r.event(session.Text{Text: "Fixing it"})
 	params := map[string]json.RawMessage{"old_text": json.RawMessage(`"a"`)}
 	call := protocol.Call{ID: "call_1_1", WindowID: "file_1", ActionID: "edit", Params: params}
-	r.event(agent.Event{Kind: agent.EventCall, Call: call, Title: "calc/calc.go"})
-	r.event(agent.Event{Kind: agent.EventResult, Call: call, Result: protocol.Result{Status: protocol.StatusOK, Text: "replaced 1 occurrence\nmore"}})
+	r.event(session.ToolCall{Call: call, Title: "calc/calc.go"})
+	r.event(session.ToolResult{Call: call, Result: protocol.Result{Status: protocol.StatusOK, Text: "replaced 1 occurrence\nmore"}})
 	bad := protocol.Call{ID: "call_1_2", Err: "malformed JSON"}
-	r.event(agent.Event{Kind: agent.EventCall, Call: bad})
-	r.event(agent.Event{Kind: agent.EventResult, Call: bad, Result: protocol.Result{Status: protocol.StatusError, Text: "malformed JSON"}})
-	r.event(agent.Event{Kind: agent.EventResult, Call: call, Result: protocol.Result{Status: protocol.StatusDenied, Text: "the person did not approve"}})
+	r.event(session.ToolCall{Call: bad})
+	r.event(session.ToolResult{Call: bad, Result: protocol.Result{Status: protocol.StatusError, Text: "malformed JSON"}})
+	r.event(session.ToolResult{Call: call, Result: protocol.Result{Status: protocol.StatusDenied, Text: "the person did not approve"}})
 	r.endTurn()
 	want := "Fixing it\n" +
 		"▸ file_1 edit calc/calc.go\n" +
 		"  ✓ replaced 1 occurrence …\n" +
 		"▸ (unreadable tool call)\n" +
 		"  ✗ malformed JSON\n" +
-		"  ⊘ denied: the person did not approve\n"
+		"  ⊘ the person did not approve\n"
 	if got := b.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

@@ -44,6 +44,12 @@ type REPLConfig struct {
 	Stderr  io.Writer
 	// Notices, when set, are the client's notes; the REPL draws them.
 	Notices *Notices
+	// Serve starts the server in this process (at addr, "" its default)
+	// with the session on it and returns the page's address (/serve);
+	// nil: /serve is not available. ServeAtStart runs it at the start
+	// (--serve).
+	Serve        func(addr string, s *session.Session) (string, error)
+	ServeAtStart bool
 }
 
 // doubleCtrlC is how soon a second Ctrl-C at an empty prompt exits.
@@ -71,14 +77,28 @@ type REPL struct {
 	// pending are notes for the model (files /undo put back, commands
 	// run with !): they go before the next question.
 	pending []string
+	// typing reads the lines typed during a turn; later holds those the
+	// turn did not take (commands, and messages it ended without
+	// reading), run before the prompt comes back; own counts the lines
+	// typed here that the model has yet to read (repl_steer_turn.go).
+	typing *typeahead
+	later  []string
+	own    map[string]int
 }
 
 // Brancher starts a branch of from at turn (the REPL's /fork).
 type Brancher func(ctx context.Context, from *session.Session, turn int) (*session.Session, error)
 
-// use makes s the session the REPL drives.
+// use makes s the session the REPL drives (served too, if the old one
+// was).
 func (r *REPL) use(s *session.Session) {
+	old := r.sess
 	r.sess, r.agent, r.client = s, s.Agent(), s.Client()
+	if old != nil && old.Attached() && r.cfg.Serve != nil {
+		if u, err := r.cfg.Serve("", s); err == nil {
+			r.out.note("the web page: " + u)
+		}
+	}
 }
 
 // NewREPL takes the terminal. Close gives it back; Run does so too.
@@ -109,7 +129,8 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 		return nil, fmt.Errorf("cannot read the terminal: %w", err)
 	}
 	r.in = in
-	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn}
+	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn, pauseTyping: r.pauseTyping}
+	out.spin.draft = r.draft
 	return r, nil
 }
 
@@ -119,8 +140,19 @@ func (r *REPL) Approve(ctx context.Context, req windows.ApprovalRequest) windows
 	return r.approver.Approve(ctx, req)
 }
 
-// Event shows one agent event; it is the agent's emit func.
-func (r *REPL) Event(ev agent.Event) { r.out.event(ev) }
+// Event shows one of the session's events: give it as Options.Events.
+func (r *REPL) Event(ev session.Event) {
+	switch e := ev.(type) {
+	case session.Steer:
+		r.steered(e.Text)
+		return
+	case session.Notice:
+		if e.By != "" {
+			return // the terminal's own answer, said there already
+		}
+	}
+	r.out.event(ev)
+}
 
 // Journal is the record of file changes /undo puts back; give it to the
 // windows' Env.
@@ -155,6 +187,9 @@ func (r *REPL) Run(s *session.Session, branch Brancher) int {
 	}
 	if r.herr != nil {
 		r.out.note("input history is not saved: " + r.herr.Error())
+	}
+	if r.cfg.ServeAtStart {
+		r.cmdServe("")
 	}
 	return r.loop()
 }
@@ -193,7 +228,7 @@ func (r *REPL) banner() {
 func (r *REPL) loop() int {
 	var lastCtrlC time.Time
 	for {
-		msg, blank, err := r.in.readMessage()
+		msg, blank, err := r.next()
 		if sig := r.quit.Load(); sig != 0 {
 			return 128 + int(sig) // as any Unix program ended by a signal
 		}
@@ -240,35 +275,29 @@ func (r *REPL) loop() int {
 	}
 }
 
-// turn runs one agent turn. Ctrl-C (SIGINT, since no line is being read)
-// cancels its context: the model request is aborted and running commands
-// are killed; the agent records the interruption in the history.
+// turn runs one agent turn. Ctrl-C (SIGINT: keys are read without the
+// terminal's line discipline, signals kept) cancels its context: the model
+// request is aborted and running commands are killed; the agent records
+// the interruption in the history. Lines typed meanwhile join the turn
+// (repl_steer.go); those it ended without reading wait in r.later.
 func (r *REPL) turn(msg string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r.setCancel(cancel)
 	defer r.setCancel(nil)
-	defer r.in.quiet()()
 	defer r.journal.EndTurn()
 
-	before, start := r.agent.Stats(), time.Now()
 	r.out.beginTurn()
 	msg = r.prepare(ctx, msg)
-	_, err := r.sess.Run(ctx, msg)
-	r.out.endTurn()
-	switch {
-	case err == nil:
-	case ctx.Err() != nil:
-		r.out.println(r.out.yellow.Sprint("⊘ interrupted"))
-	case errors.Is(err, agent.ErrStepLimit):
+	r.startTyping("")
+	// The session's result event says how the turn ended: the renderer
+	// draws it.
+	if _, err := r.sess.Run(ctx, msg); errors.Is(err, session.ErrBusy) || errors.Is(err, session.ErrClosed) {
 		r.out.fail(err.Error())
-	default:
-		r.out.fail(r.cfg.Describe(err))
 	}
-	if after := r.agent.Stats(); after.Steps > before.Steps {
-		r.out.summary(after.Steps-before.Steps, after.PromptTokens-before.PromptTokens,
-			after.CachedTokens-before.CachedTokens, after.CompletionTokens-before.CompletionTokens, time.Since(start))
-	}
+	draft := r.stopTyping()
+	r.out.endTurn()
+	r.afterTurn(draft)
 	r.out.println("")
 }
 

@@ -192,3 +192,10 @@ func (j *joiner) add(line string) (string, bool) {
 	j.parts = nil
 	return msg, true
 }
+
+// prefill puts text at the next prompt, as if typed there.
+func (in *input) prefill(text string) {
+	if text != "" {
+		in.rl.WriteStdin([]byte(text))
+	}
+}

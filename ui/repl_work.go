@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,32 +84,15 @@ func (r *REPL) bang(command string) {
 	r.setCancel(cancel)
 	defer r.setCancel(nil)
 	defer r.in.quiet()()
-	wm := r.agent.Windows()
-	id := ""
-	for _, w := range wm.Windows() {
-		if w.App() == "bash" {
-			id = w.ID()
-			break
-		}
-	}
-	if id == "" {
-		w, res := wm.Open(ctx, "bash", "")
-		if w == nil {
-			r.out.fail("could not open a shell: " + res.Text)
-			return
-		}
-		id = w.ID()
-	}
-	params, _ := json.Marshal(map[string]string{"command": command})
-	var raw map[string]json.RawMessage
-	_ = json.Unmarshal(params, &raw)
-	call := protocol.Call{ID: "user", WindowID: id, ActionID: "run", Params: raw}
 	r.out.beginTurn()
-	r.out.event(agent.Event{Kind: agent.EventCall, Call: call})
-	res := wm.Execute(ctx, id, "run", raw)
-	r.out.event(agent.Event{Kind: agent.EventResult, Call: call, Result: protocol.Result{Status: res.Status, Text: res.Text}, Detail: res})
+	res, id, err := r.sess.Command(ctx, command)
 	r.out.endTurn()
-	if res.Status != protocol.StatusDenied {
+	switch {
+	case err != nil:
+		r.out.fail(err.Error())
+	case id == "":
+		r.out.fail("could not open a shell: " + res.Text)
+	case res.Status != protocol.StatusDenied:
 		r.addNote(fmt.Sprintf("[the person ran `%s` in %s themselves: %s]", command, id, firstLine(res.Text, 200)))
 	}
 	r.out.println("")
@@ -191,6 +173,8 @@ func (r *REPL) replay(s agent.Session) {
 			o.println(o.cyan.Sprint("›") + " " + sanitize(strings.ReplaceAll(it.Text, "\n", "\n  ")))
 		case "answer":
 			o.answer(it.Text)
+		case "steer":
+			o.println(o.cyan.Sprint("›") + " " + sanitize(strings.ReplaceAll(it.Text, "\n", "\n  ")) + o.dim.Sprint("  ↳ added to the turn"))
 		case "call":
 			c := protocol.Call{ID: it.Call.ID, WindowID: it.Call.WindowID, ActionID: it.Call.ActionID, Params: it.Params}
 			line := o.dim.Sprint("▸ " + callHeadline(c, "", screenWidth()-4))

@@ -397,7 +397,7 @@ func TestREPLCtrlCAtApprovalDeniesAndEndsTheTurn(t *testing.T) {
 	s.typeLine("write the file")
 	s.waitFor("allow? ›")
 	s.keys("C-c")
-	s.waitFor("⊘ denied, turn cancelled")
+	s.waitFor("⊘ denied by the person: write")
 	s.waitFor("⊘ interrupted")
 	s.waitPrompt()
 	if _, err := os.Stat(target); !os.IsNotExist(err) {

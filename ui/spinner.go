@@ -25,6 +25,9 @@ type spinner struct {
 	label string
 	start time.Time
 	shown int // columns drawn on screen, 0 when nothing is
+	// draft, when set, is the line the person is typing during the turn,
+	// drawn after the label (repl_steer.go).
+	draft func() string
 }
 
 // delay before the first frame: a step that ends sooner leaves no trace.
@@ -78,7 +81,22 @@ func (s *spinner) drawLocked(i int) {
 	secs := int(time.Since(s.start).Seconds())
 	text := fmt.Sprintf("%c %s %ds", spinFrames[i%len(spinFrames)], s.label, secs)
 	n := utf8.RuneCountInString(text)
-	// The text only grows (the seconds), so drawing over it is enough.
-	fmt.Fprint(s.w, "\r"+s.style(text))
+	typed := ""
+	if s.draft != nil {
+		if d := []rune(s.draft()); len(d) > 0 {
+			room := max(screenWidth()-n-5, 10)
+			if len(d) > room {
+				d = append([]rune("…"), d[len(d)-room+1:]...)
+			}
+			typed = "  › " + string(d)
+			n += utf8.RuneCountInString(typed)
+		}
+	}
+	// Drawn over the last frame: spaces erase what a shorter line leaves.
+	pad := ""
+	if n < s.shown {
+		pad = strings.Repeat(" ", s.shown-n) + strings.Repeat("\b", s.shown-n)
+	}
+	fmt.Fprint(s.w, "\r"+s.style(text)+typed+pad)
 	s.shown = max(n, s.shown)
 }

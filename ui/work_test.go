@@ -12,6 +12,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -205,18 +206,18 @@ func TestTranslateKeys(t *testing.T) {
 
 func TestPipeEventsShowTheWork(t *testing.T) {
 	var w bytes.Buffer
-	emit := PipeEvents(&w)
+	emit := NewPipe(&w).Event
 	params := func(k, v string) map[string]json.RawMessage {
 		raw, _ := json.Marshal(v)
 		return map[string]json.RawMessage{k: raw}
 	}
 	run := protocol.Call{ID: "c1", WindowID: "bash_1", ActionID: "run", Params: params("command", "make test")}
-	emit(agent.Event{Kind: agent.EventCall, Call: run, Title: "bash"})
-	emit(agent.Event{Kind: agent.EventResult, Call: run, Result: protocol.Result{Status: protocol.StatusOK, Text: "exit 2, 0.1s"},
+	emit(session.ToolCall{Call: run, Title: "bash"})
+	emit(session.ToolResult{Call: run, Result: protocol.Result{Status: protocol.StatusOK, Text: "exit 2, 0.1s"},
 		Detail: windows.Result{Status: protocol.StatusOK, Output: "1\n2\n3\n4\nFAIL", Failed: true}})
 	ed := protocol.Call{ID: "c2", WindowID: "file_1", ActionID: "edit"}
-	emit(agent.Event{Kind: agent.EventCall, Call: ed, Title: "calc.go"})
-	emit(agent.Event{Kind: agent.EventResult, Call: ed, Result: protocol.Result{Status: protocol.StatusOK, Text: "replaced 1 occurrence"},
+	emit(session.ToolCall{Call: ed, Title: "calc.go"})
+	emit(session.ToolResult{Call: ed, Result: protocol.Result{Status: protocol.StatusOK, Text: "replaced 1 occurrence"},
 		Detail: windows.Result{Status: protocol.StatusOK, Diff: "--- a/calc.go\n+++ b/calc.go\n@@ -1 +1 @@\n-a\n+b\n"}})
 	want := "✗ bash_1 run failed: exit 2, 0.1s · $ make test\n    … 2 earlier lines\n    │ 3\n    │ 4\n    │ FAIL\n" +
 		"✓ file_1 edit ok: replaced 1 occurrence · calc.go\n    @@ -1 +1 @@\n    -a\n    +b\n"

@@ -26,7 +26,10 @@ type Decision struct {
 	// when AlwaysPrefix is empty).
 	Always       bool
 	AlwaysPrefix string
-	Message      string // why it was denied, for the model
+	Message      string // more on a denial, for the model: what the person said, what to do
+	// By says who denied it ("" is "the person"): the denial's one line
+	// says what, why and who decided.
+	By string
 }
 
 // Approver asks a person (or a policy) whether a dangerous action may run.
@@ -111,11 +114,22 @@ func (e *Env) ask(ctx context.Context, req ApprovalRequest) *Result {
 	if d.Allow {
 		return nil
 	}
-	text := "denied: " + req.Subject + " (" + req.Reason + ")"
-	msg := d.Message
-	if msg == "" {
-		msg = "the person did not approve it"
+	return &Result{Status: protocol.StatusDenied, Text: DenialText(req, d)}
+}
+
+// DenialText is a denial said once, in one line: who decided, what and
+// why, and anything more the decision says.
+func DenialText(req ApprovalRequest, d Decision) string {
+	by := d.By
+	if by == "" {
+		by = "the person"
 	}
-	text += ": " + msg
-	return &Result{Status: protocol.StatusDenied, Text: text}
+	// The guard's reason often starts with the command it is about: the
+	// line names it once.
+	why := strings.TrimPrefix(req.Reason, req.Subject+": ")
+	text := "denied by " + by + ": " + req.Subject + " (" + why + ")"
+	if d.Message != "" {
+		text += "; " + d.Message
+	}
+	return text
 }

@@ -286,7 +286,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 		return *refused
 	}
 	w.beforeCommand()
-	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit, append(opts, w.netOption(command, false))...)
+	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit, append(opts, w.netOption(command, false), w.liveOption())...)
 	if err != nil && !res.Canceled {
 		return Fail("%v", err)
 	}
@@ -349,7 +349,7 @@ func (w *bashWindow) start(ctx context.Context, args Args) Result {
 		return *refused
 	}
 	w.beforeCommand()
-	t, err := w.shell.Start(command, w.env.OutputLimit, append(opts, w.netOption(command, true))...)
+	t, err := w.shell.Start(command, w.env.OutputLimit, append(opts, w.netOption(command, true), w.liveOption())...)
 	if err != nil {
 		return Fail("%v", err)
 	}

@@ -35,10 +35,7 @@ func (w *bashWindow) netAsker(command string, background bool) netproxy.Asker {
 		if d.Allow {
 			return true, ""
 		}
-		if d.Message != "" {
-			return false, d.Message
-		}
-		return false, "the person did not allow it"
+		return false, DenialText(req, d)
 	}
 }
 

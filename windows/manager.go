@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,11 @@ type Env struct {
 	// Files, when set, is where file windows read and write text instead
 	// of the disk (an editor's buffers); see Files.
 	Files Files
+	// Live, when set, is given a running command's output as it arrives:
+	// it returns where a command starting in window windowID writes (taskID
+	// is a background task's id, "" for a command run in the foreground),
+	// or nil. The writer must never block.
+	Live func(windowID, taskID string) io.Writer
 }
 
 // Journal records a file before aci changes it.

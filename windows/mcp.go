@@ -357,11 +357,7 @@ func (w *mcpWindow) approve(ctx context.Context, tool string, readOnly bool, par
 		}
 		return nil
 	}
-	msg := d.Message
-	if msg == "" {
-		msg = "the person did not approve it"
-	}
-	return &Result{Status: protocol.StatusDenied, Text: "denied: " + req.Subject + " (" + req.Reason + "): " + msg}
+	return &Result{Status: protocol.StatusDenied, Text: DenialText(req, d)}
 }
 
 func (w *mcpWindow) read(ctx context.Context, args Args) Result {

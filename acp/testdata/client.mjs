@@ -21,6 +21,7 @@ const calc = join(workdir, "calc.go");
 // The editor's buffer of calc.go: not saved, so not on disk.
 let buffer = "package calc\n\n// UNSAVED-EDITOR-TEXT\nfunc Add(a, b int) int { return a - b }\n";
 const updates = [];
+const arrived = new Map(); // update → when it arrived (ms)
 const permissions = [];
 const reads = [];
 const writes = [];
@@ -55,6 +56,7 @@ const app = acp
   })
   .onNotification(acp.methods.client.session.update, ({ params }) => {
     updates.push(params.update);
+    arrived.set(params.update, Date.now());
   });
 
 const stop = await app.connectWith(stream, async (agent) => {
@@ -110,7 +112,15 @@ if (!diff || diff.path !== calc || !diff.oldText.includes("a - b") || !diff.oldT
 const run = byKind("execute").find((c) => c.title.includes("rm -rf"));
 if (!run) fail("no command tool call");
 const out = JSON.stringify(run.content);
-if (!out.includes("removed-ok")) fail("command output: " + out);
+if (!out.includes("removed-ok") || !out.includes("tick-3")) fail("command output: " + out);
+// The command's output came as it ran: an in_progress update with its
+// first tick well before the one that completed it.
+const runUpdates = updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === [...calls].find(([, c]) => c === run)[0]);
+const firstTick = runUpdates.find((u) => u.status === "in_progress" && JSON.stringify(u.content ?? "").includes("tick-1"));
+const done = runUpdates.find((u) => u.status === "completed");
+if (!firstTick || !done) fail("no streamed output update: " + JSON.stringify(runUpdates));
+if (JSON.stringify(firstTick.content).includes("tick-3")) fail("the first streamed update already held the end: " + JSON.stringify(firstTick.content));
+if (arrived.get(done) - arrived.get(firstTick) < 1500) fail(`the output came at the end: ${arrived.get(done) - arrived.get(firstTick)} ms before completion`);
 for (const [id, c] of calls) {
   const s = c.statuses;
   if (s[0] !== "pending" || s[s.length - 1] !== "completed" || !s.includes("in_progress")) fail(`statuses of ${id}: ${s}`);

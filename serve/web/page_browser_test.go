@@ -274,7 +274,8 @@ func TestPageDrivesServer(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".approval button.deny"))); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the denial shown", `document.querySelector('.approval .ap-note')?.textContent === 'denied'`)
+	// Said once: the answered card gives way to the denied action's row.
+	waitFor(t, ctx, "the denial shown", `document.querySelector('.approval .ap-note')?.textContent === 'denied' || !!document.querySelector('.action.st-denied')`)
 	waitFor(t, ctx, "the denied action", `!!document.querySelector('.action.st-denied')`)
 	waitFor(t, ctx, "the second answer", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('Left it alone.'))`)
 	waitFor(t, ctx, "the session named by its first question", `document.querySelector('#sessions .sess.active .sess-title')?.textContent === 'What does the check say?' && document.getElementById('title').textContent === 'What does the check say?'`)

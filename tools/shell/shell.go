@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+
 	"github.com/aci-dev/aci/tools"
 	"os"
 	"os/exec"
@@ -118,7 +120,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 
 	out := tools.NewCapture(limit, limit)
 	start := time.Now()
-	p, err := startShellProc(command, startDir, out, sb, net, []string{tmp}, leftFile, "BASH_ENV="+rcFile)
+	p, err := startShellProc(command, startDir, tee(out, net.live, ""), sb, net, []string{tmp}, leftFile, "BASH_ENV="+rcFile)
 	if err != nil {
 		return res, fmt.Errorf("run command: %w", err)
 	}
@@ -186,6 +188,37 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 		return res, fmt.Errorf("run command: %w", err)
 	}
 	return res, nil
+}
+
+// tee is out, and the writer live gives for the command (taskID: a
+// background task's), which sees each piece of output as it is read.
+func tee(out *tools.Capture, live func(string) io.Writer, taskID string) io.Writer {
+	if live == nil {
+		return out
+	}
+	w := live(taskID)
+	if w == nil {
+		return out
+	}
+	return &teeWriter{out: out, live: w}
+}
+
+type teeWriter struct {
+	out  *tools.Capture
+	live io.Writer
+}
+
+func (t *teeWriter) Write(p []byte) (int, error) {
+	t.out.Write(p)
+	t.live.Write(p)
+	return len(p), nil
+}
+
+func (t *teeWriter) Close() error {
+	if c, ok := t.live.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // pwdTrapScript is sourced by bash before the command (BASH_ENV). It unsets
@@ -263,7 +296,7 @@ type shellProc struct {
 // exec, so the pid and exit status are bash's. Where there is no pid
 // namespace the limits helper stays as bash's parent instead, but there
 // the link has no fds (Landlock) or there is no link.
-func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox, net netOpts, writable []string, leftFile string, extraEnv ...string) (*shellProc, error) {
+func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net netOpts, writable []string, leftFile string, extraEnv ...string) (*shellProc, error) {
 	sandbox.ProtectProcess()
 	var link *sandbox.Link
 	if net.proxy != nil {
@@ -326,6 +359,9 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 	}
 	go func() {
 		defer close(p.readDone)
+		if c, ok := out.(io.Closer); ok {
+			defer c.Close() // a live reader learns the output ended
+		}
 		buf := make([]byte, 32<<10)
 		for {
 			n, err := r.Read(buf)

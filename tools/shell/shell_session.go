@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"time"
@@ -53,12 +54,30 @@ type RunOption func(*runOpts)
 type runOpts struct {
 	uncontained bool
 	net         netOpts
+	live        func(taskID string) io.Writer
+}
+
+// OutputTo tees the command's raw output, as it arrives, to the writer
+// live returns when the command starts (taskID: a background task's id,
+// "" for a foreground run; a nil writer: none). The writer must never
+// block: the command's pipe is read through it. It is closed, when it is
+// an io.Closer, once the output has ended. A nil live does nothing.
+func OutputTo(live func(taskID string) io.Writer) RunOption {
+	return func(o *runOpts) { o.live = live }
 }
 
 // netOpts are a contained command's way to the network.
 type netOpts struct {
 	proxy *netproxy.Proxy // nil: no network at all
 	ask   netproxy.Asker
+	// live rides along to where the process starts: where its output is
+	// teed as it arrives (OutputTo).
+	live func(taskID string) io.Writer
+}
+
+func withLive(n netOpts, live func(string) io.Writer) netOpts {
+	n.live = live
+	return n
 }
 
 // Network lets a contained command reach the network through proxy, with
@@ -76,14 +95,19 @@ func Uncontained() RunOption { return func(o *runOpts) { o.uncontained = true } 
 // sandboxFor is the Shell's sandbox unless the options lift it, and the
 // network the options give.
 func (s *Shell) sandboxFor(opts []RunOption) (*sandbox.Sandbox, netOpts) {
-	var o runOpts
-	for _, f := range opts {
-		f(&o)
-	}
+	o := options(opts)
 	if o.uncontained {
 		return nil, netOpts{}
 	}
 	return s.sb, o.net
+}
+
+func options(opts []RunOption) runOpts {
+	var o runOpts
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
 }
 
 // Dir is the directory the next command starts in.
@@ -111,7 +135,7 @@ func (s *Shell) Run(ctx context.Context, command string, timeout time.Duration, 
 	dir, gone := s.workDir()
 	start := time.Now()
 	sb, net := s.sandboxFor(opts)
-	res, err := runCommand(ctx, command, dir, timeout, limit, sb, net)
+	res, err := runCommand(ctx, command, dir, timeout, limit, sb, withLive(net, options(opts).live))
 	res.CwdGone = gone
 	res.LinksOut = s.links.scan(start)
 	if res.Dir != "" {
@@ -127,5 +151,5 @@ func (s *Shell) Run(ctx context.Context, command string, timeout time.Duration, 
 func (s *Shell) Start(command string, limit int, opts ...RunOption) (*Task, error) {
 	dir, _ := s.workDir()
 	sb, net := s.sandboxFor(opts)
-	return startTask(command, dir, limit, sb, net)
+	return startTask(command, dir, limit, sb, withLive(net, options(opts).live))
 }

@@ -79,7 +79,7 @@ func startTask(command, dir string, limit int, sb *sandbox.Sandbox, net netOpts)
 		sb:       sb,
 		dir:      d,
 	}
-	t.p, err = startShellProc(command, d, out, sb, net, nil, "")
+	t.p, err = startShellProc(command, d, tee(out, net.live, t.id), sb, net, nil, "")
 	if err != nil {
 		return nil, fmt.Errorf("start task: %w", err)
 	}

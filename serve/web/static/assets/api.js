@@ -58,7 +58,7 @@ export const fork = (id, turn) => api('POST', `api/sessions/${enc(id)}/fork`, { 
 export const eventsURL = (id) => `api/sessions/${enc(id)}/events`;
 
 // The event types of §7.
-export const EVENT_TYPES = ['text', 'tool_call', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'usage'];
+export const EVENT_TYPES = ['text', 'tool_call', 'output', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'steer', 'usage'];
 
 // EventStream reads a session's Server-Sent Events with fetch rather than
 // EventSource, for one reason: the first request can send Last-Event-ID 0

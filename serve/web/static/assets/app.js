@@ -125,7 +125,8 @@ function setState(state) {
   ui.state.hidden = !S.id;
   ui.cancel.hidden = !S.id || S.state === 'idle';
   ui.end.hidden = !S.id;
-  ui.send.disabled = S.state !== 'idle' && !!S.id;
+  // Sending while a turn runs adds to it (steering): the box stays usable.
+  ui.input.placeholder = S.id && S.state !== 'idle' ? 'Add to the running turn…' : 'Ask aci…';
   document.body.dataset.state = S.state;
   const s = S.list.find((x) => x.id === S.id);
   if (s && s.state !== S.state) {
@@ -350,8 +351,8 @@ async function forkAt(turn) {
 async function send() {
   const text = ui.input.value;
   if (!text.trim()) return;
-  // No check of the state here: the page's view of it may lag by an event,
-  // and the server answers 409 (said in a toast) while a turn runs.
+  // No check of the state here: the page's view of it may lag by an event.
+  // While a turn runs the text joins it (the answer says steer).
   ui.send.disabled = true;
   try {
     let id = S.id;
@@ -362,14 +363,15 @@ async function send() {
       await open(id);
       refreshList();
     }
-    await API.sendMessage(id, text);
+    const r = await API.sendMessage(id, text);
+    if (r && r.steer) toast('added to the running turn: the model reads it with its next request');
     // Only now: a refused message stays in the box, nothing lost.
     if (ui.input.value === text) ui.input.value = '';
     autosize();
   } catch (err) {
     fail(err);
   } finally {
-    ui.send.disabled = S.state !== 'idle' && !!S.id;
+    ui.send.disabled = false;
   }
 }
 
@@ -425,7 +427,8 @@ ui.cancel.addEventListener('click', async () => {
 });
 
 function route() {
-  const id = decodeURIComponent(location.hash.slice(1));
+  // #ID, or #session=ID as the REPL's /serve prints it after the token.
+  const id = decodeURIComponent(location.hash.slice(1)).replace(/^session=/, '');
   if (id !== (S.id || '')) open(id || null);
 }
 window.addEventListener('hashchange', route);

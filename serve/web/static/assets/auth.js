@@ -19,7 +19,10 @@ let memory = ''; // when storage is refused (a private window's settings)
     try {
       localStorage.setItem(KEY, memory);
     } catch { /* kept for this tab only */ }
-    history.replaceState(null, '', location.pathname + location.search);
+    // What follows the token (the terminal's session: &session=ID) stays,
+    // for the router.
+    const rest = location.hash.slice(m[0].length).replace(/^&/, '');
+    history.replaceState(null, '', location.pathname + location.search + (rest ? '#' + rest : ''));
   }
 }
 

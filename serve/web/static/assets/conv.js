@@ -8,6 +8,7 @@ import { renderMarkdown, diffLines } from './md.js';
 // A window's params worth showing on the action's line, first found wins.
 const SUMMARY_KEYS = ['command', 'path', 'target', 'url', 'query', 'pattern', 'uri', 'n', 'text'];
 const MAX_OPEN_LINES = 24; // outputs up to this long start unfolded
+const LIVE_MAX = 64 * 1024; // a running command's output kept in its row
 
 function summarize(params) {
   if (!params || typeof params !== 'object') return { arg: '', rest: null };
@@ -60,6 +61,16 @@ export class Conversation {
     this.running = running;
     for (const t of turns || []) {
       const rec = this.turn(t.index, t.question);
+      // A past turn as it looked live: its actions with their output, the
+      // messages added to it, then its answer.
+      const cur = this.current;
+      this.current = rec;
+      for (const a of t.actions || []) {
+        this.toolCall(a);
+        this.toolResult({ call_id: a.call_id, status: a.status, output: a.output });
+      }
+      for (const text of t.steers || []) this.steer(rec, text);
+      this.current = cur;
       if (t.answer) this.appendText(rec, t.answer, true);
     }
     this.scroll(true);
@@ -124,10 +135,19 @@ export class Conversation {
       case 'tool_call':
         this.toolCall(d);
         break;
+      case 'output':
+        this.output(d);
+        break;
       case 'tool_result':
         this.toolResult(d);
         break;
       case 'notice': {
+        if (d.request_id && d.by) {
+          // A question the terminal was asked too, answered there.
+          const how = (d.text || '').replace(/^[^:]*:\s*/, '').replace(/ in the terminal$/, '');
+          for (const p of this.pending) if (p.id === d.request_id) this.settle(p, `answered in the ${d.by}: ${how}`, 'elsewhere');
+          break;
+        }
         const rec = this.at();
         if (rec) {
           rec.text = null;
@@ -139,6 +159,11 @@ export class Conversation {
       case 'approval':
         this.approval(d);
         break;
+      case 'steer': {
+        const rec = this.at();
+        if (rec) this.steer(rec, d.text || '');
+        break;
+      }
       case 'state': {
         // The question is settled: answered if the turn goes on, else ended with it.
         if (d.state !== 'awaiting_approval') this.expireApprovals(d.state === 'idle' ? 'no longer waiting' : 'answered');
@@ -204,13 +229,36 @@ export class Conversation {
     this.calls.set(d.call_id, { node, body, status });
   }
 
+  // output grows a running command's row as its output comes (pieces join).
+  output(d) {
+    const a = d.call_id && this.calls.get(d.call_id);
+    if (!a) return;
+    if (!a.live) {
+      a.live = el('pre', { class: 'act-out act-live' });
+      a.body.append(a.live);
+      a.node.open = true;
+    }
+    const stick = nearBottom(a.live, 24);
+    let text = (a.live.textContent + d.text);
+    // A long run keeps its last part in view, as a terminal does.
+    if (text.length > LIVE_MAX) text = '…' + text.slice(text.length - LIVE_MAX);
+    a.live.textContent = text;
+    if (stick) a.live.scrollTop = a.live.scrollHeight;
+  }
+
   toolResult(d) {
     const a = this.calls.get(d.call_id);
     if (!a) return;
     const st = d.status || 'ok';
     a.node.classList.remove('running');
     a.node.classList.add('st-' + st);
-    a.status.textContent = st === 'ok' ? '✓' : st === 'error' ? '✗ error' : st === 'denied' ? '⊘ denied' : st;
+    // The live output gives way to what the command left, cut as for the model.
+    a.live?.remove();
+    a.live = null;
+    // A denial is said once: by this row (who, what, why); the question's
+    // card, answered, goes.
+    if (st === 'denied') for (const c of this.root.querySelectorAll('.approval.settled')) c.remove();
+    a.status.textContent = st === 'ok' ? '✓' : st === 'error' ? '✗ error' : st === 'denied' ? '⊘' : st;
     const out = typeof d.output === 'string' && d.output !== '' ? d.output : d.text || '';
     if (!out) return;
     const lines = out.replace(/\n$/, '').split('\n').length;
@@ -246,7 +294,7 @@ export class Conversation {
       diff,
       d.reason ? el('div', { class: 'ap-reason' }, d.reason) : null,
       el('div', { class: 'ap-foot' }, buttons, note));
-    const rec2 = { card, buttons, note };
+    const rec2 = { id: d.request_id, card, buttons, note };
     const choose = async (decision) => {
       for (const b of buttons.querySelectorAll('button')) b.disabled = true;
       note.textContent = '…';
@@ -267,6 +315,12 @@ export class Conversation {
       el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'));
     holder.append(card);
     this.pending.add(rec2);
+  }
+
+  // steer shows a message added to the running turn, where the model read it.
+  steer(rec, text) {
+    rec.text = null;
+    rec.body.append(el('div', { class: 'steer' }, el('span', { class: 'steer-mark' }, '↳ '), text));
   }
 
   settle(rec, text, kind) {

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/session"
+)
+
+// BenchmarkOutputToREPL measures how long a line a command writes takes
+// to be drawn by the REPL's renderer (its live tail, on a terminal with
+// colour and spinner): the shell's pipe, the live buffer, the coalescing
+// (ten times a second), the session's inline delivery and the drawing.
+// Each iteration is a turn whose command prints its clock on a line every
+// 20 ms, 50 times.
+func BenchmarkOutputToREPL(b *testing.B) {
+	const stamps = "for i in $(seq 1 50); do date +%s%N; sleep 0.02; done"
+	srv := fakeai.New(b)
+	srv.Handle(func(req fakeai.Request) fakeai.Reply {
+		if strings.Contains(req.Messages[len(req.Messages)-1].Content, "<result") {
+			return fakeai.Reply{Content: "done"}
+		}
+		return fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}},
+			fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": stamps}})}
+	})
+	f := session.NewFactory(session.Config{Client: agent.ClientConfig{BaseURL: srv.URL, APIKey: "sk-bench", Model: "m", Stream: true},
+		Agent: agent.Config{BasePrompt: "You are aci."}, SessionsDir: b.TempDir()})
+	r := newRenderer(io.Discard, true, true)
+	var lat []time.Duration
+	s, err := f.New(context.Background(), session.Options{Workdir: b.TempDir(), Events: func(ev session.Event) {
+		r.event(ev)
+		if o, ok := ev.(session.Output); ok {
+			now := time.Now()
+			for _, l := range strings.Split(o.Text, "\n") {
+				if ns, err := strconv.ParseInt(l, 10, 64); err == nil {
+					lat = append(lat, now.Sub(time.Unix(0, ns)))
+				}
+			}
+		}
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ResetTimer()
+	for range b.N {
+		r.beginTurn()
+		if _, err := s.Run(context.Background(), "stamp"); err != nil {
+			b.Fatal(err)
+		}
+		r.endTurn()
+	}
+	b.StopTimer()
+	if len(lat) == 0 {
+		b.Fatal("no line drawn")
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Milliseconds()), "ms-p50")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Milliseconds()), "ms-p99")
+	b.ReportMetric(float64(lat[len(lat)-1].Milliseconds()), "ms-max")
+}
