@@ -170,7 +170,7 @@ func TestCutTranscriptLine(t *testing.T) {
 	}
 	wholeLines(t, path)
 	r = aci(t, dir, ai, "", shared, "--resume", id, "-p", "question three")
-	if r.code != 0 || !strings.Contains(r.stderr, "2 earlier questions") || strings.Contains(r.stderr, "damaged") {
+	if r.code != 0 || !strings.Contains(r.stderr, "2 earlier turns") || strings.Contains(r.stderr, "damaged") {
 		t.Errorf("the next resume: %d\n%s", r.code, r.stderr)
 	}
 	last := ai.Requests()[len(ai.Requests())-1]
