@@ -1,0 +1,113 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// heldStandIn is a stand-in in use: how many running commands need it,
+// and its inode when aci made it (0: bwrap did).
+type heldStandIn struct {
+	n   int
+	ino uint64
+}
+
+// protectCommand sets up, for a command about to start under bwrap, what
+// keeps the workspace's protected files as they are, and returns its
+// release (see Command).
+func (s *Sandbox) protectCommand() func() []string {
+	_, files, dirs, unguarded := protectedNow(s.policy)
+	mine := s.holdStandIns(files, dirs)
+	var once sync.Once
+	return func() (created []string) {
+		once.Do(func() {
+			s.releaseStandIns(mine)
+			for _, u := range unguarded {
+				if _, err := os.Lstat(u); err == nil {
+					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))
+				}
+			}
+		})
+		return created
+	}
+}
+
+// holdStandIns makes the stand-ins' mount points for one command (written
+// down first, so that a killed aci's are removed by the next one), or
+// counts one more user of those already there.
+func (s *Sandbox) holdStandIns(files, dirs []string) (mine []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.standIns == nil {
+		s.standIns = map[string]*heldStandIn{}
+	}
+	hold := func(c string, dir bool) {
+		h := s.standIns[c]
+		if h == nil {
+			h = &heldStandIn{}
+			if makeStandIn(c, dir) {
+				h.ino = inode(c)
+			} else if _, err := os.Lstat(c); err == nil {
+				return // someone else's file appeared: bwrap binds it read-only
+			}
+			s.standIns[c] = h
+		}
+		h.n++
+		mine = append(mine, c)
+	}
+	for _, f := range files {
+		hold(f, false)
+	}
+	for _, d := range dirs {
+		hold(d, true)
+	}
+	// One another running command holds: it exists now, so protectedNow
+	// did not list it as missing, but this command needs it kept too.
+	for c, h := range s.standIns {
+		if h.n > 0 && !slices.Contains(mine, c) {
+			h.n++
+			mine = append(mine, c)
+		}
+	}
+	return mine
+}
+
+// releaseStandIns gives back one command's stand-ins, removing those no
+// running command uses any more (unless something filled them meanwhile).
+func (s *Sandbox) releaseStandIns(paths []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range paths {
+		h := s.standIns[p]
+		if h == nil {
+			continue
+		}
+		if h.n--; h.n > 0 {
+			continue
+		}
+		delete(s.standIns, p)
+		dropStandIn(p, h.ino)
+	}
+}
+
+// quarantine moves a protected file a command created out of the
+// workspace, into the session's temp folder, and says where it went.
+func (s *Sandbox) quarantine(path string) string {
+	name := path
+	if len(s.policy.Workspace) > 0 {
+		if r, err := filepath.Rel(s.policy.Workspace[0], path); err == nil && !strings.HasPrefix(r, "..") {
+			name = r
+		}
+	}
+	dest := filepath.Join(s.tmpDir, "quarantine", strings.TrimPrefix(path, "/"))
+	if os.MkdirAll(filepath.Dir(dest), 0o700) == nil {
+		os.RemoveAll(dest)
+		if os.Rename(path, dest) == nil {
+			return name + " (moved to " + dest + ")"
+		}
+	}
+	return name + " (could not be moved away)"
+}
