@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/tools/limits"
 )
 
 // aci killed with SIGKILL while a contained command runs leaves the empty
@@ -78,3 +80,60 @@ func allExist(dir string, names []string) bool {
 }
 
 var _ = strings.Contains
+
+// With the default limits (no settings), a fork bomb and a flood of a few
+// hundred sleeping processes are each ended as soon as they reach the
+// process limit, long before their timeout, with a result naming the
+// limit; a process outside aci lives on. Both are bounded (a depth-11
+// fork tree, 600 children), so a machine without a pids cgroup survives
+// the test too.
+func TestE2EFloodEndedByDefaultLimits(t *testing.T) {
+	work, home := t.TempDir(), t.TempDir()
+	containedOrSkip(t, work)
+	limits.Configure(limits.Defaults())
+	if m := limits.Current().Mechanism(); m != limits.CgroupV1 && m != limits.CgroupV2 {
+		t.Skipf("no pids cgroup here (%s): a flood is bounded per process only", m)
+	}
+	procs := limits.Defaults().Processes
+	bystander := startBystander(t)
+	bomb := `f(){ if [ $1 -gt 0 ]; then f $(($1-1)) & f $(($1-1)) & wait; else sleep 40; fi; }; f 11`
+	flood := `python3 -c "
+import os, time
+for i in range(600):
+    if os.fork() == 0:
+        time.sleep(40); os._exit(0)
+time.sleep(40)
+"`
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		runCall(bomb),
+		runCall(flood),
+		runCall("echo still fine"),
+		fakeai.Reply{Content: "done"},
+	)
+	start := time.Now()
+	// --yes: the guard asks before a fork bomb; here it is let through.
+	r := aci(t, work, srv, "stress", []string{"HOME=" + home}, "--yes")
+	if r.code != 0 {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if took := time.Since(start); took > 35*time.Second {
+		t.Errorf("the floods ran %v: not ended at the limit", took)
+	}
+	want := fmt.Sprintf("stopped by the process limit (%d processes", procs)
+	for _, id := range []string{"call_2_1", "call_3_1"} {
+		if got := resultOf(t, srv, id); !strings.Contains(got, want) {
+			t.Errorf("%s: %q lacks %q", id, got, want)
+		}
+	}
+	t.Logf("bomb: %.200s\nflood: %.200s", resultOf(t, srv, "call_2_1"), resultOf(t, srv, "call_3_1"))
+	if got := resultOf(t, srv, "call_4_1"); !strings.Contains(got, "exit 0") {
+		t.Errorf("the next command: %q", got)
+	}
+	if !aliveProc(bystander.Process) {
+		t.Fatal("a process outside aci was killed")
+	}
+	if live := sleepers("sleep 40"); len(live) > 0 {
+		t.Errorf("%d flood processes outlived their command", len(live))
+	}
+}
