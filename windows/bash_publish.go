@@ -8,8 +8,8 @@ import (
 	"github.com/aci-dev/aci/tools/gitscan"
 )
 
-// publishWhy looks, before a command commits or pushes, at what it would
-// publish: a secret value aci knows (its key, credential variables, what
+// publishWhy looks, before a command commits, pushes, stages, stashes or
+// otherwise stores content in git, at what it would store or publish: a secret value aci knows (its key, credential variables, what
 // the workspace's .env files hold) or a file git ignores being
 // force-added. It returns the reason to ask, naming the file and never the
 // value; "" when nothing is found or the command publishes nothing. The
@@ -24,9 +24,11 @@ func (w *bashWindow) publishWhy(ctx context.Context, command string) string {
 		if dir == "" {
 			dir = w.shell.Dir()
 		}
-		publishes = publishes || p.Kind == "commit" || p.Kind == "push"
+		// Every write into the object store counts, git add included:
+		// what it stores stays in git's objects even once unstaged.
+		publishes = true
 		op := gitscan.Op{Kind: p.Kind, Dir: dir, All: p.All, Force: p.Force, Paths: p.Paths,
-			Messages: p.Messages, Remote: p.Remote, Refs: p.Refs}
+			Messages: p.Messages, Remote: p.Remote, Refs: p.Refs, Untracked: p.Untracked, Ignored: p.Ignored}
 		for _, f := range p.Pending {
 			if f.Known {
 				op.Pending = append(op.Pending, gitscan.Pending{Path: f.Path, Content: f.Content, From: f.From})

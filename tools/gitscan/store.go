@@ -1,0 +1,187 @@
+package gitscan
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Writes into the object store other than a commit: git add (the blobs it
+// stages), git stash (the worktree's changes, and with -u/-a its
+// untracked and ignored files) and the plumbing that stores named files
+// or texts (hash-object -w, update-index --add, apply --cached, tag and
+// notes messages). What they store stays in the repository's objects,
+// where a push of the right ref, a bundle or a copy of the folder carries
+// it along, even once the file is unstaged or the stash dropped.
+
+// checkAdd looks at what git add stages: an ignored file it force-adds,
+// and secret values in the files it takes, as the command will have
+// written them.
+func checkAdd(ctx context.Context, op Op, m *matcher) (*Finding, error) {
+	if !op.Force && m.empty() {
+		return nil, nil
+	}
+	r := openRepo(ctx, op.Dir)
+	if r == nil {
+		return nil, nil
+	}
+	worktree := map[string]bool{}
+	if f, err := r.addedFiles(op, worktree); f != nil || err != nil {
+		if f != nil {
+			f.Op = "add"
+		}
+		return f, err
+	}
+	if m.empty() {
+		return nil, nil
+	}
+	if f := r.scanPending(covered(op), worktree, m, "add"); f != nil {
+		return f, nil
+	}
+	return r.scanWorktree(worktree, m, "add")
+}
+
+// covered are the pending files op's pathspecs take.
+func covered(op Op) []Pending {
+	var out []Pending
+	for _, p := range op.Pending {
+		if op.All || coveredBy(p.Path, op.Dir, op.Paths) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// coveredBy reports whether path is one of specs (relative to dir), lies
+// in one, or matches one as a pattern.
+func coveredBy(path, dir string, specs []string) bool {
+	for _, s := range specs {
+		s = strings.TrimPrefix(s, ":/")
+		abs := s
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(dir, s)
+		}
+		if ok, _ := filepath.Match(abs, path); ok || path == abs || strings.HasPrefix(path, abs+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkStash looks at what git stash stores: the staged and worktree
+// changes of tracked files, with -u the untracked files, with -a the
+// ignored ones too (any ignored file is reported: it is what git was told
+// to keep out), and the stash message.
+func checkStash(ctx context.Context, op Op, m *matcher) (*Finding, error) {
+	r := openRepo(ctx, op.Dir)
+	if r == nil {
+		return nil, nil
+	}
+	paths := op.Paths
+	if len(paths) == 0 {
+		paths = []string{":/"}
+	}
+	if op.Ignored {
+		ign, err := r.namesIn(op.Dir, append([]string{"ls-files", "-z", "-o", "-i", "--exclude-standard", "--full-name", "--"}, paths...)...)
+		if err != nil {
+			return nil, err
+		}
+		if len(ign) > 0 {
+			return &Finding{Op: "stash", File: mostSensitive(ign)}, nil
+		}
+	}
+	if m.empty() {
+		return nil, nil
+	}
+	for _, msg := range op.Messages {
+		if label := m.find([]byte(msg)); label != "" {
+			return &Finding{Op: "stash", File: "the stash message", Secret: label}, nil
+		}
+	}
+	worktree := map[string]bool{}
+	args := []string{"ls-files", "-z", "-m", "--full-name"}
+	if op.Untracked {
+		args = append(args, "-o", "--exclude-standard")
+	}
+	list, err := r.namesIn(op.Dir, append(append(args, "--"), paths...)...)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range list {
+		worktree[n] = true
+	}
+	staged, blobs, err := r.staged()
+	if err != nil {
+		return nil, err
+	}
+	var objs, names []string
+	for i, p := range staged {
+		if !worktree[p] {
+			objs, names = append(objs, blobs[i]), append(names, p)
+		}
+	}
+	if f, err := r.scanObjects(objs, names, "stash", m); f != nil || err != nil {
+		return f, err
+	}
+	return r.scanWorktree(worktree, m, "stash")
+}
+
+// mostSensitive picks the ignored file to name: a .env-like one when
+// there is one.
+func mostSensitive(names []string) string {
+	for _, n := range names {
+		b := filepath.Base(n)
+		if b == ".env" || strings.HasPrefix(b, ".env.") || strings.Contains(strings.ToLower(b), "secret") || strings.HasSuffix(b, ".pem") || strings.HasSuffix(b, ".key") {
+			return n
+		}
+	}
+	return names[0]
+}
+
+// checkStore looks at the plumbing that stores named files or texts:
+// their content (as the command will have written it), ignored files
+// among them, and the messages.
+func checkStore(ctx context.Context, op Op, m *matcher) (*Finding, error) {
+	r := openRepo(ctx, op.Dir)
+	if r == nil {
+		return nil, nil
+	}
+	if op.Force {
+		sub := &repo{ctx: r.ctx, root: op.Dir}
+		if f, err := sub.ignored(op.Paths, "update-index"); f != nil || err != nil {
+			return f, err
+		}
+	}
+	if m.empty() {
+		return nil, nil
+	}
+	for _, msg := range op.Messages {
+		if label := m.find([]byte(msg)); label != "" {
+			return &Finding{Op: "store", File: "a message", Secret: label}, nil
+		}
+	}
+	worktree := map[string]bool{}
+	for _, p := range op.Paths {
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(op.Dir, p)
+		}
+		if rel, err := filepath.Rel(r.root, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			worktree[filepath.ToSlash(rel)] = true
+			continue
+		}
+		// A file outside the repository (a patch in /tmp): read it as is.
+		if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxBlob {
+			if b, err := os.ReadFile(abs); err == nil {
+				if label := m.find(b); label != "" {
+					return &Finding{Op: "store", File: p, Secret: label}, nil
+				}
+			}
+		}
+	}
+	if f := r.scanPending(covered(Op{Dir: op.Dir, Paths: op.Paths, Pending: op.Pending}), worktree, m, "store"); f != nil {
+		return f, nil
+	}
+	return r.scanWorktree(worktree, m, "store")
+}
