@@ -124,6 +124,19 @@ func checkStash(ctx context.Context, op Op, m *matcher) (*Finding, error) {
 	if f, err := r.scanObjects(objs, names, "stash", m); f != nil || err != nil {
 		return f, err
 	}
+	// Files the command writes first: a new one is taken with -u, a
+	// tracked one always.
+	pend := Op{Dir: op.Dir, Paths: op.Paths, All: len(op.Paths) == 0, Pending: op.Pending}
+	var taken []Pending
+	for _, p := range covered(pend) {
+		rel, err := filepath.Rel(r.root, p.Path)
+		if err == nil && (op.Untracked || worktree[filepath.ToSlash(rel)] || r.tracked(rel)) {
+			taken = append(taken, p)
+		}
+	}
+	if f := r.scanPending(taken, worktree, m, "stash"); f != nil {
+		return f, nil
+	}
 	return r.scanWorktree(worktree, m, "stash")
 }
 
@@ -184,4 +197,10 @@ func checkStore(ctx context.Context, op Op, m *matcher) (*Finding, error) {
 		return f, nil
 	}
 	return r.scanWorktree(worktree, m, "store")
+}
+
+// tracked reports whether rel (from the top) is a tracked file.
+func (r *repo) tracked(rel string) bool {
+	list, err := r.names("ls-files", "-z", "--full-name", "--", ":/"+filepath.ToSlash(rel))
+	return err == nil && len(list) > 0
 }

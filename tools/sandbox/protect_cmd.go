@@ -15,16 +15,89 @@ type heldStandIn struct {
 	ino uint64
 }
 
+// protectState is what a Sandbox keeps about the protected names at any
+// depth of its workspace (protect_index.go).
+type protectState struct {
+	once  sync.Once
+	index *protectIndex
+	mu    sync.Mutex
+	moved []string // moved away while looking before a command: said at the next release
+}
+
+// indexed is the workspace's index, made at first use.
+func (s *Sandbox) indexed() *protectIndex {
+	s.prot.once.Do(func() {
+		if len(s.policy.Workspace) > 0 {
+			s.prot.index = &protectIndex{root: s.policy.Workspace[0]}
+		}
+	})
+	return s.prot.index
+}
+
+// protectedPresent adds the protected paths present at any depth of the
+// workspace to list (bound read-only for the command about to start),
+// first moving away those that a running command or task made since the
+// last look.
+func (s *Sandbox) protectedPresent(list []string) []string {
+	x := s.indexed()
+	if x == nil || s.tmpDir == "" {
+		return list
+	}
+	present, made := x.look()
+	if moved := s.quarantineMade(made); len(moved) > 0 {
+		s.prot.mu.Lock()
+		s.prot.moved = append(s.prot.moved, moved...)
+		s.prot.mu.Unlock()
+	}
+	out := slices.Clip(list)
+	for _, p := range present {
+		out = appendUnique(out, p)
+	}
+	return out
+}
+
+// quarantineMade moves away protected paths commands made, and says so
+// for each ("path (moved to ...): why").
+func (s *Sandbox) quarantineMade(made []string) []string {
+	var out []string
+	for _, p := range made {
+		s.mu.Lock()
+		held := s.standIns[p] != nil // a running command's stand-in
+		s.mu.Unlock()
+		fi, err := os.Lstat(p)
+		if err != nil || held {
+			continue
+		}
+		why := protectedName(filepath.Base(p), fi.IsDir())
+		out = append(out, s.quarantine(p)+": "+why)
+	}
+	return out
+}
+
 // protectCommand sets up, for a command about to start under bwrap, what
 // keeps the workspace's protected files as they are, and returns its
-// release (see Command).
+// release (see Command): it gives back the stand-ins, and moves away the
+// protected files that appeared at any depth while it (or another command
+// or task) ran.
 func (s *Sandbox) protectCommand() func() []string {
 	_, files, dirs, unguarded := protectedNow(s.policy)
 	mine := s.holdStandIns(files, dirs)
+	end := func() {}
+	if x := s.indexed(); x != nil {
+		end = x.begin()
+	}
 	var once sync.Once
 	return func() (created []string) {
 		once.Do(func() {
+			end()
 			s.releaseStandIns(mine)
+			s.prot.mu.Lock()
+			created, s.prot.moved = s.prot.moved, nil
+			s.prot.mu.Unlock()
+			if x := s.indexed(); x != nil {
+				_, made := x.look()
+				created = append(created, s.quarantineMade(made)...)
+			}
 			for _, u := range unguarded {
 				if _, err := os.Lstat(u); err == nil {
 					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))

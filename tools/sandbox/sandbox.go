@@ -56,6 +56,7 @@ type Sandbox struct {
 
 	mu       sync.Mutex
 	standIns map[string]*heldStandIn // stand-ins for missing protected paths (protect_cmd.go)
+	prot     protectState            // protected names at any depth (protect_cmd.go)
 }
 
 // Options choose the mechanism.
@@ -145,6 +146,9 @@ func (s *Sandbox) WrapLinked(argv []string, dir string, l *Link, extraWritable .
 		if p.PrivateTmp = s.privateTmp(); p.PrivateTmp != "" && s.kind == Landlock {
 			p.Writable = appendUnique(p.Writable, filepath.Join(p.PrivateTmp, "tmp"))
 		}
+	}
+	if s.kind == Bwrap {
+		p.Protected = s.protectedPresent(p.Protected)
 	}
 	return wrap(s.kind, p, argv, dir)
 }
