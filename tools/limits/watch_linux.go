@@ -3,8 +3,11 @@
 package limits
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -64,16 +67,31 @@ func (r *Run) stopWatch() {
 	r.watch = nil
 }
 
-// endFlood kills every process of a command's cgroups with forking shut
-// off, then restores the process limit. dirs' last is the pids cgroup.
+// endFlood kills, with forking shut off, every process of a command's
+// cgroups but the first (the helper, or bwrap, which aci started): that
+// one reaps the others (a subreaper, or the pid namespace's end) and then
+// ends by itself, as the command has. Killing it too would leave the
+// others' zombies to a parent that may never reap them, still counted in
+// the cgroup that the next command reuses. dirs' last is the pids
+// cgroup; the limit is put back at the end.
 func endFlood(dirs []string, limit int64) {
 	pids := dirs[len(dirs)-1]
 	os.WriteFile(filepath.Join(pids, "pids.max"), []byte("0"), 0)
 	defer writeLimit(pids, "pids.max", limit)
 	for range 200 {
-		left := 0
+		var all []int
 		for _, d := range dirs {
-			for _, p := range cgroupPids(d) {
+			all = append(all, cgroupPids(d)...)
+		}
+		first, firstStart := 0, uint64(0)
+		for _, p := range all {
+			if st, ok := procStart(p); ok && (first == 0 || st < firstStart) {
+				first, firstStart = p, st
+			}
+		}
+		left := 0
+		for _, p := range all {
+			if p != first {
 				syscall.Kill(p, syscall.SIGKILL)
 				left++
 			}
@@ -83,4 +101,22 @@ func endFlood(dirs []string, limit int64) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// procStart is when process pid started (clock ticks since boot).
+func procStart(pid int) (uint64, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 { // state is field 3 of stat, starttime field 22
+		return 0, false
+	}
+	n, err := strconv.ParseUint(f[19], 10, 64)
+	return n, err == nil
 }
