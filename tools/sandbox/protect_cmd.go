@@ -184,3 +184,38 @@ func (s *Sandbox) quarantine(path string) string {
 	}
 	return name + " (could not be moved away)"
 }
+
+// Uncontained is the Sandbox for a command the person allowed to run
+// outside the sandbox: it contains nothing, but the protected files that
+// appear in the workspace while it runs are still moved away and named
+// (it could change existing ones: only containment prevents that). nil
+// for a nil or uncontaining Sandbox.
+func (s *Sandbox) Uncontained() *Sandbox {
+	if s.Kind() != Bwrap {
+		return nil
+	}
+	return &Sandbox{kind: None, policy: s.policy, outer: s}
+}
+
+// watchUncontained is an uncontained command's release: it marks the
+// time it runs, and moves away what appeared meanwhile.
+func (s *Sandbox) watchUncontained() func() []string {
+	x := s.indexed()
+	if x == nil || s.privateTmp() == "" {
+		return func() []string { return nil }
+	}
+	// What is there before it runs is not its doing; what a running task
+	// made is moved away now, and said with this command.
+	_, before := x.look()
+	early := s.quarantineMade(before)
+	end := x.begin()
+	var once sync.Once
+	return func() (created []string) {
+		once.Do(func() {
+			end()
+			_, made := x.look()
+			created = append(early, s.quarantineMade(made)...)
+		})
+		return created
+	}
+}

@@ -57,6 +57,7 @@ type Sandbox struct {
 	mu       sync.Mutex
 	standIns map[string]*heldStandIn // stand-ins for missing protected paths (protect_cmd.go)
 	prot     protectState            // protected names at any depth (protect_cmd.go)
+	outer    *Sandbox                // set for an uncontained command's: see Uncontained
 }
 
 // Options choose the mechanism.
@@ -168,6 +169,9 @@ func (s *Sandbox) Command(argv []string, dir string, extraWritable ...string) (o
 // WrapLinked).
 func (s *Sandbox) CommandLinked(argv []string, dir string, l *Link, extraWritable ...string) (out []string, release func() []string, err error) {
 	out, err = s.WrapLinked(argv, dir, l, extraWritable...)
+	if err == nil && s != nil && s.outer != nil {
+		return out, s.outer.watchUncontained(), nil
+	}
 	if err != nil || s.Kind() != Bwrap || s.tmpDir == "" {
 		return out, func() []string { return nil }, err
 	}

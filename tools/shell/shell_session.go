@@ -81,7 +81,9 @@ func (s *Shell) sandboxFor(opts []RunOption) (*sandbox.Sandbox, netOpts) {
 		f(&o)
 	}
 	if o.uncontained {
-		return nil, netOpts{}
+		// Contains nothing, but still moves away the protected files it
+		// makes in the workspace.
+		return s.sb.Uncontained(), netOpts{}
 	}
 	return s.sb, o.net
 }
