@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // heldStandIn is a stand-in in use: how many running commands need it,
@@ -18,10 +19,44 @@ type heldStandIn struct {
 // protectState is what a Sandbox keeps about the protected names at any
 // depth of its workspace (protect_index.go).
 type protectState struct {
-	once  sync.Once
-	index *protectIndex
-	mu    sync.Mutex
-	moved []string // moved away while looking before a command: said at the next release
+	once     sync.Once
+	index    *protectIndex
+	mu       sync.Mutex
+	moved    []string // moved away between commands: said at the next release
+	watching bool     // the periodic look runs
+}
+
+// watchEvery is how often the workspace is looked at while a command or
+// task runs, so that what a long background task makes does not wait for
+// its end: a stat of each known folder.
+const watchEvery = 3 * time.Second
+
+// watchWhileBusy starts the periodic look, unless it runs; it stops once
+// nothing runs.
+func (s *Sandbox) watchWhileBusy(x *protectIndex) {
+	s.prot.mu.Lock()
+	defer s.prot.mu.Unlock()
+	if s.prot.watching {
+		return
+	}
+	s.prot.watching = true
+	go func() {
+		for {
+			time.Sleep(watchEvery)
+			if !x.running() {
+				s.prot.mu.Lock()
+				s.prot.watching = false
+				s.prot.mu.Unlock()
+				return
+			}
+			_, made := x.look()
+			if moved := s.quarantineMade(made); len(moved) > 0 {
+				s.prot.mu.Lock()
+				s.prot.moved = append(s.prot.moved, moved...)
+				s.prot.mu.Unlock()
+			}
+		}
+	}()
 }
 
 // indexed is the workspace's index, made at first use.
@@ -85,6 +120,7 @@ func (s *Sandbox) protectCommand() func() []string {
 	end := func() {}
 	if x := s.indexed(); x != nil {
 		end = x.begin()
+		s.watchWhileBusy(x)
 	}
 	var once sync.Once
 	return func() (created []string) {
@@ -209,12 +245,16 @@ func (s *Sandbox) watchUncontained() func() []string {
 	_, before := x.look()
 	early := s.quarantineMade(before)
 	end := x.begin()
+	s.watchWhileBusy(x)
 	var once sync.Once
 	return func() (created []string) {
 		once.Do(func() {
 			end()
 			_, made := x.look()
 			created = append(early, s.quarantineMade(made)...)
+			s.prot.mu.Lock()
+			created, s.prot.moved = append(created, s.prot.moved...), nil
+			s.prot.mu.Unlock()
 		})
 		return created
 	}

@@ -86,11 +86,23 @@ func (x *protectIndex) begin() (end func()) {
 	}
 }
 
+// running reports whether a command runs now.
+func (x *protectIndex) running() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, b := range x.busy {
+		if b.end.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
 // madeWhileBusy reports whether a status change at t fell while a command
 // ran.
 func (x *protectIndex) madeWhileBusy(t time.Time) bool {
 	for _, b := range x.busy {
-		if !t.Before(b.start.Add(-ctimeSlack)) && (b.end.IsZero() || !t.After(b.end.Add(ctimeSlack))) {
+		if !t.Before(b.start.Add(-ctimeSlack)) && (b.end.IsZero() || !t.After(b.end)) {
 			return true
 		}
 	}
@@ -127,7 +139,7 @@ func (x *protectIndex) look() (present, made []string) {
 	// was found now.
 	kept := x.busy[:0]
 	for _, b := range x.busy {
-		if b.end.IsZero() || b.end.After(now.Add(-ctimeSlack)) {
+		if b.end.IsZero() || b.end.After(now) {
 			kept = append(kept, b)
 		}
 	}
