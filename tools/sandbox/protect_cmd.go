@@ -78,7 +78,7 @@ func (s *Sandbox) protectedPresent(list []string) []string {
 	if x == nil || s.tmpDir == "" {
 		return list
 	}
-	present, made := x.look()
+	present, made := x.recent()
 	if moved := s.quarantineMade(made); len(moved) > 0 {
 		s.prot.mu.Lock()
 		s.prot.moved = append(s.prot.moved, moved...)

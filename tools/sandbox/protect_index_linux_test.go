@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,7 +51,9 @@ func TestProtectedMadeWhileRunning(t *testing.T) {
 		t.Errorf("release says %q", moved)
 	}
 	// The person's own file, made while nothing runs, stays; and no
-	// command can change it.
+	// command can change it (once the look after the last command is
+	// no longer fresh).
+	time.Sleep(freshFor)
 	mine := filepath.Join(tr.ws, "sub", "AGENTS.md")
 	os.WriteFile(mine, []byte("mine\n"), 0o644)
 	if out, code := runCommand(t, s, tr.ws, "echo evil >> sub/AGENTS.md"); code == 0 {
@@ -76,4 +79,39 @@ func runCommand(t *testing.T, s *Sandbox, dir, script string) (string, int) {
 		return string(out), ee.ExitCode()
 	}
 	return string(out), 0
+}
+
+// BenchmarkProtectLook measures what the protected-name index costs each
+// command, twice per command (before and after): the first walk of a
+// workspace of 100×50 folders, then a look with nothing changed (a stat
+// of each known folder), and one where one folder changed.
+func BenchmarkProtectLook(b *testing.B) {
+	ws := b.TempDir()
+	for i := range 100 {
+		for j := range 50 {
+			os.MkdirAll(filepath.Join(ws, "d"+strconv.Itoa(i), "e"+strconv.Itoa(j)), 0o755)
+		}
+		os.WriteFile(filepath.Join(ws, "d"+strconv.Itoa(i), "main.go"), nil, 0o644)
+	}
+	b.Run("first walk", func(b *testing.B) {
+		for b.Loop() {
+			(&protectIndex{root: ws}).look()
+		}
+	})
+	x := &protectIndex{root: ws}
+	x.look()
+	b.Run("unchanged", func(b *testing.B) {
+		for b.Loop() {
+			x.look()
+		}
+	})
+	b.Run("one folder changed", func(b *testing.B) {
+		f := filepath.Join(ws, "d7", "new.txt")
+		for b.Loop() {
+			os.WriteFile(f, nil, 0o644)
+			x.look()
+			os.Remove(f)
+			x.look()
+		}
+	})
 }
