@@ -29,7 +29,7 @@ func recordStash(g gitCall, p *GitPublish) bool {
 	args := g.rest
 	if len(args) > 0 && args[0].ok && !strings.HasPrefix(args[0].val, "-") {
 		switch args[0].val {
-		case "push", "save", "create", "store":
+		case "push", "save", "create":
 			args = args[1:]
 		default:
 			return false // list, show, pop, apply, drop, branch, clear

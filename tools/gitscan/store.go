@@ -115,12 +115,9 @@ func checkStash(ctx context.Context, op Op, m *matcher) (*Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	var objs, names []string
-	for i, p := range staged {
-		if !worktree[p] {
-			objs, names = append(objs, blobs[i]), append(names, p)
-		}
-	}
+	// A stash stores the index and the worktree both: the staged blob is
+	// read even when the file changed again since.
+	objs, names := blobs, staged
 	if f, err := r.scanObjects(objs, names, "stash", m); f != nil || err != nil {
 		return f, err
 	}
