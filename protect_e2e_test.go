@@ -90,7 +90,8 @@ var _ = strings.Contains
 func TestE2EFloodEndedByDefaultLimits(t *testing.T) {
 	work, home := t.TempDir(), t.TempDir()
 	containedOrSkip(t, work)
-	limits.Configure(limits.Defaults())
+	limits.Configure(limits.Defaults()) // only to learn how aci will apply them
+	t.Cleanup(limits.Cleanup)
 	if m := limits.Current().Mechanism(); m != limits.CgroupV1 && m != limits.CgroupV2 {
 		t.Skipf("no pids cgroup here (%s): a flood is bounded per process only", m)
 	}
