@@ -103,7 +103,7 @@ func (s *Sandbox) quarantineMade(made []string) []string {
 		if err != nil || held {
 			continue
 		}
-		why := protectedName(filepath.Base(p), fi.IsDir())
+		why := protectedName(filepath.Base(p), fi.IsDir() || fi.Mode()&os.ModeSymlink != 0)
 		out = append(out, s.quarantine(p)+": "+why)
 	}
 	return out

@@ -225,7 +225,8 @@ func (x *protectIndex) read(dir string, mtime time.Time, made *[]string) {
 // did. A new one made while a command ran goes to made instead of the
 // index (it is about to be moved away).
 func (x *protectIndex) note(p string, d fs.DirEntry, made *[]string) bool {
-	if protectedName(d.Name(), d.IsDir()) == "" {
+	// A link may stand for a folder (.vscode -> elsewhere).
+	if protectedName(d.Name(), d.IsDir() || d.Type()&fs.ModeSymlink != 0) == "" {
 		return false
 	}
 	if x.found[p] || made == nil {
