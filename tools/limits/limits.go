@@ -41,8 +41,16 @@ type Values struct {
 //     rather than left holding its processes until its timeout.
 //   - files up to 32 GiB: beyond any build artifact or test fixture;
 //     raise it to build disk images.
+//
+// The machine is what aci may use: the memory of the cgroup it runs in
+// when that is less than the machine's (a container), and the cores its
+// Go runtime was given (which follows a cgroup's CPU quota).
 func Defaults() Values {
-	return defaultsFor(memTotalMB(), runtime.NumCPU())
+	mem := memTotalMB()
+	if c := cgroupMemMB(); c > 0 && (mem == 0 || c < mem) {
+		mem = c
+	}
+	return defaultsFor(mem, min(runtime.NumCPU(), runtime.GOMAXPROCS(0)))
 }
 
 // defaultsFor is Defaults for a machine of totalMB memory (0: unknown)
