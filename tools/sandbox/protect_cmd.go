@@ -43,12 +43,15 @@ func (s *Sandbox) watchWhileBusy(x *protectIndex) {
 	go func() {
 		for {
 			time.Sleep(watchEvery)
+			// Under the lock: a command that begins now either is seen
+			// running, or finds the watch stopped and starts another.
+			s.prot.mu.Lock()
 			if !x.running() {
-				s.prot.mu.Lock()
 				s.prot.watching = false
 				s.prot.mu.Unlock()
 				return
 			}
+			s.prot.mu.Unlock()
 			_, made := x.look()
 			if moved := s.quarantineMade(made); len(moved) > 0 {
 				s.prot.mu.Lock()
