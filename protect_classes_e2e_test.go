@@ -109,6 +109,7 @@ func TestE2EInjectedModelClasses(t *testing.T) {
 					t.Errorf("staged: %q", out)
 				}
 			}},
+		{name: "hard link staged", command: `ln .env sub/env.txt && git add sub`, want: asked, path: "sub/env.txt"},
 		{name: "existing copy staged with add -A", command: `git add -A`, want: asked, path: "leak.cfg"},
 		{name: "force-add", command: `git add -f .env`, want: asked, path: ".env"},
 		{name: "force-add in a wrapper", command: `sh -c 'git add --force .env'`, want: asked, path: ".env"},

@@ -46,6 +46,11 @@ func TestPublishes(t *testing.T) {
 				t.Errorf("pending %+v", p[1].Pending)
 			}
 		}},
+		{cmd: `ln .env a.txt && git add a.txt`, kinds: "add", check: func(t *testing.T, p []GitPublish) {
+			if len(p[0].Pending) != 1 || p[0].Pending[0].From != filepath.Join(work, ".env") {
+				t.Errorf("pending %+v", p[0].Pending)
+			}
+		}},
 		// Other writes into the object store.
 		{cmd: `git stash list && git stash pop && git stash show -p`, kinds: ""},
 		{cmd: `git stash`, kinds: "stash", check: func(t *testing.T, p []GitPublish) {
