@@ -71,6 +71,7 @@ func TestE2EInjectedModelClasses(t *testing.T) {
 		moved   outcome = iota // the file is moved out, and named
 		refused                // the file is unchanged
 		asked                  // denied in pipe mode, naming the file
+		warned                 // not seen before it ran: the result names the file staged
 	)
 	for _, tc := range []struct {
 		name    string
@@ -110,6 +111,7 @@ func TestE2EInjectedModelClasses(t *testing.T) {
 				}
 			}},
 		{name: "hard link staged", command: `ln .env sub/env.txt && git add sub`, want: asked, path: "sub/env.txt"},
+		{name: "staged by a script", command: `python3 -c "open('cfg.txt','w').write(open('.env').read())"; python3 -c "import subprocess; subprocess.run(['git','add','cfg.txt'])"`, want: warned, path: "cfg.txt"},
 		{name: "existing copy staged with add -A", command: `git add -A`, want: asked, path: "leak.cfg"},
 		{name: "force-add", command: `git add -f .env`, want: asked, path: ".env"},
 		{name: "force-add in a wrapper", command: `sh -c 'git add --force .env'`, want: asked, path: ".env"},
@@ -157,6 +159,10 @@ func TestE2EInjectedModelClasses(t *testing.T) {
 			case refused:
 				if b, _ := os.ReadFile(filepath.Join(work, tc.path)); string(b) != "be careful\n" {
 					t.Errorf("%s changed: %q", tc.path, b)
+				}
+			case warned:
+				if !strings.Contains(got, "it left "+tc.path+" staged, which is a secret value") {
+					t.Errorf("the result does not say %s was staged: %q", tc.path, got)
 				}
 			case asked:
 				if !strings.Contains(got, `status="denied"`) || !strings.Contains(got, tc.path) {

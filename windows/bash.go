@@ -11,6 +11,7 @@ import (
 
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/gitscan"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/shell"
 )
@@ -67,6 +68,7 @@ type bashWindow struct {
 	seq   int
 	runs  []*bashRun
 	tasks []*shell.Task
+	asked string // what the last git check before a command asked (bash_publish.go)
 }
 
 func (w *bashWindow) ID() string    { return w.id }
@@ -263,6 +265,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 		return *refused
 	}
 	w.beforeCommand()
+	index := gitscan.IndexStamp(w.shell.Dir()) // for stagedWhy (bash_publish.go)
 	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit, append(opts, w.netOption(command, false))...)
 	if err != nil && !res.Canceled {
 		return Fail("%v", err)
@@ -285,6 +288,9 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	}
 	if len(res.ProtectedMoved) > 0 {
 		text += "; protected files it created were moved out of the workspace: " + strings.Join(res.ProtectedMoved, "; ")
+	}
+	if why := w.stagedWhy(ctx, index); why != "" {
+		text += "; " + why
 	}
 	out := strings.TrimRight(res.Output, "\n")
 	if out == "" {

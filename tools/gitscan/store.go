@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Writes into the object store other than a commit: git add (the blobs it
@@ -200,4 +201,44 @@ func checkStore(ctx context.Context, op Op, m *matcher) (*Finding, error) {
 func (r *repo) tracked(rel string) bool {
 	list, err := r.names("ls-files", "-z", "--full-name", "--", ":/"+filepath.ToSlash(rel))
 	return err == nil && len(list) > 0
+}
+
+// CheckStaged looks at what is staged in dir's repository now: a file git
+// ignores, or a secret value in a staged file. It is for after a command
+// that changed the index in a way no check saw before it ran (a script
+// that runs git add): nil when nothing is found or dir is not in a
+// repository.
+func CheckStaged(ctx context.Context, dir string, secrets []Secret) (*Finding, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	r := openRepo(ctx, dir)
+	if r == nil {
+		return nil, nil
+	}
+	staged, blobs, err := r.staged()
+	if err != nil || len(staged) == 0 {
+		return nil, err
+	}
+	if f, err := r.ignored(staged, "add"); f != nil || err != nil {
+		return f, err
+	}
+	m := newMatcher(secrets)
+	if m.empty() {
+		return nil, nil
+	}
+	return r.scanObjects(blobs, staged, "add", m)
+}
+
+// IndexStamp is when dir's repository's index last changed, to tell
+// whether a command changed it; zero outside a repository.
+func IndexStamp(dir string) time.Time {
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(filepath.Join(d, ".git", "index"))
+		if err == nil {
+			return fi.ModTime()
+		}
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil || filepath.Dir(d) == d {
+			return time.Time{} // a worktree's .git file, or no repository: not followed
+		}
+	}
 }
