@@ -36,8 +36,11 @@ type leftEntry struct {
 	Path string `json:"path"`
 	Kind string `json:"kind,omitempty"`
 	Ino  uint64 `json:"ino,omitempty"`
-	Dir  bool   `json:"dir,omitempty"`
-	Gone bool   `json:"gone,omitempty"`
+	// Ctime (ns) tells a stand-in from a new file that got its inode
+	// number back; a temp file's changes as it is written, so it has none.
+	Ctime int64 `json:"ctime,omitempty"`
+	Dir   bool  `json:"dir,omitempty"`
+	Gone  bool  `json:"gone,omitempty"`
 }
 
 type leftJournal struct {
@@ -146,7 +149,11 @@ func makeStandIn(path string, dir bool) bool {
 		journal.write(leftEntry{Path: path, Gone: true})
 		return false
 	}
-	journal.write(leftEntry{Path: path, Kind: leftStandIn, Dir: dir, Ino: inode(path)})
+	e := leftEntry{Path: path, Kind: leftStandIn, Dir: dir, Ino: inode(path)}
+	if fi, err := os.Lstat(path); err == nil {
+		e.Ctime = ctime(fi).UnixNano()
+	}
+	journal.write(e)
 	return true
 }
 
@@ -178,6 +185,9 @@ func removeLeftover(e leftEntry) {
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && e.Ino != 0 && st.Ino != e.Ino {
 		return
+	}
+	if e.Ctime != 0 && ctime(fi).UnixNano() != e.Ctime {
+		return // replaced by a file that got the same inode number, or changed
 	}
 	switch {
 	case e.Kind == leftTemp:
