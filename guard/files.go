@@ -414,5 +414,8 @@ func trackLn(c *cmdChecker, in *guardCall) {
 	}
 	if l, t := c.abs(p.ops[1].val), c.abs(t); l != "" && t != "" {
 		c.shared.links[l] = t
+		if !p.has("-s", "--symbolic") && c.shared.copies != nil {
+			c.shared.copies[l] = t // a hard link: the same content, under another name
+		}
 	}
 }

@@ -23,6 +23,7 @@ type gitSub struct {
 
 // gitCall is one git subcommand with its arguments.
 type gitCall struct {
+	name string // the subcommand
 	in   *guardCall
 	rest []shArg    // the arguments after the subcommand
 	p    parsedArgs // rest split into options and operands
@@ -61,6 +62,13 @@ func gitTable() map[string]gitSub {
 		"config":    {judge: func(c *cmdChecker, g gitCall) string { return c.gitConfigSet(g.rest, g.p) }},
 		"add":       {publish: "add"},
 		"commit":    {publish: "commit"},
+		// Other writes into the object store (publish_store.go).
+		"hash-object":  {publish: "store"},
+		"update-index": {publish: "store"},
+		"apply":        {publish: "store"},
+		"tag":          {publish: "store"},
+		"notes":        {publish: "store"},
+		"commit-tree":  {publish: "store"},
 
 		// Programs git runs for a subcommand.
 		"difftool":    {shortVal: "xty", run: []runOpt{{names: "-x --extcmd", kind: optShell}}},
@@ -83,7 +91,7 @@ func gitTable() map[string]gitSub {
 		// Destroying history: refs, stashes, and the unreachable objects
 		// that are the last copy of what they held.
 		"branch":        {judge: gitBranch},
-		"stash":         {judge: gitStash},
+		"stash":         {judge: gitStash, publish: "stash"},
 		"filter-branch": {judge: gitRewrites},
 		"update-ref":    {judge: gitUpdateRef},
 		"reflog":        {judge: gitReflog},
@@ -109,7 +117,7 @@ func ruleGit(c *cmdChecker, in *guardCall) string {
 	if !ok {
 		return ""
 	}
-	g := gitCall{in: in, rest: args[1:], p: parseCmdArgs(args[1:], "", nil)}
+	g := gitCall{name: args[0].val, in: in, rest: args[1:], p: parseCmdArgs(args[1:], "", nil)}
 	if row.publish != "" {
 		c.recordPublish(row.publish, g)
 	}

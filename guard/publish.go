@@ -6,18 +6,22 @@ import (
 )
 
 // GitPublish is a git command that records or publishes content (add,
-// commit, push): what a secret check must look at before the command
-// runs. The guard only reads the command line; looking into the
+// commit, push, stash, and the other writes into the object store, kind
+// "store": see publish_store.go): what a secret check must look at
+// before the command runs. The guard only reads the command line; looking into the
 // repository is the caller's job (tools/gitscan).
 type GitPublish struct {
-	Kind     string   // "add", "commit" or "push"
-	Dir      string   // where git runs (cd and -C followed); "" when unknown
-	All      bool     // commit -a: every tracked change; add -A
-	Force    bool     // add -f: files git ignores too
-	Paths    []string // pathspecs given to add or commit
-	Messages []string // commit -m texts
-	Remote   string   // push: the remote or URL; "" for the default
-	Refs     []string // push: the refspecs
+	Kind  string // "add", "commit", "push", "stash" or "store"
+	Dir   string // where git runs (cd and -C followed); "" when unknown
+	All   bool   // commit -a: every tracked change; add -A
+	Force bool   // add -f: files git ignores too
+	// Untracked and Ignored: stash -u takes the untracked files, stash -a
+	// the ignored ones too.
+	Untracked, Ignored bool
+	Paths              []string // pathspecs given to add or commit
+	Messages           []string // commit -m texts
+	Remote             string   // push: the remote or URL; "" for the default
+	Refs               []string // push: the refspecs
 	// Pending are the files earlier parts of the command write or copy,
 	// which do not hold their new content yet when it is checked.
 	Pending []PendingFile
@@ -115,6 +119,10 @@ func (c *cmdChecker) recordPublish(kind string, g gitCall) {
 		ops := lits(pa.ops)
 		if len(ops) > 0 {
 			p.Remote, p.Refs = ops[0], ops[1:]
+		}
+	default:
+		if !recordStore(kind, g, &p) {
+			return
 		}
 	}
 	*c.shared.publishes = append(*c.shared.publishes, p)

@@ -46,6 +46,53 @@ func TestPublishes(t *testing.T) {
 				t.Errorf("pending %+v", p[1].Pending)
 			}
 		}},
+		{cmd: `ln .env a.txt && git add a.txt`, kinds: "add", check: func(t *testing.T, p []GitPublish) {
+			if len(p[0].Pending) != 1 || p[0].Pending[0].From != filepath.Join(work, ".env") {
+				t.Errorf("pending %+v", p[0].Pending)
+			}
+		}},
+		// Other writes into the object store.
+		{cmd: `git stash list && git stash pop && git stash show -p`, kinds: ""},
+		{cmd: `git stash`, kinds: "stash", check: func(t *testing.T, p []GitPublish) {
+			if !p[0].All || p[0].Untracked || p[0].Ignored {
+				t.Errorf("got %+v", p[0])
+			}
+		}},
+		{cmd: `git stash push -u -m wip -- src`, kinds: "stash", check: func(t *testing.T, p []GitPublish) {
+			if !p[0].Untracked || p[0].Ignored || p[0].Messages[0] != "wip" || len(p[0].Paths) != 1 || p[0].Paths[0] != "src" {
+				t.Errorf("got %+v", p[0])
+			}
+		}},
+		{cmd: `git stash -a`, kinds: "stash", check: func(t *testing.T, p []GitPublish) {
+			if !p[0].Untracked || !p[0].Ignored {
+				t.Errorf("got %+v", p[0])
+			}
+		}},
+		{cmd: `git stash save --all "old style"`, kinds: "stash", check: func(t *testing.T, p []GitPublish) {
+			if !p[0].Ignored {
+				t.Errorf("got %+v", p[0])
+			}
+		}},
+		{cmd: `git hash-object .env`, kinds: ""}, // computes, stores nothing
+		{cmd: `git hash-object -w .env`, kinds: "store", check: func(t *testing.T, p []GitPublish) {
+			if len(p[0].Paths) != 1 || p[0].Paths[0] != ".env" {
+				t.Errorf("got %+v", p[0])
+			}
+		}},
+		{cmd: `git update-index --add .env`, kinds: "store", check: func(t *testing.T, p []GitPublish) {
+			if !p[0].Force || p[0].Paths[0] != ".env" {
+				t.Errorf("got %+v", p[0])
+			}
+		}},
+		{cmd: `git apply --check fix.patch`, kinds: ""},
+		{cmd: `git apply --cached fix.patch`, kinds: "store"},
+		{cmd: `git tag -a v1 -m "release"`, kinds: "store", check: func(t *testing.T, p []GitPublish) {
+			if p[0].Messages[0] != "release" {
+				t.Errorf("got %+v", p[0])
+			}
+		}},
+		{cmd: `git tag v1`, kinds: ""},
+		{cmd: `sh -c 'git -C sub notes add -m note HEAD'`, kinds: "store"},
 	} {
 		got := g.Publishes(tc.cmd, work)
 		kinds := ""

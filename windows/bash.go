@@ -11,6 +11,7 @@ import (
 
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/gitscan"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/shell"
 )
@@ -68,6 +69,7 @@ type bashWindow struct {
 	seen  int // the last run the model was sent (Seen)
 	runs  []*bashRun
 	tasks []*shell.Task
+	asked string // what the last git check before a command asked (bash_publish.go)
 }
 
 func (w *bashWindow) ID() string    { return w.id }
@@ -286,6 +288,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 		return *refused
 	}
 	w.beforeCommand()
+	index := gitscan.IndexStamp(w.shell.Dir()) // for stagedWhy (bash_publish.go)
 	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit, append(opts, w.netOption(command, false), w.liveOption())...)
 	if err != nil && !res.Canceled {
 		return Fail("%v", err)
@@ -306,6 +309,9 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	}
 	if len(res.ProtectedMoved) > 0 {
 		text += "; protected files it created were moved out of the workspace: " + strings.Join(res.ProtectedMoved, "; ")
+	}
+	if why := w.stagedWhy(ctx, index); why != "" {
+		text += "; " + why
 	}
 	out := strings.TrimRight(res.Output, "\n")
 	if out == "" {

@@ -1,7 +1,9 @@
-// Package gitscan looks at what a git commit or push is about to publish,
-// before it runs: the content it records (staged files, files added in the
-// same command, -a changes) or sends (the commits no remote has yet), for
-// secret values, and for files git ignores being force-added. It reads the
+// Package gitscan looks at what a git command is about to record or
+// publish, before it runs: the content a commit records (staged files,
+// files added in the same command, -a changes), what git add, git stash
+// and the other writes into the object store put there (store.go), and
+// what a push sends (the commits no remote has yet), for secret values,
+// and for files git ignores being force-added or stashed. It reads the
 // repository with git itself and changes nothing.
 package gitscan
 
@@ -22,14 +24,16 @@ import (
 // Op is one git add, commit or push of a command, in order (the guard's
 // GitPublish, without the dependency).
 type Op struct {
-	Kind     string // "add", "commit" or "push"
-	Dir      string // where git runs
-	All      bool   // commit -a, add -A
-	Force    bool   // add -f
-	Paths    []string
-	Messages []string // commit -m
-	Remote   string
-	Refs     []string
+	Kind  string // "add", "commit", "push", "stash" or "store"
+	Dir   string // where git runs
+	All   bool   // commit -a, add -A
+	Force bool   // add -f
+	// stash -u takes the untracked files, stash -a the ignored ones too.
+	Untracked, Ignored bool
+	Paths              []string
+	Messages           []string // commit -m
+	Remote             string
+	Refs               []string
 	// Pending are files the command writes before this op runs: their
 	// content as written, or the file they are copied from.
 	Pending []Pending
@@ -52,17 +56,28 @@ type Secret struct {
 // Finding is the first problem found. It names the file and the kind of
 // secret, never the value.
 type Finding struct {
-	Op     string // "commit" or "push"
+	Op     string // the git command: "commit", "push", "add", "stash", ...
 	File   string // path in the repository, or "commit message"
 	Secret string // the secret's label; "" for an ignored file
 }
 
 // Reason is the finding as a question's reason.
 func (f *Finding) Reason() string {
-	if f.Secret == "" {
-		return fmt.Sprintf("git %s would publish %s, a file git ignores (force-added)", f.Op, f.File)
+	switch {
+	case f.Op == "commit" || f.Op == "push":
+		if f.Secret == "" {
+			return fmt.Sprintf("git %s would publish %s, a file git ignores (force-added)", f.Op, f.File)
+		}
+		return fmt.Sprintf("git %s would publish a secret value in %s (%s)", f.Op, f.File, f.Secret)
 	}
-	return fmt.Sprintf("git %s would publish a secret value in %s (%s)", f.Op, f.File, f.Secret)
+	git := "git " + f.Op
+	if f.Op == "store" {
+		git = "git"
+	}
+	if f.Secret == "" {
+		return fmt.Sprintf("%s would store %s, a file git ignores, in the repository's objects", git, f.File)
+	}
+	return fmt.Sprintf("%s would store a secret value in the repository's objects, in %s (%s)", git, f.File, f.Secret)
 }
 
 const (
@@ -89,7 +104,11 @@ func Check(ctx context.Context, ops []Op, secrets []Secret) (*Finding, error) {
 		switch op.Kind {
 		case "add":
 			adds = append(adds, op)
-			continue
+			f, err = checkAdd(ctx, op, m)
+		case "stash":
+			f, err = checkStash(ctx, op, m)
+		case "store":
+			f, err = checkStore(ctx, op, m)
 		case "commit":
 			f, err = checkCommit(ctx, op, adds, m)
 		case "push":
@@ -193,19 +212,19 @@ func checkCommit(ctx context.Context, op Op, adds []Op, m *matcher) (*Finding, e
 	if m.empty() {
 		return nil, nil
 	}
-	if f := r.scanPending(op.Pending, worktree, m); f != nil {
+	if f := r.scanPending(op.Pending, worktree, m, "commit"); f != nil {
 		return f, nil
 	}
 	if f, err := r.scanIndex(staged, blobs, worktree, m); f != nil || err != nil {
 		return f, err
 	}
-	return r.scanWorktree(worktree, m)
+	return r.scanWorktree(worktree, m, "commit")
 }
 
 // scanPending scans what the command writes into the repository before it
 // commits, as it will be: the literal content, or the copy's source. Those
 // files are then not read from the worktree, which holds the old content.
-func (r *repo) scanPending(files []Pending, worktree map[string]bool, m *matcher) *Finding {
+func (r *repo) scanPending(files []Pending, worktree map[string]bool, m *matcher, op string) *Finding {
 	for _, p := range files {
 		rel, err := filepath.Rel(r.root, p.Path)
 		if err != nil || strings.HasPrefix(rel, "..") {
@@ -223,7 +242,7 @@ func (r *repo) scanPending(files []Pending, worktree map[string]bool, m *matcher
 			}
 		}
 		if label := m.find(data); label != "" {
-			return &Finding{Op: "commit", File: filepath.ToSlash(rel), Secret: label}
+			return &Finding{Op: op, File: filepath.ToSlash(rel), Secret: label}
 		}
 	}
 	return nil
@@ -330,7 +349,7 @@ func (r *repo) scanIndex(paths, blobs []string, worktree map[string]bool, m *mat
 }
 
 // scanWorktree scans files as they are on disk.
-func (r *repo) scanWorktree(files map[string]bool, m *matcher) (*Finding, error) {
+func (r *repo) scanWorktree(files map[string]bool, m *matcher, op string) (*Finding, error) {
 	for name, read := range files {
 		if !read {
 			continue // pending: judged as it will be
@@ -348,7 +367,7 @@ func (r *repo) scanWorktree(files map[string]bool, m *matcher) (*Finding, error)
 			continue
 		}
 		if label := m.find(data); label != "" {
-			return &Finding{Op: "commit", File: name, Secret: label}, nil
+			return &Finding{Op: op, File: name, Secret: label}, nil
 		}
 	}
 	return nil, nil

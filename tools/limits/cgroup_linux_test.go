@@ -22,3 +22,13 @@ func TestCounter(t *testing.T) {
 		t.Errorf("missing file = %d", n)
 	}
 }
+
+// A cgroup's memory limit is read as MB; "max" and v1's huge "no limit"
+// mean none.
+func TestParseMemLimit(t *testing.T) {
+	for in, want := range map[string]int64{"max\n": 0, "9223372036854771712\n": 0, "4294967296\n": 4096, "junk": 0, "0": 0} {
+		if got := parseMemLimit(in); got != want {
+			t.Errorf("parseMemLimit(%q) = %d, want %d", in, got, want)
+		}
+	}
+}

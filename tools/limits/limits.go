@@ -12,6 +12,7 @@ package limits
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,18 +27,41 @@ type Values struct {
 	FileSizeMB int64
 }
 
-// Defaults are generous enough for real builds and test suites: three
-// quarters of the machine's memory (a link step or a test suite may need
-// most of it, while the person's session keeps a quarter), 4096 processes
-// (a parallel build of a large C++ or Rust project runs a few hundred; a
-// fork flood reaches this in a second), and files up to 32 GiB (beyond
-// any build artifact or test fixture; raise it to build disk images).
+// Defaults leave the machine usable while a command misbehaves, and
+// scale with it:
+//   - memory: half of the machine's, and never more than all of it but
+//     2 GiB, at least 512 MB. On an 8 GB laptop a command gets 4 GB and
+//     the person's desktop, browser and editor keep the other half; on 4
+//     GB, 2 GB each. A link step or a test suite fits; a balloon is ended
+//     by the kernel at the limit, before the machine swaps.
+//   - processes: 128 per core, between 256 and 4096. The limit counts
+//     threads too (a JVM or a browser holds dozens): a parallel build on
+//     2 cores stays well under 256 tasks, while a fork flood reaches it
+//     in a fraction of a second, and is then ended whole (watch_linux.go)
+//     rather than left holding its processes until its timeout.
+//   - files up to 32 GiB: beyond any build artifact or test fixture;
+//     raise it to build disk images.
+//
+// The machine is what aci may use: the memory of the cgroup it runs in
+// when that is less than the machine's (a container), and the cores its
+// Go runtime was given (which follows a cgroup's CPU quota).
 func Defaults() Values {
-	mem := int64(8192)
-	if total := memTotalMB(); total > 0 {
-		mem = max(total*3/4, 512)
+	mem := memTotalMB()
+	if c := cgroupMemMB(); c > 0 && (mem == 0 || c < mem) {
+		mem = c
 	}
-	return Values{MemoryMB: mem, Processes: 4096, FileSizeMB: 32 * 1024}
+	return defaultsFor(mem, min(runtime.NumCPU(), runtime.GOMAXPROCS(0)))
+}
+
+// defaultsFor is Defaults for a machine of totalMB memory (0: unknown)
+// and cores.
+func defaultsFor(totalMB int64, cores int) Values {
+	mem := int64(4096)
+	if totalMB > 0 {
+		mem = max(min(totalMB/2, totalMB-2048), 512)
+	}
+	procs := min(max(128*int64(cores), 256), 4096)
+	return Values{MemoryMB: mem, Processes: procs, FileSizeMB: 32 * 1024}
 }
 
 // FromSettings is the defaults, replaced by the person's settings and

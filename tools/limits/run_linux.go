@@ -60,6 +60,7 @@ type Run struct {
 	dirs []string // the command's cgroups
 	// the cgroups' counters when the command started (they may be reused)
 	oom, forks int64
+	watch      *forkWatch // ends a fork flood at once (watch_linux.go)
 }
 
 // Start returns the Run that applies the limits to argv. reap asks the
@@ -80,6 +81,7 @@ func (l *Limiter) Start(argv []string, reap bool, leftFile string) (*Run, error)
 		}
 		r.dirs, s.Cgroups = dirs, dirs
 		r.oom, r.forks = l.cg.oomKills(dirs), l.cg.forkRefusals(dirs)
+		r.watchForks()
 	} else {
 		s.Data, s.NProc = l.values.MemoryMB<<20, l.nproc
 	}
@@ -98,6 +100,7 @@ func (r *Run) Argv() []string { return r.argv }
 // back for another command. It does not wait: the last processes (a pid
 // namespace being torn down) may take a moment to go.
 func (r *Run) Close() {
+	r.stopWatch()
 	if r.dirs != nil {
 		cg, dirs := r.l.cg, r.dirs
 		cg.pending.Add(1)
@@ -123,7 +126,7 @@ func (r *Run) Stopped(exitCode int, output string) string {
 			return fmt.Sprintf("the memory limit (%d MB for the command and everything it started): the kernel ended a process that went over it", v.MemoryMB)
 		}
 		if r.l.cg.forkRefusals(r.dirs) > r.forks {
-			return fmt.Sprintf("the process limit (%d processes for the command and everything it started): starting more was refused", v.Processes)
+			return fmt.Sprintf("the process limit (%d processes for the command and everything it started): starting more was refused, and the command was ended", v.Processes)
 		}
 	}
 	if exitCode == 0 {

@@ -142,18 +142,24 @@ func realParent(path string) string {
 	return filepath.Join(real(filepath.Dir(path)), filepath.Base(path))
 }
 
-func protectedWhy(root, workdir, path string) string {
-	if !within(path, root) {
+// protectedWhy judges path by its names from the workspace root down: a
+// protected name at any depth counts (protect_index.go), except below a
+// dependency folder. workdir is kept for callers; the rule no longer
+// depends on it.
+func protectedWhy(root, _, path string) string {
+	if !within(path, root) || path == root {
 		return ""
 	}
-	for _, e := range protectedTable {
-		if e.where == onChain && !strings.Contains(e.name, "/") && filepath.Base(path) == e.name {
-			return e.why
+	parts := strings.Split(strings.TrimPrefix(path, root+"/"), "/")
+	for i, c := range parts {
+		if why := protectedName(c, true); why != "" {
+			return why
 		}
-		for _, d := range []string{root, workdir} {
-			if rowMatches(e.name, d, path) {
-				return e.why
-			}
+		if i == len(parts)-1 {
+			return protectedName(c, false)
+		}
+		if skippedDirs[c] {
+			return ""
 		}
 	}
 	return ""

@@ -25,7 +25,10 @@ func TestProtectedWhy(t *testing.T) {
 		{"deep/er/AGENTS.md", "instructions"}, // a later session started there reads it
 		{".env", "API key"},
 		{"../../.env", "API key"},
-		{"../.env", ""}, // neither the root nor the working dir: aci does not read it
+		{"../.env", "API key"}, // any depth: a session started there reads it
+		{"../../sub/.vscode/tasks.json", "VS Code"},
+		{"../../sub/deep/.envrc", "direnv"},
+		{"../../node_modules/pkg/.env", ""}, // installed, not the project's
 		{".env.local", "settings and secrets"},
 		{"../../.env.production", "settings and secrets"},
 		{".mcp.json", "start the programs"},

@@ -55,7 +55,9 @@ type Sandbox struct {
 	tmpDir  string // the session's private temp folder (tmp.go)
 
 	mu       sync.Mutex
-	standIns map[string]int // stand-ins for missing protected paths → commands using them
+	standIns map[string]*heldStandIn // stand-ins for missing protected paths (protect_cmd.go)
+	prot     protectState            // protected names at any depth (protect_cmd.go)
+	outer    *Sandbox                // set for an uncontained command's: see Uncontained
 }
 
 // Options choose the mechanism.
@@ -72,6 +74,7 @@ var ErrUnavailable = errors.New("this machine cannot contain commands")
 // New returns a Sandbox for p, probing the machine for a mechanism.
 func New(p Policy, opt Options) (*Sandbox, error) {
 	protectSelf()
+	SweepLeftovers()
 	kinds := available()
 	if opt.Force != "" {
 		if opt.Force == None {
@@ -145,6 +148,9 @@ func (s *Sandbox) WrapLinked(argv []string, dir string, l *Link, extraWritable .
 			p.Writable = appendUnique(p.Writable, filepath.Join(p.PrivateTmp, "tmp"))
 		}
 	}
+	if s.kind == Bwrap {
+		p.Protected = s.protectedPresent(p.Protected)
+	}
 	return wrap(s.kind, p, argv, dir)
 }
 
@@ -163,74 +169,13 @@ func (s *Sandbox) Command(argv []string, dir string, extraWritable ...string) (o
 // WrapLinked).
 func (s *Sandbox) CommandLinked(argv []string, dir string, l *Link, extraWritable ...string) (out []string, release func() []string, err error) {
 	out, err = s.WrapLinked(argv, dir, l, extraWritable...)
+	if err == nil && s != nil && s.outer != nil {
+		return out, s.outer.watchUncontained(), nil
+	}
 	if err != nil || s.Kind() != Bwrap || s.tmpDir == "" {
 		return out, func() []string { return nil }, err
 	}
-	_, files, dirs, unguarded := protectedNow(s.policy)
-	mine := append(files, dirs...)
-	s.mu.Lock()
-	if s.standIns == nil {
-		s.standIns = map[string]int{}
-	}
-	for _, m := range mine {
-		s.standIns[m]++
-	}
-	s.mu.Unlock()
-	var once sync.Once
-	return out, func() (created []string) {
-		once.Do(func() {
-			s.release(mine)
-			for _, u := range unguarded {
-				if _, err := os.Lstat(u); err == nil {
-					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))
-				}
-			}
-		})
-		return created
-	}, nil
-}
-
-func (s *Sandbox) release(paths []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range paths {
-		if s.standIns[p]--; s.standIns[p] > 0 {
-			continue
-		}
-		delete(s.standIns, p)
-		removeStandIn(p)
-	}
-}
-
-// quarantine moves a protected file a command created out of the
-// workspace, into the session's temp folder, and says where it went.
-func (s *Sandbox) quarantine(path string) string {
-	name := path
-	if len(s.policy.Workspace) > 0 {
-		if r, err := filepath.Rel(s.policy.Workspace[0], path); err == nil && !strings.HasPrefix(r, "..") {
-			name = r
-		}
-	}
-	dest := filepath.Join(s.tmpDir, "quarantine", strings.TrimPrefix(path, "/"))
-	if os.MkdirAll(filepath.Dir(dest), 0o700) == nil {
-		os.RemoveAll(dest)
-		if os.Rename(path, dest) == nil {
-			return name + " (moved to " + dest + ")"
-		}
-	}
-	return name + " (could not be moved away)"
-}
-
-// removeStandIn removes path if it is still an empty file or folder.
-func removeStandIn(path string) {
-	fi, err := os.Lstat(path)
-	switch {
-	case err != nil:
-	case fi.Mode().IsRegular() && fi.Size() == 0:
-		os.Remove(path)
-	case fi.IsDir():
-		os.Remove(path) // fails unless empty
-	}
+	return out, s.protectCommand(), nil
 }
 
 // processState is the process-wide setting, from ACI_SANDBOX.
@@ -257,6 +202,7 @@ func Configure(mode string, notify func(string)) error {
 		return err
 	}
 	protectSelf()
+	SweepLeftovers() // what a killed aci left in a workspace
 	process.Lock()
 	process.mode, process.set, process.cache = m, true, nil
 	process.notify, process.told = notify, false

@@ -97,7 +97,9 @@ func Uncontained() RunOption { return func(o *runOpts) { o.uncontained = true } 
 func (s *Shell) sandboxFor(opts []RunOption) (*sandbox.Sandbox, netOpts) {
 	o := options(opts)
 	if o.uncontained {
-		return nil, netOpts{}
+		// Contains nothing, but still moves away the protected files it
+		// makes in the workspace.
+		return s.sb.Uncontained(), netOpts{}
 	}
 	return s.sb, o.net
 }

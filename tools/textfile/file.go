@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/aci-dev/aci/tools/sandbox"
 )
 
 // MaxEditBytes is the largest file that is read whole for an edit or write;
@@ -312,6 +314,7 @@ func WriteAtomic(path string, data []byte, perm fs.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmpName := tmp.Name()
+	defer sandbox.NoteTemp(tmpName)() // removed by the next aci should this one be killed
 	ok := false
 	defer func() {
 		if !ok {

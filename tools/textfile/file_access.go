@@ -251,6 +251,7 @@ func (a *FileAccess) WriteAtomic(path string, data []byte, perm fs.FileMode) err
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := os.NewFile(uintptr(tfd), tmpName)
+	defer sandbox.NoteTemp(filepath.Join(dir, tmpName))() // removed by the next aci should this one be killed
 	ok := false
 	defer func() {
 		if !ok {

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/tools/limits"
+)
+
+// aci killed with SIGKILL while a contained command runs leaves the empty
+// stand-ins of .env, AGENTS.md and CLAUDE.md in the workspace (bwrap can
+// mount only on a path that exists); the next aci to start removes them,
+// but keeps one that someone wrote to since.
+func TestE2ECrashLeavesNothingBehind(t *testing.T) {
+	work, home := t.TempDir(), t.TempDir()
+	containedOrSkip(t, work)
+	os.Mkdir(filepath.Join(work, ".git"), 0o755)
+	state := "XDG_STATE_HOME=" + filepath.Join(home, "state")
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		runCall("sleep 60"),
+		fakeai.Reply{Content: "done"},
+	)
+	cmd := exec.Command(testbin.Build(t), "-p", "wait")
+	cmd.Dir = work
+	cmd.Env = baseEnv(t, srv, "HOME="+home, state)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	standIns := []string{".env", "AGENTS.md", "CLAUDE.md"}
+	deadline := time.Now().Add(30 * time.Second)
+	for !allExist(work, standIns) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !allExist(work, standIns) {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("the command did not start with its stand-ins")
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	for len(sleepers("sleep 60")) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	// What a person may have done meanwhile is kept.
+	os.WriteFile(filepath.Join(work, "CLAUDE.md"), []byte("written by the person\n"), 0o644)
+
+	srv2 := fakeai.New(t, fakeai.Reply{Content: "hello"})
+	if r := aci(t, work, srv2, "hi", []string{"HOME=" + home, state}); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, name := range []string{".env", "AGENTS.md"} {
+		if _, err := os.Lstat(filepath.Join(work, name)); err == nil {
+			t.Errorf("%s is still in the workspace after the next start", name)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "CLAUDE.md")); string(b) != "written by the person\n" {
+		t.Errorf("CLAUDE.md = %q, want the person's", b)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(home, "state", "aci", "leftovers")); len(ents) != 0 {
+		t.Errorf("journals left: %v", ents)
+	}
+}
+
+func allExist(dir string, names []string) bool {
+	for _, n := range names {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+var _ = strings.Contains
+
+// With the default limits (no settings), a fork bomb and a flood of a few
+// hundred sleeping processes are each ended as soon as they reach the
+// process limit, long before their timeout, with a result naming the
+// limit; a process outside aci lives on. Both are bounded (a depth-11
+// fork tree, 600 children), so a machine without a pids cgroup survives
+// the test too.
+func TestE2EFloodEndedByDefaultLimits(t *testing.T) {
+	work, home := t.TempDir(), t.TempDir()
+	containedOrSkip(t, work)
+	limits.Configure(limits.Defaults()) // only to learn how aci will apply them
+	t.Cleanup(limits.Cleanup)
+	if m := limits.Current().Mechanism(); m != limits.CgroupV1 && m != limits.CgroupV2 {
+		t.Skipf("no pids cgroup here (%s): a flood is bounded per process only", m)
+	}
+	procs := limits.Defaults().Processes
+	bystander := startBystander(t)
+	bomb := `f(){ if [ $1 -gt 0 ]; then f $(($1-1)) & f $(($1-1)) & wait; else sleep 40; fi; }; f 11`
+	flood := `python3 -c "
+import os, time
+for i in range(600):
+    if os.fork() == 0:
+        time.sleep(40); os._exit(0)
+time.sleep(40)
+"`
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		runCall(bomb),
+		runCall(flood),
+		runCall("echo still fine"),
+		fakeai.Reply{Content: "done"},
+	)
+	start := time.Now()
+	// --yes: the guard asks before a fork bomb; here it is let through.
+	r := aci(t, work, srv, "stress", []string{"HOME=" + home}, "--yes")
+	if r.code != 0 {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if took := time.Since(start); took > 35*time.Second {
+		t.Errorf("the floods ran %v: not ended at the limit", took)
+	}
+	want := fmt.Sprintf("stopped by the process limit (%d processes", procs)
+	for _, id := range []string{"call_2_1", "call_3_1"} {
+		if got := resultOf(t, srv, id); !strings.Contains(got, want) {
+			t.Errorf("%s: %q lacks %q", id, got, want)
+		}
+	}
+	t.Logf("bomb: %.200s\nflood: %.200s", resultOf(t, srv, "call_2_1"), resultOf(t, srv, "call_3_1"))
+	if got := resultOf(t, srv, "call_4_1"); !strings.Contains(got, "exit 0") {
+		t.Errorf("the next command: %q", got)
+	}
+	if !aliveProc(bystander.Process) {
+		t.Fatal("a process outside aci was killed")
+	}
+	if live := sleepers("sleep 40"); len(live) > 0 {
+		t.Errorf("%d flood processes outlived their command", len(live))
+	}
+}

@@ -1,0 +1,264 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// heldStandIn is a stand-in in use: how many running commands need it,
+// and its inode when aci made it (0: bwrap did).
+type heldStandIn struct {
+	n   int
+	ino uint64
+}
+
+// protectState is what a Sandbox keeps about the protected names at any
+// depth of its workspace (protect_index.go).
+type protectState struct {
+	once     sync.Once
+	index    *protectIndex
+	mu       sync.Mutex
+	moved    []string // moved away between commands: said at the next release
+	watching bool     // the periodic look runs
+}
+
+// watchEvery is how often the workspace is looked at while a command or
+// task runs, so that what a long background task makes does not wait for
+// its end: a stat of each known folder.
+const watchEvery = 3 * time.Second
+
+// watchWhileBusy starts the periodic look, unless it runs; it stops once
+// nothing runs.
+func (s *Sandbox) watchWhileBusy(x *protectIndex) {
+	s.prot.mu.Lock()
+	defer s.prot.mu.Unlock()
+	if s.prot.watching {
+		return
+	}
+	s.prot.watching = true
+	go func() {
+		for {
+			time.Sleep(watchEvery)
+			// Under the lock: a command that begins now either is seen
+			// running, or finds the watch stopped and starts another.
+			s.prot.mu.Lock()
+			if !x.running() {
+				s.prot.watching = false
+				s.prot.mu.Unlock()
+				return
+			}
+			s.prot.mu.Unlock()
+			_, made := x.look()
+			if moved := s.quarantineMade(made); len(moved) > 0 {
+				s.prot.mu.Lock()
+				s.prot.moved = append(s.prot.moved, moved...)
+				s.prot.mu.Unlock()
+			}
+		}
+	}()
+}
+
+// indexed is the workspace's index, made at first use.
+func (s *Sandbox) indexed() *protectIndex {
+	s.prot.once.Do(func() {
+		if len(s.policy.Workspace) > 0 {
+			s.prot.index = &protectIndex{root: s.policy.Workspace[0]}
+		}
+	})
+	return s.prot.index
+}
+
+// protectedPresent adds the protected paths present at any depth of the
+// workspace to list (bound read-only for the command about to start),
+// first moving away those that a running command or task made since the
+// last look.
+func (s *Sandbox) protectedPresent(list []string) []string {
+	x := s.indexed()
+	if x == nil || s.tmpDir == "" {
+		return list
+	}
+	present, made := x.recent()
+	if moved := s.quarantineMade(made); len(moved) > 0 {
+		s.prot.mu.Lock()
+		s.prot.moved = append(s.prot.moved, moved...)
+		s.prot.mu.Unlock()
+	}
+	out := slices.Clip(list)
+	for _, p := range present {
+		out = appendUnique(out, p)
+	}
+	return out
+}
+
+// quarantineMade moves away protected paths commands made, and says so
+// for each ("path (moved to ...): why").
+func (s *Sandbox) quarantineMade(made []string) []string {
+	var out []string
+	for _, p := range made {
+		s.mu.Lock()
+		held := s.standIns[p] != nil // a running command's stand-in
+		s.mu.Unlock()
+		fi, err := os.Lstat(p)
+		if err != nil || held {
+			continue
+		}
+		why := protectedName(filepath.Base(p), fi.IsDir() || fi.Mode()&os.ModeSymlink != 0)
+		out = append(out, s.quarantine(p)+": "+why)
+	}
+	return out
+}
+
+// protectCommand sets up, for a command about to start under bwrap, what
+// keeps the workspace's protected files as they are, and returns its
+// release (see Command): it gives back the stand-ins, and moves away the
+// protected files that appeared at any depth while it (or another command
+// or task) ran.
+func (s *Sandbox) protectCommand() func() []string {
+	_, files, dirs, unguarded := protectedNow(s.policy)
+	mine := s.holdStandIns(files, dirs)
+	end := func() {}
+	if x := s.indexed(); x != nil {
+		end = x.begin()
+		s.watchWhileBusy(x)
+	}
+	var once sync.Once
+	return func() (created []string) {
+		once.Do(func() {
+			end()
+			s.releaseStandIns(mine)
+			s.prot.mu.Lock()
+			created, s.prot.moved = s.prot.moved, nil
+			s.prot.mu.Unlock()
+			if x := s.indexed(); x != nil {
+				_, made := x.look()
+				created = append(created, s.quarantineMade(made)...)
+			}
+			for _, u := range unguarded {
+				if _, err := os.Lstat(u); err == nil {
+					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))
+				}
+			}
+		})
+		return created
+	}
+}
+
+// holdStandIns makes the stand-ins' mount points for one command (written
+// down first, so that a killed aci's are removed by the next one), or
+// counts one more user of those already there.
+func (s *Sandbox) holdStandIns(files, dirs []string) (mine []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.standIns == nil {
+		s.standIns = map[string]*heldStandIn{}
+	}
+	hold := func(c string, dir bool) {
+		h := s.standIns[c]
+		if h == nil {
+			h = &heldStandIn{}
+			if makeStandIn(c, dir) {
+				h.ino = inode(c)
+			} else if _, err := os.Lstat(c); err == nil {
+				return // someone else's file appeared: bwrap binds it read-only
+			}
+			s.standIns[c] = h
+		}
+		h.n++
+		mine = append(mine, c)
+	}
+	for _, f := range files {
+		hold(f, false)
+	}
+	for _, d := range dirs {
+		hold(d, true)
+	}
+	// One another running command holds: it exists now, so protectedNow
+	// did not list it as missing, but this command needs it kept too.
+	for c, h := range s.standIns {
+		if h.n > 0 && !slices.Contains(mine, c) {
+			h.n++
+			mine = append(mine, c)
+		}
+	}
+	return mine
+}
+
+// releaseStandIns gives back one command's stand-ins, removing those no
+// running command uses any more (unless something filled them meanwhile).
+func (s *Sandbox) releaseStandIns(paths []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range paths {
+		h := s.standIns[p]
+		if h == nil {
+			continue
+		}
+		if h.n--; h.n > 0 {
+			continue
+		}
+		delete(s.standIns, p)
+		dropStandIn(p, h.ino)
+	}
+}
+
+// quarantine moves a protected file a command created out of the
+// workspace, into the session's temp folder, and says where it went.
+func (s *Sandbox) quarantine(path string) string {
+	name := path
+	if len(s.policy.Workspace) > 0 {
+		if r, err := filepath.Rel(s.policy.Workspace[0], path); err == nil && !strings.HasPrefix(r, "..") {
+			name = r
+		}
+	}
+	dest := filepath.Join(s.tmpDir, "quarantine", strings.TrimPrefix(path, "/"))
+	if os.MkdirAll(filepath.Dir(dest), 0o700) == nil {
+		os.RemoveAll(dest)
+		if os.Rename(path, dest) == nil {
+			return name + " (moved to " + dest + ")"
+		}
+	}
+	return name + " (could not be moved away)"
+}
+
+// Uncontained is the Sandbox for a command the person allowed to run
+// outside the sandbox: it contains nothing, but the protected files that
+// appear in the workspace while it runs are still moved away and named
+// (it could change existing ones: only containment prevents that). nil
+// for a nil or uncontaining Sandbox.
+func (s *Sandbox) Uncontained() *Sandbox {
+	if s.Kind() != Bwrap {
+		return nil
+	}
+	return &Sandbox{kind: None, policy: s.policy, outer: s}
+}
+
+// watchUncontained is an uncontained command's release: it marks the
+// time it runs, and moves away what appeared meanwhile.
+func (s *Sandbox) watchUncontained() func() []string {
+	x := s.indexed()
+	if x == nil || s.privateTmp() == "" {
+		return func() []string { return nil }
+	}
+	// What is there before it runs is not its doing; what a running task
+	// made is moved away now, and said with this command.
+	_, before := x.look()
+	early := s.quarantineMade(before)
+	end := x.begin()
+	s.watchWhileBusy(x)
+	var once sync.Once
+	return func() (created []string) {
+		once.Do(func() {
+			end()
+			_, made := x.look()
+			created = append(early, s.quarantineMade(made)...)
+			s.prot.mu.Lock()
+			created, s.prot.moved = append(created, s.prot.moved...), nil
+			s.prot.mu.Unlock()
+		})
+		return created
+	}
+}
