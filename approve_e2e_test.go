@@ -96,10 +96,14 @@ func TestE2EApprovalDoesWhatItSays(t *testing.T) {
 			if n := strings.Count(r.stderr, "approved by --yes"); n != 1 {
 				t.Errorf("asked %d times, want once:\n%s", n, r.stderr)
 			}
+			if !strings.Contains(r.stderr, "writable for this command") {
+				t.Errorf("the question does not say what allowing grants:\n%s", r.stderr)
+			}
+			t.Logf("%s", strings.TrimSpace(r.stderr))
 			if _, err := os.Stat(target); err == nil {
 				t.Errorf("%s is still there after the approved rm -rf\nstderr:\n%s\nmodel saw:\n%s", target, r.stderr, lastMessage(srv))
 			}
-			if got := lastMessage(srv); strings.Contains(got, "uncontained") || strings.Contains(got, "Read-only") {
+			if got := lastMessage(srv); strings.Contains(got, "uncontained=true") || strings.Contains(got, "Read-only") {
 				t.Errorf("the model was told to ask again:\n%s", got)
 			}
 		})

@@ -220,10 +220,13 @@ func taskStatus(t *shell.Task) string {
 }
 
 // approve asks before a dangerous command, and before running one outside
-// the sandbox while it is on; nil means it may run, with the options given.
+// the sandbox while it is on; nil means it may run, with the options given:
+// once allowed, a command asked about for what it writes outside the
+// workspace gets just that access (bash_grant.go).
 func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]shell.RunOption, *Result) {
 	var opts []shell.RunOption
 	v := w.env.Guard.Check(command, w.shell.Dir())
+	grant, says, outside := w.grantFor(v, args.Bool("uncontained"))
 	if why := w.publishWhy(ctx, command); why != "" {
 		if v.Dangerous {
 			v.Reason += "; and " + why
@@ -231,8 +234,14 @@ func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]
 			v = guard.Verdict{Dangerous: true, Reason: why}
 		}
 	}
-	if args.Bool("uncontained") && w.shell.Contained() {
+	v.Reason += says
+	if grant != nil {
+		opts = append(opts, grant)
+	}
+	if (args.Bool("uncontained") || outside) && w.shell.Contained() {
 		opts = append(opts, shell.Uncontained())
+	}
+	if args.Bool("uncontained") && w.shell.Contained() {
 		if v.Dangerous {
 			v.Reason += "; and run outside the sandbox" + openNetwork(w.shell)
 		} else {

@@ -273,7 +273,7 @@ func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox
 		}
 		link = l
 	}
-	argv, release, err := sb.CommandLinked([]string{"bash", "-c", command}, dir, link, writable...)
+	argv, release, err := sb.CommandGranted([]string{"bash", "-c", command}, dir, link, net.grant, writable...)
 	if err != nil {
 		link.Close()
 		return nil, fmt.Errorf("contain command: %w", err)

@@ -53,12 +53,15 @@ type RunOption func(*runOpts)
 type runOpts struct {
 	uncontained bool
 	net         netOpts
+	grant       sandbox.Grant
 }
 
-// netOpts are a contained command's way to the network.
+// netOpts are a contained command's way to the network, and the access
+// the person granted it (grant.go): what reaches the sandbox per command.
 type netOpts struct {
 	proxy *netproxy.Proxy // nil: no network at all
 	ask   netproxy.Asker
+	grant sandbox.Grant
 }
 
 // Network lets a contained command reach the network through proxy, with
@@ -83,6 +86,7 @@ func (s *Shell) sandboxFor(opts []RunOption) (*sandbox.Sandbox, netOpts) {
 	if o.uncontained {
 		return nil, netOpts{}
 	}
+	o.net.grant = o.grant
 	return s.sb, o.net
 }
 
