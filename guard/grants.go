@@ -120,3 +120,33 @@ func onMachine(s, p string) bool {
 	_, err := os.Lstat(filepath.Join(s, top))
 	return err == nil
 }
+
+// needsMachine is why for a change no folder grant covers (system packages
+// and services, a privilege wrapper, a global install): allowing it runs
+// the command outside the sandbox ("/" in Verdict.Writes).
+func (c *cmdChecker) needsMachine(why string) string {
+	if !slices.Contains(c.shared.grants, "/") {
+		c.shared.grants = append(c.shared.grants, "/")
+	}
+	return why
+}
+
+// editsInPlace is why for an in-place edit (sed -i, perl -i) of a path
+// whose write was judged why: the tool writes a new file beside the old
+// and renames it over it, which needs the file's folder, not the file.
+func (c *cmdChecker) editsInPlace(why string) string {
+	s := c.shared
+	if !s.grantWhys[why] {
+		return "edits in place: " + why
+	}
+	if n := len(s.grants); n > 0 {
+		if fi, err := os.Lstat(s.grants[n-1]); err == nil && fi.Mode().IsRegular() {
+			dir := filepath.Dir(s.grants[n-1])
+			s.grants = s.grants[:n-1]
+			if !slices.Contains(s.grants, dir) {
+				s.grants = append(s.grants, dir)
+			}
+		}
+	}
+	return c.granted("edits in place: "+why, "")
+}

