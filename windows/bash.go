@@ -224,6 +224,13 @@ func taskStatus(t *shell.Task) string {
 // once allowed, a command asked about for what it writes outside the
 // workspace gets just that access (bash_grant.go).
 func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]shell.RunOption, *Result) {
+	opts, _, refused := w.approveNamed(ctx, command, args)
+	return opts, refused
+}
+
+// approveNamed is approve that also returns the machine's /tmp paths the
+// command names, which it is shown (for privateTmpHint).
+func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args) ([]shell.RunOption, []string, *Result) {
 	var opts []shell.RunOption
 	v := w.env.Guard.Check(command, w.shell.Dir())
 	grant, says, outside := w.grantFor(v, args.Bool("uncontained"))
@@ -249,9 +256,9 @@ func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]
 		}
 	}
 	if !v.Dangerous {
-		return opts, nil
+		return opts, v.Machine, nil
 	}
-	return opts, w.env.ask(ctx, ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part})
+	return opts, v.Machine, w.env.ask(ctx, ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part})
 }
 
 func (w *bashWindow) run(ctx context.Context, args Args) Result {
@@ -267,7 +274,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	if timeout > maxTimeout {
 		timeout, note = maxTimeout, " (timeout capped at 600 s; use start for longer jobs)"
 	}
-	opts, refused := w.approve(ctx, command, args)
+	opts, named, refused := w.approveNamed(ctx, command, args)
 	if refused != nil {
 		return *refused
 	}
@@ -278,7 +285,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	}
 	w.mu.Lock()
 	w.seq++
-	w.runs = append(w.runs, &bashRun{seq: w.seq, command: command, res: res, hints: runHints(res, timeout)})
+	w.runs = append(w.runs, &bashRun{seq: w.seq, command: command, res: res, hints: joinHints(runHints(res, timeout), w.privateTmpHint(res.Output, named))})
 	if len(w.runs) > keptRuns {
 		w.runs = w.runs[len(w.runs)-keptRuns:]
 	}

@@ -1,6 +1,10 @@
 package windows
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/aci-dev/aci/guard"
@@ -53,4 +57,49 @@ func grantList(paths []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// tmpPathInError finds a /tmp or /var/tmp path in an error line.
+var tmpPathInError = regexp.MustCompile(`(/(?:var/)?tmp/[^\s:'"` + "`" + `]+)`)
+
+// privateTmpHint says plainly when a command missed a path of the
+// machine's /tmp because it saw the session's own: its output says a
+// /tmp path does not exist whose first folder exists on the machine, and
+// the command did not name it (named paths are shown to it).
+func (w *bashWindow) privateTmpHint(output string, named []string) string {
+	if w.shell.Sandbox().Kind() != sandbox.Bwrap {
+		return ""
+	}
+	for _, line := range strings.Split(output, "\n") {
+		if !strings.Contains(line, "No such file or directory") {
+			continue
+		}
+		for _, m := range tmpPathInError.FindAllString(line, 4) {
+			root, rest := "/tmp", strings.TrimPrefix(m, "/tmp/")
+			if strings.HasPrefix(m, "/var/tmp/") {
+				root, rest = "/var/tmp", strings.TrimPrefix(m, "/var/tmp/")
+			}
+			top, _, _ := strings.Cut(rest, "/")
+			machine := filepath.Join(root, top)
+			if _, err := os.Lstat(machine); err != nil || slices.ContainsFunc(named, func(n string) bool {
+				return n == m || strings.HasPrefix(m, n+"/") || strings.HasPrefix(n, m+"/")
+			}) {
+				continue
+			}
+			return hint("private_tmp", "This command saw the session's own "+root+", not the machine's: "+machine+
+				" exists on the machine, but the command did not name it literally, so it was not shown. Name the path in the command (the machine's is then shown, read-only) or open it in a file window.")
+		}
+	}
+	return ""
+}
+
+// joinHints joins non-empty hints a line apart.
+func joinHints(hs ...string) string {
+	var out []string
+	for _, h := range hs {
+		if h != "" {
+			out = append(out, h)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -110,3 +110,30 @@ func (s *Sandbox) HostPath(path string) string {
 	}
 	return path
 }
+
+// grantStubs are the places in the session's own /tmp where bwrap makes
+// mount points for g's paths below /tmp (an empty file or folder, and
+// the folders above it), deepest first. They are counted and removed
+// with the protected stand-ins once no running command uses them:
+// otherwise a later command that reached such a path without naming it
+// would find an empty stand-in instead of nothing.
+func (s *Sandbox) grantStubs(g Grant) []string {
+	if s.tmpDir == "" || g.Empty() {
+		return nil
+	}
+	p := g.apply(Bwrap, Policy{Workspace: s.policy.Workspace, Writable: s.policy.Writable, PrivateTmp: s.tmpDir})
+	var out []string
+	for _, m := range append(append([]string{}, p.Machine...), p.Granted...) {
+		root, sub := "/tmp", "tmp"
+		if strings.HasPrefix(m, "/var/tmp/") {
+			root, sub = "/var/tmp", "var-tmp"
+		} else if !strings.HasPrefix(m, "/tmp/") {
+			continue
+		}
+		for q := m; q != root && q != "/"; q = filepath.Dir(q) {
+			out = append(out, filepath.Join(s.tmpDir, sub, strings.TrimPrefix(q, root+"/")))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}

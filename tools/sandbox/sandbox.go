@@ -179,7 +179,7 @@ func (s *Sandbox) CommandGranted(argv []string, dir string, l *Link, g Grant, ex
 		return out, func() []string { return nil }, err
 	}
 	_, files, dirs, unguarded := protectedNow(s.policy)
-	mine := append(files, dirs...)
+	mine := append(append(files, dirs...), s.grantStubs(g)...)
 	s.mu.Lock()
 	if s.standIns == nil {
 		s.standIns = map[string]int{}
