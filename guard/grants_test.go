@@ -41,6 +41,8 @@ func TestVerdictWrites(t *testing.T) {
 		// A written file that exists: itself; a new one: its folder.
 		{"echo x > " + filepath.Join(out, "notes.txt"), true, []string{filepath.Join(out, "notes.txt")}, nil},
 		{"echo x > " + filepath.Join(out, "new.txt"), true, []string{out}, nil},
+		// A change of permissions: the path itself.
+		{"chmod +x " + filepath.Join(out, "notes.txt"), true, []string{filepath.Join(out, "notes.txt")}, nil},
 		// A wildcard: its folder.
 		{"rm -rf " + out + "/*", true, []string{out}, nil},
 		// The home folder or the workspace itself: nothing narrower than /.
