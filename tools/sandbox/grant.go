@@ -137,3 +137,19 @@ func (s *Sandbox) grantStubs(g Grant) []string {
 	slices.SortStableFunc(out, func(a, b string) int { return len(b) - len(a) })
 	return out
 }
+
+// Adds reports whether g gives a command of s anything beyond the policy
+// (paths named only inside the workspace or another writable root add
+// nothing): a start path that cannot bind paths per command (a sandbox
+// shared by the session's commands) must hand such a command to one that
+// can (CommandGranted).
+func (s *Sandbox) Adds(g Grant) bool {
+	if !s.Contained() || g.Empty() {
+		return false
+	}
+	p := g.apply(s.kind, Policy{Workspace: s.policy.Workspace, Writable: s.policy.Writable, PrivateTmp: "private"})
+	if s.kind != Bwrap {
+		return len(g.Write) > 0
+	}
+	return len(p.Granted) > 0 || len(p.Machine) > 0
+}

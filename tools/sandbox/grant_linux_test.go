@@ -108,6 +108,9 @@ func TestGrantMachineTmp(t *testing.T) {
 	} else if b, _ := os.ReadFile(got); string(b) != "scratch\n" {
 		t.Errorf("%s holds %q", got, b)
 	}
+	if !s.Adds(g) || s.Adds(Grant{Machine: []string{filepath.Join(tr.ws, "x")}}) || s.Adds(Grant{}) {
+		t.Errorf("Adds: a named machine path adds, one in the workspace or none does not")
+	}
 	if got := s.HostPath(f); got != f {
 		t.Errorf("HostPath(%s) = %s, want the machine's", f, got)
 	}
