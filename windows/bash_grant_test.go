@@ -66,3 +66,26 @@ func TestBashGrantQuestion(t *testing.T) {
 		t.Errorf("reason %q lacks %q", asked[1].Reason, want)
 	}
 }
+
+// A delete that no folder grant expresses (the workspace itself) runs,
+// once allowed, outside the sandbox, as its question said: one question,
+// and the folder is gone.
+func TestBashGrantOutside(t *testing.T) {
+	var asked []ApprovalRequest
+	m, dir := newAppsManager(t, ApproverFunc(func(_ context.Context, req ApprovalRequest) Decision {
+		asked = append(asked, req)
+		return Decision{Allow: true}
+	}))
+	if !sandbox.For(dir).Contained() {
+		t.Skip("this machine cannot contain commands")
+	}
+	os.WriteFile(filepath.Join(dir, "f"), nil, 0o644)
+	do(t, m, "launcher", "open", `{"app":"bash"}`)
+	r := do(t, m, "bash_1", "run", `{"command":"cd / && rm -rf `+dir+`"}`)
+	if len(asked) != 1 || !strings.Contains(asked[0].Reason, "allowing runs it outside the sandbox") {
+		t.Fatalf("asked %+v", asked)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("the allowed delete did not happen: %+v\n%s", r, content(m, "bash_1"))
+	}
+}
