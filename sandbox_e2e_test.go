@@ -22,8 +22,9 @@ func bodies(srv *fakeai.Server) string {
 }
 
 // A workspace .env cannot switch approvals or containment off, and a
-// command approved with --yes still cannot write outside the workspace or
-// see the API key, in any encoding.
+// command approved with --yes still cannot write outside the workspace
+// where the guard could not name what it writes (so nothing was granted),
+// nor see the API key, in any encoding.
 func TestE2EContainmentAndSafetySwitches(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ".env"), []byte("ACI_YES=1\nACI_SANDBOX=off\n"), 0o600)
@@ -35,7 +36,8 @@ func TestE2EContainmentAndSafetySwitches(t *testing.T) {
 		return fakeai.New(t,
 			fakeai.Reply{Content: fakeai.ToolCall(
 				call("launcher", "open", map[string]any{"app": "bash"}),
-				call("bash_1", "run", map[string]any{"command": "echo pwned > " + outside}),
+				// A path the guard cannot name: allowing it grants nothing.
+				call("bash_1", "run", map[string]any{"command": "d=$(echo " + filepath.Dir(outside) + "); echo pwned > $d/" + filepath.Base(outside)}),
 			)},
 			fakeai.Reply{Content: fakeai.ToolCall(
 				call("bash_1", "run", map[string]any{"command": `echo "key=[$OPENAI_API_KEY]"; cat leak.txt; echo; base64 leak.txt; (printf 'user:'; cat leak.txt) | base64 -w0`}),
@@ -47,7 +49,7 @@ func TestE2EContainmentAndSafetySwitches(t *testing.T) {
 	// denied in pipe mode.
 	srv := script()
 	r := aci(t, dir, srv, "go", nil)
-	if r.code != 0 || !strings.Contains(r.stderr, "denied by aci in pipe mode (no terminal to ask): echo pwned") {
+	if r.code != 0 || !strings.Contains(r.stderr, "denied by aci in pipe mode (no terminal to ask): d=$(echo") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(outside); err == nil {

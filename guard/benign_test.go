@@ -281,7 +281,7 @@ var benignCommands = []string{
 	`rm -rf node_modules package-lock.json && npm install`,
 	`rm -f go.sum && go mod tidy`,
 	`rm -rf vendor`,
-	`rm -rf /tmp/aci-*`,
+	`rm -rf /tmp/aci-e2e-nothing-here-*`, // a family of scratch folders none of which exists on the machine
 	`rm -rf $TMPDIR/aci-x`,
 	`git log --format='%H %s' | head`,
 	`go test ./... 2>&1 | tee test.log`,

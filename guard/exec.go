@@ -112,7 +112,7 @@ func (c *cmdChecker) judge(in *guardCall) {
 		c.flag(n, "runs a command whose name cannot be resolved")
 		return
 	case in.priv != "":
-		c.flag(n, "escalates privileges ("+in.priv+")")
+		c.flag(n, c.needsMachine("escalates privileges ("+in.priv+")"))
 		return
 	case in.name == "":
 		return

@@ -96,10 +96,10 @@ func (c *cmdChecker) writeWhy(a shArg) string {
 	}
 	real := c.env.real(p, true)
 	if why := c.env.persistWhy(p); why != "" {
-		return why
+		return c.granted(why, grantWrite(real))
 	}
 	if why := c.env.persistWhy(real); why != "" {
-		return why
+		return c.granted(why, grantWrite(real))
 	}
 	switch c.env.zoneOf(real) {
 	case zoneWork, zoneRoot, zoneScratch:
@@ -109,10 +109,10 @@ func (c *cmdChecker) writeWhy(a shArg) string {
 	}
 	for _, d := range []string{"/etc", "/usr", "/boot", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/sys", "/proc", "/var", "/System", "/Library"} {
 		if pathWithin(real, d) {
-			return "writes into system directory " + d
+			return c.granted("writes into system directory "+d, grantWrite(real))
 		}
 	}
-	return "writes outside the workspace"
+	return c.granted("writes outside the workspace", grantWrite(real))
 }
 
 var safeDevices = nameSet("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
@@ -162,7 +162,13 @@ func (c *cmdChecker) deleteWhy(a shArg, recursive bool) string {
 		dir := c.env.real(globLiteralDir(p), true)
 		pat := filepath.Base(p)
 		if c.env.isScratchRoot(dir) && filepath.Dir(p) == globLiteralDir(p) && strings.IndexAny(pat, "*?[") >= 3 {
-			return "" // /tmp/aci-*: a named family of scratch folders
+			// /tmp/aci-*: a named family of scratch folders, unless some
+			// exist on the machine (a contained command would see only
+			// its session's own /tmp).
+			if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
+				return c.granted("deletes files that exist on the machine by wildcard", dir)
+			}
+			return ""
 		}
 		switch c.env.zoneOf(dir) {
 		case zoneScratch:
@@ -177,22 +183,24 @@ func (c *cmdChecker) deleteWhy(a shArg, recursive bool) string {
 		case zoneGit:
 			return "deletes git history (.git)"
 		}
-		return "deletes outside the workspace by wildcard"
+		return c.granted("deletes outside the workspace by wildcard", grantWrite(dir))
 	}
 	real := c.env.real(p, strings.HasSuffix(a.val, "/"))
 	if real == "/" {
-		return "deletes the root filesystem"
+		return c.granted("deletes the root filesystem", "/")
 	}
+	// Deleting what holds the workspace, the home folder or the sandbox's
+	// own writable folders needs the whole machine: "/".
 	switch c.env.zoneOf(real) {
 	case zoneRoot:
-		return "deletes the whole workspace"
+		return c.granted("deletes the whole workspace", "/")
 	case zoneAncestor:
-		return "deletes a directory holding the workspace"
+		return c.granted("deletes a directory holding the workspace", "/")
 	case zoneHome:
 		if real == c.env.home || real == c.env.homeLex {
-			return "deletes the home directory"
+			return c.granted("deletes the home directory", "/")
 		}
-		return "deletes outside the workspace"
+		return c.granted("deletes outside the workspace", "/")
 	case zoneGit:
 		if !recursive && strings.HasSuffix(real, ".lock") {
 			return "" // a stale index.lock
@@ -215,7 +223,7 @@ func (c *cmdChecker) deleteWhy(a shArg, recursive bool) string {
 		}
 		return "recursively deletes workspace sources"
 	}
-	return "deletes outside the workspace"
+	return c.granted("deletes outside the workspace", grantDelete(real))
 }
 
 // createdHere reports a path this command created or moved something to
@@ -247,22 +255,24 @@ func (c *cmdChecker) moveWhy(a shArg) string {
 	}
 	if a.glob {
 		p = globLiteralDir(p)
-		if z := c.env.zoneOf(c.env.real(p, true)); z == zoneWork || z == zoneRoot || z == zoneScratch {
+		real := c.env.real(p, true)
+		if z := c.env.zoneOf(real); z == zoneWork || z == zoneRoot || z == zoneScratch {
 			return ""
 		}
-		return "moves files outside the workspace"
+		return c.granted("moves files outside the workspace", grantWrite(real))
 	}
-	switch c.env.zoneOf(c.env.real(p, false)) {
+	real := c.env.real(p, false)
+	switch c.env.zoneOf(real) {
 	case zoneWork, zoneScratch:
 		return ""
 	case zoneRoot, zoneAncestor:
-		return "moves the workspace away"
+		return c.granted("moves the workspace away", "/")
 	case zoneGit:
 		return "moves git history (.git)"
 	case zoneHome:
-		return "moves the home directory"
+		return c.granted("moves the home directory", "/")
 	}
-	return "moves files outside the workspace"
+	return c.granted("moves files outside the workspace", grantDelete(real))
 }
 
 func ruleRm(c *cmdChecker, in *guardCall) string {
@@ -271,10 +281,16 @@ func ruleRm(c *cmdChecker, in *guardCall) string {
 		return "deletes without the root safeguard"
 	}
 	rec := p.has("-r", "-R", "--recursive")
+	first := ""
 	for _, a := range p.ops {
-		if why := c.deleteWhy(a, rec); why != "" {
-			return why
+		// Every operand is judged, so that all the paths it deletes
+		// outside the workspace are granted once allowed.
+		if why := c.deleteWhy(a, rec); why != "" && first == "" {
+			first = why
 		}
+	}
+	if first != "" {
+		return first
 	}
 	if in.extra {
 		return "deletes paths read from input"

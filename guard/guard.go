@@ -16,6 +16,18 @@ type Verdict struct {
 	// Part is the exact substring of the judged command that is dangerous,
 	// for the UI to highlight; "" when it cannot be pinned down.
 	Part string
+	// Writes are the paths outside the workspace that a dangerous command
+	// writes, creates or deletes in, as they must be writable for it to do
+	// what it says: a deleted path's folder, a written file (or the nearest
+	// folder that exists, for a new one), a wildcard's folder. "/" means
+	// no narrower grant would do (deleting the workspace, the home folder
+	// or a folder of the root). Set only with Dangerous; see grants.go.
+	Writes []string
+	// Machine are the paths below a temp root (/tmp, /var/tmp) that the
+	// command names and that exist on the machine (the deepest existing
+	// part of each): a contained command, which sees its session's own
+	// /tmp, must be shown these real ones. Set whether dangerous or not.
+	Machine []string
 }
 
 // checkCommand walks command with the anchors env.
@@ -36,13 +48,20 @@ func checkCommand(env *guardPaths, command string) Verdict {
 	}
 	c.run()
 	if c.found == nil {
-		return Verdict{}
+		c.found = c.shared.grantFound
+	}
+	if c.found == nil {
+		return Verdict{Machine: c.shared.machine}
 	}
 	part := c.found.part
 	if !strings.Contains(command, part) {
 		part = command
 	}
-	return Verdict{Dangerous: true, Reason: shortReason(c.found.label) + ": " + c.found.why, Part: part}
+	reason := shortReason(c.found.label) + ": " + c.found.why
+	if g := c.shared.grantFound; g != nil && g != c.found {
+		reason += "; and " + shortReason(g.label) + ": " + g.why
+	}
+	return Verdict{Dangerous: true, Reason: reason, Part: part, Writes: c.shared.grants, Machine: c.shared.machine}
 }
 
 // guardStrict makes the safety-net recover re-panic, so fuzzing finds the
@@ -66,6 +85,7 @@ type guardShared struct {
 	// when judging.
 	publishes *[]GitPublish
 	copies    map[string]string // for Publishes: copy target -> source, both absolute
+	grantState
 }
 
 // unknownScript marks a file written with content the guard cannot see.
@@ -114,7 +134,11 @@ func (c *cmdChecker) flag(n syntax.Node, why string) {
 	if t == "" {
 		t = c.src
 	}
-	c.found = &guardFinding{label: t, part: t, why: why}
+	f := &guardFinding{label: t, part: t, why: why}
+	if c.deferGrant(f) {
+		return
+	}
+	c.found = f
 }
 
 // spend charges one unit of work and flags the command once the budget is

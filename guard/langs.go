@@ -246,7 +246,7 @@ func ruleInterp(c *cmdChecker, in *guardCall) string {
 	if inv.inplace {
 		for _, f := range inv.files {
 			if why := c.writeWhy(f); why != "" {
-				return "edits in place: " + why
+				return c.editsInPlace(why)
 			}
 		}
 	}
@@ -365,7 +365,7 @@ func ruleAwk(c *cmdChecker, in *guardCall) string {
 	if inplace {
 		for _, f := range files {
 			if why := c.writeWhy(f); why != "" {
-				return "edits in place: " + why
+				return c.editsInPlace(why)
 			}
 		}
 	}

@@ -10,7 +10,7 @@ func rulePkg(subs ...string) guardRule {
 	return func(c *cmdChecker, in *guardCall) string {
 		for _, p := range positionalWords(in.args) {
 			if ss[p] {
-				return "changes system packages (" + in.name + " " + p + ")"
+				return c.needsMachine("changes system packages (" + in.name + " " + p + ")")
 			}
 		}
 		return ""
@@ -60,7 +60,7 @@ func ruleNpm(c *cmdChecker, in *guardCall) string {
 		return "publishes to the package registry"
 	case "i", "install", "add", "un", "uninstall", "remove", "rm", "r", "update", "up", "upgrade", "link", "ln", "unlink":
 		if npmGlobalFlag(in.args) {
-			return "installs packages globally"
+			return c.needsMachine("installs packages globally")
 		}
 		for _, p := range pos[1:] {
 			if remoteSpec(p) {
@@ -80,7 +80,7 @@ func ruleBun(c *cmdChecker, in *guardCall) string {
 		return "publishes to the package registry"
 	}
 	if npmGlobalFlag(in.args) {
-		return "installs packages globally"
+		return c.needsMachine("installs packages globally")
 	}
 	return ruleInterp(c, in)
 }
@@ -95,7 +95,7 @@ func ruleYarn(c *cmdChecker, in *guardCall) string {
 	}
 	switch {
 	case pos[0] == "global" && len(pos) > 1 && pos[1] != "list" && pos[1] != "bin" && pos[1] != "dir":
-		return "installs packages globally"
+		return c.needsMachine("installs packages globally")
 	case pos[0] == "publish" || pos[0] == "npm" && len(pos) > 1 && pos[1] == "publish":
 		return "publishes to the package registry"
 	}
@@ -116,10 +116,10 @@ func rulePip(c *cmdChecker, in *guardCall) string {
 	for _, a := range in.args {
 		switch {
 		case a.val == "--user", a.val == "--break-system-packages":
-			return "installs packages outside a virtual environment"
+			return c.needsMachine("installs packages outside a virtual environment")
 		case a.val == "--target" || a.val == "-t" || a.val == "--prefix" || a.val == "--root" ||
 			strings.HasPrefix(a.val, "--target=") || strings.HasPrefix(a.val, "--prefix=") || strings.HasPrefix(a.val, "--root="):
-			return "installs packages outside the workspace"
+			return c.needsMachine("installs packages outside the workspace")
 		}
 	}
 	return ""
@@ -149,10 +149,10 @@ func rulePacman(c *cmdChecker, in *guardCall) string {
 			if strings.ContainsAny(v[2:], "sigl") && !strings.ContainsAny(v[2:], "uy") {
 				continue // search and info queries
 			}
-			return "changes system packages"
+			return c.needsMachine("changes system packages")
 		}
 		if strings.HasPrefix(v, "-R") || strings.HasPrefix(v, "-U") || v == "--remove" || v == "--upgrade" {
-			return "changes system packages"
+			return c.needsMachine("changes system packages")
 		}
 	}
 	return ""
@@ -162,7 +162,7 @@ func ruleEmerge(c *cmdChecker, in *guardCall) string {
 	if hasLitArg(in.args, "-p", "--pretend", "-s", "--search", "-S", "--searchdesc", "--info") {
 		return ""
 	}
-	return "changes system packages"
+	return c.needsMachine("changes system packages")
 }
 
 func ruleNixEnv(c *cmdChecker, in *guardCall) string {

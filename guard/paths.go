@@ -157,7 +157,9 @@ func (e *guardPaths) zoneOf(p string) pathZone {
 	for _, s := range e.scratch {
 		// A workspace that itself lives under a temp root (a clone in /tmp)
 		// makes its top folder there project space, not scratch.
-		if p != s && pathWithin(p, s) && (e.work == "" || topBelow(s, p) != topBelow(s, e.work)) && !inRepository(s, p) {
+		// A path whose top folder there exists on the machine is the
+		// machine's, not scratch (onMachine).
+		if p != s && pathWithin(p, s) && (e.work == "" || topBelow(s, p) != topBelow(s, e.work)) && !inRepository(s, p) && !onMachine(s, p) {
 			return zoneScratch
 		}
 	}

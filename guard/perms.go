@@ -90,11 +90,12 @@ func (c *cmdChecker) permTargets(targets []shArg, in *guardCall, what string) st
 		if a.glob {
 			p = globLiteralDir(p)
 		}
-		switch c.env.zoneOf(c.env.real(p, true)) {
+		real := c.env.real(p, true)
+		switch c.env.zoneOf(real) {
 		case zoneWork, zoneRoot, zoneGit, zoneScratch:
 			continue
 		}
-		return what + " outside the workspace"
+		return c.granted(what+" outside the workspace", grantWrite(real))
 	}
 	return ""
 }

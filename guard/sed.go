@@ -62,7 +62,7 @@ func ruleSed(c *cmdChecker, in *guardCall) string {
 	}
 	for _, a := range ops {
 		if why := c.writeWhy(a); why != "" {
-			return "edits in place: " + why
+			return c.editsInPlace(why)
 		}
 	}
 	return ""

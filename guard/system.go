@@ -62,7 +62,7 @@ func ruleSystemctl(c *cmdChecker, in *guardCall) string {
 	if len(p.ops) == 0 || systemctlReadOnly[p.ops[0].val] {
 		return ""
 	}
-	return "changes system services (systemctl " + p.ops[0].val + ")"
+	return c.needsMachine("changes system services (systemctl " + p.ops[0].val + ")")
 }
 
 func ruleService(c *cmdChecker, in *guardCall) string {
@@ -70,7 +70,7 @@ func ruleService(c *cmdChecker, in *guardCall) string {
 	if len(pos) < 2 || pos[1] == "status" {
 		return ""
 	}
-	return "changes system services (service " + pos[1] + ")"
+	return c.needsMachine("changes system services (service " + pos[1] + ")")
 }
 
 func ruleCrontab(c *cmdChecker, in *guardCall) string {
@@ -99,7 +99,7 @@ func ruleLaunchctl(c *cmdChecker, in *guardCall) string {
 	if len(pos) == 0 || launchctlReadOnly[pos[0]] {
 		return ""
 	}
-	return "changes system services (launchctl " + pos[0] + ")"
+	return c.needsMachine("changes system services (launchctl " + pos[0] + ")")
 }
 
 func ruleFirewall(c *cmdChecker, in *guardCall) string {

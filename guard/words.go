@@ -60,6 +60,7 @@ func (c *cmdChecker) word(w *syntax.Word) []shArg {
 		}
 		a := base
 		a.val = f
+		c.noteMachine(f)
 		out = append(out, a)
 	}
 	return out

@@ -245,10 +245,20 @@ func taskStatus(t *shell.Task) string {
 }
 
 // approve asks before a dangerous command, and before running one outside
-// the sandbox while it is on; nil means it may run, with the options given.
+// the sandbox while it is on; nil means it may run, with the options given:
+// once allowed, a command asked about for what it writes outside the
+// workspace gets just that access (bash_grant.go).
 func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]shell.RunOption, *Result) {
+	opts, _, refused := w.approveNamed(ctx, command, args)
+	return opts, refused
+}
+
+// approveNamed is approve that also returns the machine's /tmp paths the
+// command names, which it is shown (for privateTmpHint).
+func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args) ([]shell.RunOption, []string, *Result) {
 	var opts []shell.RunOption
 	v := w.env.Guard.Check(command, w.shell.Dir())
+	grant, says, outside := w.grantFor(v, args.Bool("uncontained"))
 	if why := w.publishWhy(ctx, command); why != "" {
 		if v.Dangerous {
 			v.Reason += "; and " + why
@@ -256,8 +266,14 @@ func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]
 			v = guard.Verdict{Dangerous: true, Reason: why}
 		}
 	}
-	if args.Bool("uncontained") && w.shell.Contained() {
+	v.Reason += says
+	if grant != nil {
+		opts = append(opts, grant)
+	}
+	if (args.Bool("uncontained") || outside) && w.shell.Contained() {
 		opts = append(opts, shell.Uncontained())
+	}
+	if args.Bool("uncontained") && w.shell.Contained() {
 		if v.Dangerous {
 			v.Reason += "; and run outside the sandbox" + openNetwork(w.shell)
 		} else {
@@ -265,9 +281,9 @@ func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]
 		}
 	}
 	if !v.Dangerous {
-		return opts, nil
+		return opts, v.Machine, nil
 	}
-	return opts, w.env.ask(ctx, ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part})
+	return opts, v.Machine, w.env.ask(ctx, ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part})
 }
 
 func (w *bashWindow) run(ctx context.Context, args Args) Result {
@@ -283,7 +299,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	if timeout > maxTimeout {
 		timeout, note = maxTimeout, " (timeout capped at 600 s; use start for longer jobs)"
 	}
-	opts, refused := w.approve(ctx, command, args)
+	opts, named, refused := w.approveNamed(ctx, command, args)
 	if refused != nil {
 		return *refused
 	}
@@ -295,7 +311,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	}
 	w.mu.Lock()
 	w.seq++
-	w.runs = append(w.runs, &bashRun{seq: w.seq, command: command, res: res, hints: runHints(res, timeout)})
+	w.runs = append(w.runs, &bashRun{seq: w.seq, command: command, res: res, hints: joinHints(runHints(res, timeout), w.privateTmpHint(res.Output, named))})
 	w.pruneRuns()
 	w.mu.Unlock()
 	// The output reaches the model once, in the window's rendering that

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -52,7 +53,8 @@ func TestBashUncontainedIsAsked(t *testing.T) {
 // With bwrap unavailable (forced here), bash windows fall back to Landlock
 // and stay contained: the workspace is writable, the rest is not, and the
 // result says why a write failed, even when the guard's question is
-// answered yes (as with --yes).
+// answered yes (as with --yes) for a path it could not name. A path it
+// named and the person allowed is granted, as under bwrap.
 func TestBashWindowLandlockFallback(t *testing.T) {
 	sandbox.SetForce(sandbox.Landlock)
 	t.Cleanup(func() { sandbox.SetForce("") })
@@ -67,11 +69,17 @@ func TestBashWindowLandlockFallback(t *testing.T) {
 	}
 	outside := fmt.Sprintf("/opt/aci-landlock-test-%d", os.Getpid())
 	t.Cleanup(func() { os.Remove(outside) })
-	r := do(t, m, "bash_1", "run", `{"command":"echo x > `+outside+`"}`)
+	r := do(t, m, "bash_1", "run", `{"command":"d=$(echo /opt); echo x > $d/`+filepath.Base(outside)+`"}`)
 	if !strings.Contains(r.Text, "exit 1") || !strings.Contains(content(m, "bash_1"), `type="sandbox"`) {
 		t.Errorf("outside write: %+v\n%s", r, content(m, "bash_1"))
 	}
 	if _, err := os.Stat(outside); err == nil {
 		t.Errorf("%s was written", outside)
+	}
+	if r := do(t, m, "bash_1", "run", `{"command":"echo x > `+outside+`"}`); !strings.Contains(r.Text, "exit 0") {
+		t.Errorf("allowed write to a named path: %+v\n%s", r, content(m, "bash_1"))
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Errorf("the allowed write to %s did not happen: %v", outside, err)
 	}
 }

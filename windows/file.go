@@ -85,6 +85,9 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 		path = filepath.Join(env.Workdir, path)
 	}
 	path = filepath.Clean(path)
+	// A /tmp path is where the bash windows' commands see it: the
+	// machine's when its top folder exists there, else the session's own.
+	path = sandbox.For(env.Workdir).HostPath(path)
 	if v := env.Guard.CheckPath(path, env.Workdir, false); v.Dangerous {
 		req := ApprovalRequest{Kind: "file", WindowID: id, Subject: "open " + target, Reason: v.Reason, Part: v.Part}
 		if r := env.ask(ctx, req); r != nil {

@@ -90,12 +90,7 @@ func bwrapArgv(p Policy, argv []string, dir string) ([]string, error) {
 	roots := p.WritableRoots()
 	sort.Strings(roots) // a parent sorts before its children
 	out, roots = privateTmpArgs(out, p, roots)
-	for _, r := range roots {
-		if r == "/dev/shm" || strings.HasPrefix(r, "/dev/") || r == "/proc" || strings.HasPrefix(r, "/proc/") {
-			continue
-		}
-		out = append(out, "--bind-try", r, r)
-	}
+	out = bindArgs(out, p, roots)
 	for _, r := range p.ReadOnly {
 		out = append(out, "--ro-bind-try", r, r)
 	}

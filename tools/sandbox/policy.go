@@ -33,6 +33,13 @@ type Policy struct {
 	// PrivateTmp is the session's folder whose tmp and var-tmp stand in
 	// for /tmp and /var/tmp; "" shares the machine's.
 	PrivateTmp string
+	// Granted are writable for one command: what the person allowed it to
+	// write outside the workspace (grant.go).
+	Granted []string `json:",omitempty"`
+	// Machine are the machine's own paths below /tmp and /var/tmp that one
+	// command named: read-only over the private ones, so that it sees
+	// what the person and the file windows see.
+	Machine []string `json:",omitempty"`
 }
 
 // WritableRoots is Workspace and Writable together.
@@ -125,21 +132,31 @@ func DefaultPolicy(workdir string) Policy {
 	}
 	p.Hidden = SecretStores()
 	p.Protected, p.StandIns = protectedCandidates(ws, real(workdir))
-	var ro []string
-	for _, g := range append([]string{filepath.Join(ws, ".git")}, p.Workspace[1:]...) {
-		ro = append(ro, filepath.Join(g, "hooks"), filepath.Join(g, "config"))
+	p.ReadOnly = readOnlyUnder(p.ReadOnly, ws, p.Workspace[1:], home, p.WritableRoots())
+	return p
+}
+
+// readOnlyUnder adds to ro the files that stay read-only inside the
+// writable roots: git's hooks and config of the workspace ws and its git
+// dirs, and the shell and git startup files in home.
+func readOnlyUnder(ro []string, ws string, gitDirs []string, home string, roots []string) []string {
+	var cands []string
+	if ws != "" {
+		for _, g := range append([]string{filepath.Join(ws, ".git")}, gitDirs...) {
+			cands = append(cands, filepath.Join(g, "hooks"), filepath.Join(g, "config"))
+		}
 	}
 	if home != "" {
 		for _, f := range startupFiles {
-			ro = append(ro, filepath.Join(home, f))
+			cands = append(cands, filepath.Join(home, f))
 		}
 	}
-	for _, r := range ro {
-		if _, err := os.Lstat(r); err == nil && underAny(real(r), p.WritableRoots()) {
-			p.ReadOnly = appendUnique(p.ReadOnly, real(r))
+	for _, r := range cands {
+		if _, err := os.Lstat(r); err == nil && underAny(real(r), roots) {
+			ro = appendUnique(ro, real(r))
 		}
 	}
-	return p
+	return ro
 }
 
 // startupFiles are home-relative files a shell or git runs or obeys later.

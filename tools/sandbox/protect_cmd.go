@@ -117,9 +117,9 @@ func (s *Sandbox) quarantineMade(made []string) []string {
 // release (see Command): it gives back the stand-ins, and moves away the
 // protected files that appeared at any depth while it (or another command
 // or task) ran.
-func (s *Sandbox) protectCommand() func() []string {
+func (s *Sandbox) protectCommand(stubs []string) func() []string {
 	_, files, dirs, unguarded := protectedNow(s.policy)
-	mine := s.holdStandIns(files, dirs)
+	mine := append(s.holdStandIns(files, dirs), s.holdStubs(stubs)...)
 	end := func() {}
 	if x := s.indexed(); x != nil {
 		end = x.begin()
@@ -185,6 +185,26 @@ func (s *Sandbox) holdStandIns(files, dirs []string) (mine []string) {
 		}
 	}
 	return mine
+}
+
+// holdStubs counts one more user of the mount points bwrap makes in the
+// session's /tmp for a grant (grantStubs): bwrap makes them, and the last
+// command that used them removes them, as it does stand-ins.
+func (s *Sandbox) holdStubs(stubs []string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.standIns == nil {
+		s.standIns = map[string]*heldStandIn{}
+	}
+	for _, c := range stubs {
+		h := s.standIns[c]
+		if h == nil {
+			h = &heldStandIn{}
+			s.standIns[c] = h
+		}
+		h.n++
+	}
+	return stubs
 }
 
 // releaseStandIns gives back one command's stand-ins, removing those no

@@ -128,6 +128,12 @@ func (s *Sandbox) Wrap(argv []string, dir string, extraWritable ...string) ([]st
 // WrapLinked is Wrap for a command whose one way out is l (from NewLink;
 // nil: none). The process started must inherit l.ExtraFiles().
 func (s *Sandbox) WrapLinked(argv []string, dir string, l *Link, extraWritable ...string) ([]string, error) {
+	return s.WrapGranted(argv, dir, l, Grant{}, extraWritable...)
+}
+
+// WrapGranted is WrapLinked for a command given g on top of the policy
+// (what the person allowed for it: grant.go).
+func (s *Sandbox) WrapGranted(argv []string, dir string, l *Link, g Grant, extraWritable ...string) ([]string, error) {
 	if !s.Contained() {
 		return argv, nil
 	}
@@ -148,6 +154,7 @@ func (s *Sandbox) WrapLinked(argv []string, dir string, l *Link, extraWritable .
 			p.Writable = appendUnique(p.Writable, filepath.Join(p.PrivateTmp, "tmp"))
 		}
 	}
+	p = g.apply(s.kind, p)
 	if s.kind == Bwrap {
 		p.Protected = s.protectedPresent(p.Protected)
 	}
@@ -168,14 +175,19 @@ func (s *Sandbox) Command(argv []string, dir string, extraWritable ...string) (o
 // CommandLinked is Command for a command whose one way out is l (see
 // WrapLinked).
 func (s *Sandbox) CommandLinked(argv []string, dir string, l *Link, extraWritable ...string) (out []string, release func() []string, err error) {
-	out, err = s.WrapLinked(argv, dir, l, extraWritable...)
+	return s.CommandGranted(argv, dir, l, Grant{}, extraWritable...)
+}
+
+// CommandGranted is CommandLinked for a command given g (see WrapGranted).
+func (s *Sandbox) CommandGranted(argv []string, dir string, l *Link, g Grant, extraWritable ...string) (out []string, release func() []string, err error) {
+	out, err = s.WrapGranted(argv, dir, l, g, extraWritable...)
 	if err == nil && s != nil && s.outer != nil {
 		return out, s.outer.watchUncontained(), nil
 	}
 	if err != nil || s.Kind() != Bwrap || s.tmpDir == "" {
 		return out, func() []string { return nil }, err
 	}
-	return out, s.protectCommand(), nil
+	return out, s.protectCommand(s.grantStubs(g)), nil
 }
 
 // processState is the process-wide setting, from ACI_SANDBOX.

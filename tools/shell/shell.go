@@ -306,7 +306,7 @@ func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net
 		}
 		link = l
 	}
-	argv, release, err := sb.CommandLinked([]string{"bash", "-c", command}, dir, link, writable...)
+	argv, release, err := sb.CommandGranted([]string{"bash", "-c", command}, dir, link, net.grant, writable...)
 	if err != nil {
 		link.Close()
 		return nil, fmt.Errorf("contain command: %w", err)

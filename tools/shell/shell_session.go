@@ -54,6 +54,7 @@ type RunOption func(*runOpts)
 type runOpts struct {
 	uncontained bool
 	net         netOpts
+	grant       sandbox.Grant
 	live        func(taskID string) io.Writer
 }
 
@@ -66,10 +67,12 @@ func OutputTo(live func(taskID string) io.Writer) RunOption {
 	return func(o *runOpts) { o.live = live }
 }
 
-// netOpts are a contained command's way to the network.
+// netOpts are a contained command's way to the network, and the access
+// the person granted it (grant.go): what reaches the sandbox per command.
 type netOpts struct {
 	proxy *netproxy.Proxy // nil: no network at all
 	ask   netproxy.Asker
+	grant sandbox.Grant
 	// live rides along to where the process starts: where its output is
 	// teed as it arrives (OutputTo).
 	live func(taskID string) io.Writer
@@ -109,6 +112,7 @@ func options(opts []RunOption) runOpts {
 	for _, f := range opts {
 		f(&o)
 	}
+	o.net.grant = o.grant
 	return o
 }
 

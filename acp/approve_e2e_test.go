@@ -1,0 +1,64 @@
+package acp_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/tools/sandbox"
+)
+
+// allow_once from the editor deletes the real folder outside the
+// workspace, contained, with no second question (the test's home lies
+// under /tmp, which contained commands see as their session's own unless
+// allowed); reject_once keeps it.
+func TestACPAllowOnceDoesWhatItSays(t *testing.T) {
+	if !sandbox.For(t.TempDir()).Contained() {
+		t.Skip("this machine cannot contain commands")
+	}
+	for _, tc := range []struct {
+		option string
+		runs   bool
+	}{{"allow_once", true}, {"reject_once", false}} {
+		t.Run(tc.option, func(t *testing.T) {
+			dir, home := t.TempDir(), t.TempDir()
+			sentinel := filepath.Join(home, "precious", "sentinel")
+			os.MkdirAll(filepath.Dir(sentinel), 0o755)
+			os.WriteFile(sentinel, []byte("keep me"), 0o644)
+			srv := fakeai.New(t,
+				fakeai.Reply{Content: fakeai.ToolCall(
+					call("launcher", "open", map[string]any{"app": "bash"}),
+					call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
+				)},
+				fakeai.Reply{Content: "done"},
+			)
+			e := startACP(t, dir, srv, "HOME="+home)
+			e.setHandler(func(m rpcMsg) (any, error) {
+				if m.Method != "session/request_permission" {
+					return nil, nil
+				}
+				return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": tc.option}}, nil
+			})
+			e.initialize(false, false)
+			sid := e.newSession(dir)
+			if got := e.prompt(sid, "clean up"); got != "end_turn" {
+				t.Fatalf("stopReason %q", got)
+			}
+			e.mu.Lock()
+			reqs := append([]rpcMsg(nil), e.requests...)
+			e.mu.Unlock()
+			if len(reqs) != 1 || reqs[0].Method != "session/request_permission" {
+				t.Fatalf("requests to the editor: %v", reqs)
+			}
+			if !strings.Contains(string(reqs[0].Params), "writable for this command") {
+				t.Errorf("the question does not say what allowing grants: %s", reqs[0].Params)
+			}
+			_, err := os.Stat(sentinel)
+			if ran := err != nil; ran != tc.runs {
+				t.Errorf("deleted: %v, want %v\nmodel saw:\n%s", ran, tc.runs, srv.Requests()[1].Messages[len(srv.Requests()[1].Messages)-1].Content)
+			}
+		})
+	}
+}

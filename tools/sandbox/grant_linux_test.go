@@ -1,0 +1,120 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runGranted is runIn for a command given g.
+func runGranted(t *testing.T, s *Sandbox, dir, script string, g Grant) (string, int) {
+	t.Helper()
+	argv, err := s.WrapGranted([]string{"bash", "-c", script}, dir, nil, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = Environ(os.Environ())
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+// A grant makes its paths writable for that command only: a folder
+// outside the workspace can be deleted from a granted parent, while what
+// stays read-only (startup files) and hidden (secret stores) inside it
+// stays so, and the next command without the grant cannot write there.
+func TestGrantWrite(t *testing.T) {
+	for _, k := range kinds {
+		t.Run(string(k), func(t *testing.T) {
+			tr := newTree(t)
+			t.Setenv("HOME", tr.home)
+			s := mustSandbox(t, tr.policy, k)
+			// Under Landlock a folder that holds a secret store is granted
+			// entry by entry, so nothing can be deleted right in it: the
+			// deleted folder's parent holds none here.
+			parent := filepath.Join(tr.root, "data")
+			if k == Bwrap {
+				parent = tr.home
+			}
+			proj := filepath.Join(parent, "proj")
+			os.MkdirAll(proj, 0o755)
+			os.WriteFile(filepath.Join(proj, "f"), []byte("x"), 0o644)
+			if out, code := runIn(t, s, tr.ws, "rm -rf "+proj); code == 0 {
+				t.Fatalf("deleted %s without a grant: %s", proj, out)
+			}
+			g := Grant{Write: []string{parent}}
+			if out, code := runGranted(t, s, tr.ws, "rm -rf "+proj, g); code != 0 {
+				t.Fatalf("granted delete: exit %d: %s", code, out)
+			}
+			if _, err := os.Stat(proj); err == nil {
+				t.Errorf("%s is still there", proj)
+			}
+			if out, code := runGranted(t, s, tr.ws, "cat "+filepath.Join(tr.home, ".ssh", "id_rsa"), g); code == 0 || strings.Contains(out, "PRIVATE") {
+				t.Errorf("a grant of home showed ~/.ssh: %s", out)
+			}
+			if k == Bwrap { // Landlock cannot carve a read-only file out of a writable tree
+				if out, code := runGranted(t, s, tr.ws, "echo pwned >> "+filepath.Join(tr.home, ".bashrc"), g); code == 0 {
+					t.Errorf("a grant of home made ~/.bashrc writable: %s", out)
+				}
+			}
+			if out, code := runIn(t, s, tr.ws, "touch "+filepath.Join(parent, "later")); code == 0 {
+				t.Errorf("the grant outlived its command: %s", out)
+			}
+		})
+	}
+}
+
+// A command with the session's own /tmp sees the machine's /tmp paths it
+// named, read-only; the file windows find a /tmp path where the commands
+// see it (HostPath).
+func TestGrantMachineTmp(t *testing.T) {
+	tr := newTree(t)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	real, err := os.MkdirTemp("/tmp", "aci-sbx-machine-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(real) })
+	f := filepath.Join(real, "f")
+	os.WriteFile(f, []byte("MACHINE-CONTENT"), 0o644)
+	if out, _ := runIn(t, s, tr.ws, "cat "+f); strings.Contains(out, "MACHINE-CONTENT") {
+		t.Fatalf("without the grant the command saw the machine's /tmp: %s", out)
+	}
+	g := Grant{Machine: []string{f}}
+	if out, code := runGranted(t, s, tr.ws, "cat "+f, g); code != 0 || out != "MACHINE-CONTENT" {
+		t.Errorf("named machine path: exit %d: %q", code, out)
+	}
+	if out, code := runGranted(t, s, tr.ws, "echo x > "+f, g); code == 0 {
+		t.Errorf("a named machine path was writable: %s", out)
+	}
+	// Scratch: what a command writes to /tmp is where the file window looks.
+	name := "/tmp/" + filepath.Base(real) + "-scratch"
+	if out, code := runIn(t, s, tr.ws, "echo scratch > "+name); code != 0 {
+		t.Fatalf("scratch write: %s", out)
+	}
+	if got := s.HostPath(name); got == name || !strings.HasPrefix(got, s.PrivateTmp()) {
+		t.Errorf("HostPath(%s) = %s, want it in %s", name, got, s.PrivateTmp())
+	} else if b, _ := os.ReadFile(got); string(b) != "scratch\n" {
+		t.Errorf("%s holds %q", got, b)
+	}
+	if !s.Adds(g) || s.Adds(Grant{Machine: []string{filepath.Join(tr.ws, "x")}}) || s.Adds(Grant{}) {
+		t.Errorf("Adds: a named machine path adds, one in the workspace or none does not")
+	}
+	if got := s.HostPath(f); got != f {
+		t.Errorf("HostPath(%s) = %s, want the machine's", f, got)
+	}
+	if got := s.HostPath(tr.ws); got != tr.ws {
+		t.Errorf("HostPath(%s) = %s", tr.ws, got)
+	}
+}
