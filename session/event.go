@@ -145,10 +145,11 @@ type Result struct {
 	Unread []string
 }
 
-func (Text) Type() string {
-	return "text"
-}
-func (e Text) wired() bool      { return !e.Reasoning && !e.Calling && e.Text != "" }
+// wired says whether a Text goes on a wire: not reasoning, not the mark
+// of a tool call begun, not empty.
+func (e Text) wired() bool { return !e.Reasoning && !e.Calling && e.Text != "" }
+
+func (Text) Type() string       { return "text" }
 func (ToolCall) Type() string   { return "tool_call" }
 func (Output) Type() string     { return "output" }
 func (ToolResult) Type() string { return "tool_result" }
