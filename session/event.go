@@ -71,6 +71,9 @@ type ToolResult struct {
 type Window struct {
 	ID, App, Title, Content string
 	Closed                  bool
+	// Running marks the content of a window while a command runs in it
+	// (kept for replay apart from the turns' events).
+	Running bool
 }
 
 // Approval is a question waiting for Decide (sessions with no Approver).

@@ -143,7 +143,7 @@ func (s *Session) drawRunning(ls *liveStream) {
 		content += "\n"
 	}
 	content += "[running]"
-	s.publish(Window{ID: ls.windowID, App: v.App, Title: v.Title, Content: content})
+	s.publish(Window{ID: ls.windowID, App: v.App, Title: v.Title, Content: content, Running: true})
 }
 
 func (l *liveStreams) remove(ls *liveStream) {

@@ -179,3 +179,29 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 		t.Errorf("task output %q", joined)
 	}
 }
+
+// A long command's output pieces do not push the turns' own events out of
+// what a reconnecting client is replayed.
+func TestLiveEventsKeepTheTurnInReplay(t *testing.T) {
+	srv := fakeai.New(t)
+	f, work := newFactory(t, srv)
+	s, err := f.New(context.Background(), Options{Workdir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.publish(Turn{Turn: 1, Question: "q"})
+	for i := 0; i < 3*keptEvents; i++ {
+		s.publish(Output{CallID: "c", WindowID: "bash_1", Text: "x\n"})
+	}
+	all, _, stop := s.Subscribe(0)
+	stop()
+	if len(all) != keptEvents+1 || all[0].Type() != "turn" || all[1].ID != int64(2*keptEvents+2) {
+		t.Errorf("replay of %d events, first %s", len(all), all[0].Type())
+	}
+	for i := 1; i < len(all); i++ {
+		if all[i].ID <= all[i-1].ID {
+			t.Fatalf("replay out of order at %d", i)
+		}
+	}
+}
