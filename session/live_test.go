@@ -161,11 +161,16 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var joined string
+	windowShown := false
 	deadline := time.After(20 * time.Second)
 	for !strings.Contains(joined, "bg-3\n") {
 		select {
 		case nev := <-live:
-			if ev := wire(t, nev); ev.Type == "output" {
+			ev := wire(t, nev)
+			if c, _ := ev.Data["content"].(string); ev.Type == "window" && strings.Contains(c, "bg-2") && !strings.Contains(c, "bg-3") {
+				windowShown = true
+			}
+			if ev.Type == "output" {
 				if ev.Data["task_id"] == nil || ev.Data["call_id"] != nil || ev.Data["window_id"] != "bash_1" {
 					t.Errorf("task output %v", ev.Data)
 				}
@@ -177,6 +182,9 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 	}
 	if joined != "bg-1\nbg-2\nbg-3\n" {
 		t.Errorf("task output %q", joined)
+	}
+	if !windowShown {
+		t.Error("the task's window was not sent while the task ran")
 	}
 }
 
