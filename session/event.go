@@ -71,6 +71,9 @@ type ToolResult struct {
 type Window struct {
 	ID, App, Title, Content string
 	Closed                  bool
+	// Running marks the content of a window while a command runs in it
+	// (kept for replay apart from the turns' events).
+	Running bool
 }
 
 // Approval is a question waiting for Decide (sessions with no Approver).
@@ -148,10 +151,11 @@ type Result struct {
 	Unread []string
 }
 
-func (Text) Type() string {
-	return "text"
-}
-func (e Text) wired() bool      { return !e.Reasoning && !e.Calling && e.Text != "" }
+// wired says whether a Text goes on a wire: not reasoning, not the mark
+// of a tool call begun, not empty.
+func (e Text) wired() bool { return !e.Reasoning && !e.Calling && e.Text != "" }
+
+func (Text) Type() string       { return "text" }
 func (ToolCall) Type() string   { return "tool_call" }
 func (Output) Type() string     { return "output" }
 func (ToolResult) Type() string { return "tool_result" }

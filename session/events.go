@@ -1,6 +1,10 @@
 package session
 
-import "sync"
+import (
+	"cmp"
+	"slices"
+	"sync"
+)
 
 // keptEvents is how many events a session keeps for clients that
 // reconnect (PROTOCOL.md §7).
@@ -10,36 +14,67 @@ const keptEvents = 1000
 // dropped (it reconnects with the last id it read and is replayed).
 const subscriberBuffer = 256
 
-// eventLog is a ring of the last keptEvents events.
+// eventLog keeps the last keptEvents events, and apart from them the
+// last keptEvents live ones (a running command's output pieces and its
+// window as it runs): those come ten times a second and would otherwise
+// push the turns' own events out.
 type eventLog struct {
-	ring []Numbered
-	next int   // where the next event goes in ring
-	last int64 // the last id given
+	main, live ring
+	last       int64 // the last id given
+}
+
+type ring struct {
+	evs  []Numbered
+	next int // where the next event goes once full
+}
+
+func (r *ring) add(ev Numbered) {
+	if len(r.evs) < keptEvents {
+		r.evs = append(r.evs, ev)
+		return
+	}
+	r.evs[r.next] = ev
+	r.next = (r.next + 1) % keptEvents
+}
+
+// after appends the events with ids above id, oldest first.
+func (r *ring) after(id int64, out []Numbered) []Numbered {
+	n := len(r.evs)
+	for i := 0; i < n; i++ {
+		if ev := r.evs[(r.next+i)%n]; ev.ID > id {
+			out = append(out, ev)
+		}
+	}
+	return out
 }
 
 func (l *eventLog) add(e Event) Numbered {
 	l.last++
 	ev := Numbered{ID: l.last, Event: e}
-	if len(l.ring) < keptEvents {
-		l.ring = append(l.ring, ev)
-		return ev
+	if isLive(e) {
+		l.live.add(ev)
+	} else {
+		l.main.add(ev)
 	}
-	l.ring[l.next] = ev
-	l.next = (l.next + 1) % keptEvents
 	return ev
 }
 
 // after returns the kept events with ids above id, oldest first.
 func (l *eventLog) after(id int64) []Numbered {
-	var out []Numbered
-	n := len(l.ring)
-	for i := 0; i < n; i++ {
-		ev := l.ring[(l.next+i)%n]
-		if ev.ID > id {
-			out = append(out, ev)
-		}
-	}
+	out := l.live.after(id, l.main.after(id, nil))
+	slices.SortFunc(out, func(a, b Numbered) int { return cmp.Compare(a.ID, b.ID) })
 	return out
+}
+
+// isLive says an event is one of a running command's.
+func isLive(e Event) bool {
+	switch e := e.(type) {
+	case Output:
+		return true
+	case Window:
+		return e.Running
+	}
+	return false
 }
 
 type subscriber struct {

@@ -78,9 +78,6 @@ type Options struct {
 	// subscribers do: the front ends that draw (REPL, pipe, ACP) read it.
 	// It must not call back into the session's turn methods.
 	Events func(Event)
-	// Notify sees the model client's notices (retries, fallbacks) besides
-	// the process's own Notify and the notice events.
-	Notify func(string)
 	// Env has the last say over the windows' environment (ACP's editor
 	// file access).
 	Env func(*windows.Env)
@@ -190,9 +187,6 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	ccfg.Notify = func(line string) {
 		if processNotify != nil {
 			processNotify(line)
-		}
-		if opt.Notify != nil {
-			opt.Notify(line)
 		}
 		s.publish(Notice{Kind: noticeKind(line), Text: f.cfg.Agent.Redact(line), Client: true})
 	}

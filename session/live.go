@@ -114,8 +114,33 @@ func (s *Session) flushLive(ls *liveStream, end bool) {
 		s.live.remove(ls)
 		return
 	}
-	if ls.callID != "" && ls.tail != ls.drawn {
+	switch {
+	case ls.tail == ls.drawn:
+	case ls.callID != "":
 		s.drawRunning(ls)
+	case text != "":
+		s.drawTask(ls)
+	}
+}
+
+// drawTask sends the window a background task writes to, to those
+// watching. A bash window's view is safe to read while its actions run
+// (it locks what it reads); its tasks' part is what changes.
+func (s *Session) drawTask(ls *liveStream) {
+	s.mu.Lock()
+	watched := len(s.subs) > 0
+	v, ok := s.views[ls.windowID]
+	s.mu.Unlock()
+	if !watched || !ok || v.App != "bash" {
+		return
+	}
+	ls.drawn = ls.tail
+	for _, w := range s.wm.Windows() {
+		if w.ID() == ls.windowID {
+			redact := s.f.cfg.Agent.Redact
+			s.publish(Window{ID: w.ID(), App: w.App(), Title: redact(w.Title()), Content: redact(w.View().Content), Running: true})
+			return
+		}
 	}
 }
 
@@ -143,7 +168,7 @@ func (s *Session) drawRunning(ls *liveStream) {
 		content += "\n"
 	}
 	content += "[running]"
-	s.publish(Window{ID: ls.windowID, App: v.App, Title: v.Title, Content: content})
+	s.publish(Window{ID: ls.windowID, App: v.App, Title: v.Title, Content: content, Running: true})
 }
 
 func (l *liveStreams) remove(ls *liveStream) {

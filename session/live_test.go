@@ -161,11 +161,16 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var joined string
+	windowShown := false
 	deadline := time.After(20 * time.Second)
 	for !strings.Contains(joined, "bg-3\n") {
 		select {
 		case nev := <-live:
-			if ev := wire(t, nev); ev.Type == "output" {
+			ev := wire(t, nev)
+			if c, _ := ev.Data["content"].(string); ev.Type == "window" && strings.Contains(c, "bg-2") && !strings.Contains(c, "bg-3") {
+				windowShown = true
+			}
+			if ev.Type == "output" {
 				if ev.Data["task_id"] == nil || ev.Data["call_id"] != nil || ev.Data["window_id"] != "bash_1" {
 					t.Errorf("task output %v", ev.Data)
 				}
@@ -177,5 +182,34 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 	}
 	if joined != "bg-1\nbg-2\nbg-3\n" {
 		t.Errorf("task output %q", joined)
+	}
+	if !windowShown {
+		t.Error("the task's window was not sent while the task ran")
+	}
+}
+
+// A long command's output pieces do not push the turns' own events out of
+// what a reconnecting client is replayed.
+func TestLiveEventsKeepTheTurnInReplay(t *testing.T) {
+	srv := fakeai.New(t)
+	f, work := newFactory(t, srv)
+	s, err := f.New(context.Background(), Options{Workdir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.publish(Turn{Turn: 1, Question: "q"})
+	for i := 0; i < 3*keptEvents; i++ {
+		s.publish(Output{CallID: "c", WindowID: "bash_1", Text: "x\n"})
+	}
+	all, _, stop := s.Subscribe(0)
+	stop()
+	if len(all) != keptEvents+1 || all[0].Type() != "turn" || all[1].ID != int64(2*keptEvents+2) {
+		t.Errorf("replay of %d events, first %s", len(all), all[0].Type())
+	}
+	for i := 1; i < len(all); i++ {
+		if all[i].ID <= all[i-1].ID {
+			t.Fatalf("replay out of order at %d", i)
+		}
 	}
 }
