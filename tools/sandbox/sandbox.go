@@ -56,6 +56,12 @@ type Sandbox struct {
 
 	mu       sync.Mutex
 	standIns map[string]int // stand-ins for missing protected paths → commands using them
+
+	oneShot    bool       // every command gets a bwrap of its own (Options.OneShot)
+	sessMu     sync.Mutex // guards the session fields
+	sess       *session   // the sandbox set up once for the commands (session_linux.go)
+	sessStarts int        // how often it was started
+	sessErr    error      // why it could not start, last time
 }
 
 // Options choose the mechanism.
@@ -64,6 +70,10 @@ type Options struct {
 	// best one the machine offers (bwrap, then Landlock), None when there
 	// is none.
 	Force Kind
+	// OneShot gives each command a bwrap of its own, set up from scratch,
+	// rather than a light one inside the session's (session_linux.go):
+	// slower to start, for comparing the two and for tests.
+	OneShot bool
 }
 
 // ErrUnavailable says the machine cannot contain commands.
@@ -80,13 +90,13 @@ func New(p Policy, opt Options) (*Sandbox, error) {
 		if err := probe(opt.Force); err != nil {
 			return nil, fmt.Errorf("sandbox %s: %w", opt.Force, err)
 		}
-		return &Sandbox{kind: opt.Force, policy: p}, nil
+		return &Sandbox{kind: opt.Force, policy: p, oneShot: opt.OneShot}, nil
 	}
 	var errs []error
 	for _, k := range kinds {
 		err := probe(k)
 		if err == nil {
-			return &Sandbox{kind: k, policy: p}, nil
+			return &Sandbox{kind: k, policy: p, oneShot: opt.OneShot}, nil
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", k, err))
 	}
@@ -166,6 +176,15 @@ func (s *Sandbox) CommandLinked(argv []string, dir string, l *Link, extraWritabl
 	if err != nil || s.Kind() != Bwrap || s.tmpDir == "" {
 		return out, func() []string { return nil }, err
 	}
+	return out, s.track(), nil
+}
+
+// track counts the stand-ins a command about to start uses, and returns
+// its release (see Command).
+func (s *Sandbox) track() func() []string {
+	if s.tmpDir == "" {
+		return func() []string { return nil }
+	}
 	_, files, dirs, unguarded := protectedNow(s.policy)
 	mine := append(files, dirs...)
 	s.mu.Lock()
@@ -177,7 +196,7 @@ func (s *Sandbox) CommandLinked(argv []string, dir string, l *Link, extraWritabl
 	}
 	s.mu.Unlock()
 	var once sync.Once
-	return out, func() (created []string) {
+	return func() (created []string) {
 		once.Do(func() {
 			s.release(mine)
 			for _, u := range unguarded {
@@ -187,7 +206,7 @@ func (s *Sandbox) CommandLinked(argv []string, dir string, l *Link, extraWritabl
 			}
 		})
 		return created
-	}, nil
+	}
 }
 
 func (s *Sandbox) release(paths []string) {

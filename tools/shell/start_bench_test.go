@@ -54,10 +54,11 @@ func BenchmarkContainedStart(b *testing.B) {
 			if !s.protected {
 				p.Protected, p.StandIns = nil, nil
 			}
-			sb, err := sandbox.New(p, sandbox.Options{Force: sandbox.Bwrap})
+			sb, err := sandbox.New(p, sandbox.Options{Force: sandbox.Bwrap, OneShot: s.forceShot})
 			if err != nil {
 				b.Skipf("bwrap unavailable: %v", err)
 			}
+			b.Cleanup(sb.Close)
 			sh, err := NewContainedShell(ws, sb)
 			if err != nil {
 				b.Fatal(err)

@@ -1,0 +1,253 @@
+//go:build linux
+
+// Package sessiond is the helper that runs inside a session's sandbox: a
+// bwrap started once per session (tools/sandbox/session_linux.go), whose
+// mounts already say what any command of the session may touch. For each
+// command aci sends it a request; it gives the command a network namespace
+// of its own (loopback only, with the proxy port handed to aci, as the
+// one-shot first step does: netfwd), then starts the command line aci
+// built (a light bwrap of its own: pid namespace, /proc, protected files)
+// in its own session, reports its pid, and its wait status once it ends.
+//
+// aci re-executes itself to run it, once per session; the check happens in
+// this package's init, which depends on the standard library alone.
+package sessiond
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"syscall"
+	"unsafe"
+
+	"github.com/aci-dev/aci/tools/sandbox/netfwd"
+)
+
+// Marker is argv[1] of the helper: exe Marker.
+const Marker = "__aci_sandbox_session__"
+
+// The fds the helper inherits.
+const (
+	CtlFD = 3 // the control socket (SOCK_SEQPACKET) to aci
+	ExeFD = 4 // aci's binary, which it was started from
+)
+
+// Ready is what the helper writes on the control socket once it serves.
+const Ready = 'r'
+
+// Request is what aci sends for one command, on the command's own
+// connection (the first fd of its control message). The control message
+// carries, in order: the connection, the command's stdout and stderr (one
+// pipe), the link to aci when Port is set, then Extra fds passed to the
+// command as fd 3, 4, ...
+type Request struct {
+	Argv  []string `json:"argv"` // argv[0] an absolute path
+	Env   []string `json:"env"`
+	Port  int      `json:"port,omitempty"` // the proxy port to open in the command's namespace; 0: no link
+	Extra int      `json:"extra,omitempty"`
+}
+
+// Reply is one line of the helper's answer on the command's connection:
+// first the pid (or Err), then the wait status when the command ended.
+type Reply struct {
+	Pid    int    `json:"pid,omitempty"`
+	Status *int   `json:"status,omitempty"` // a syscall.WaitStatus
+	Err    string `json:"err,omitempty"`
+}
+
+func init() {
+	if len(os.Args) != 2 || os.Args[1] != Marker {
+		return
+	}
+	err := serve()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "aci sandbox (session): %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// serve answers requests until aci closes the control socket.
+func serve() error {
+	syscall.Close(ExeFD)
+	devnull, err := syscall.Open("/dev/null", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := syscall.Write(CtlFD, []byte{Ready}); err != nil {
+		return fmt.Errorf("control socket: %w", err)
+	}
+	buf := make([]byte, 16)
+	oob := make([]byte, syscall.CmsgSpace(16*4))
+	for {
+		// Received fds are close-on-exec: one command's fds must not leak
+		// into another command started meanwhile.
+		n, oobn, _, _, err := syscall.Recvmsg(CtlFD, buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("control socket: %w", err)
+		}
+		if n == 0 && oobn == 0 {
+			return nil // aci closed it: the session ends
+		}
+		fds, err := rights(oob[:oobn])
+		if err != nil || len(fds) < 2 {
+			closeAll(fds)
+			continue
+		}
+		go handle(fds, devnull)
+	}
+}
+
+// rights parses the fds of a control message.
+func rights(oob []byte) ([]int, error) {
+	msgs, err := syscall.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil, err
+	}
+	var fds []int
+	for i := range msgs {
+		f, err := syscall.ParseUnixRights(&msgs[i])
+		if err != nil {
+			return fds, err
+		}
+		fds = append(fds, f...)
+	}
+	return fds, nil
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		if fd >= 0 {
+			syscall.Close(fd)
+		}
+	}
+}
+
+// handle runs one command: fds are its connection, its output, then the
+// link and extra fds its request announces.
+func handle(fds []int, devnull int) {
+	conn := os.NewFile(uintptr(fds[0]), "aci-command")
+	defer conn.Close()
+	rest := fds[1:]
+	enc := json.NewEncoder(conn)
+	var req Request
+	err := json.NewDecoder(bufio.NewReader(conn)).Decode(&req)
+	want := 1 + req.Extra
+	if req.Port != 0 {
+		want++
+	}
+	switch {
+	case err != nil:
+		err = fmt.Errorf("bad request: %w", err)
+	case len(rest) != want || len(req.Argv) == 0:
+		err = errors.New("request does not match its fds")
+	}
+	if err != nil {
+		closeAll(rest)
+		enc.Encode(Reply{Err: err.Error()})
+		return
+	}
+	out, link, extra := rest[0], -1, rest[1:]
+	if req.Port != 0 {
+		link, extra = rest[1], rest[2:]
+	}
+	files := []uintptr{uintptr(devnull), uintptr(out), uintptr(out)}
+	for _, fd := range extra {
+		files = append(files, uintptr(fd))
+	}
+	started, ended := make(chan spawned, 1), make(chan syscall.WaitStatus, 1)
+	go spawn(req, files, link, started, ended)
+	sp := <-started
+	closeAll(append([]int{out}, extra...))
+	if sp.err != nil {
+		enc.Encode(Reply{Err: sp.err.Error()})
+		return
+	}
+	if enc.Encode(Reply{Pid: sp.pid}) != nil {
+		// aci is gone: the command goes with the session anyway.
+		syscall.Kill(-sp.pid, syscall.SIGKILL)
+	}
+	st := int(<-ended)
+	enc.Encode(Reply{Status: &st})
+}
+
+type spawned struct {
+	pid int
+	err error
+}
+
+// spawn starts argv in a new network namespace, on a thread of its own
+// that waits for it: the thread never leaves that namespace, and it must
+// live as long as the command, whose parent it is (a parent's death is
+// told to bwrap, --die-with-parent, by the thread that started it). The
+// goroutine ends locked, and its thread with it. link is closed.
+func spawn(req Request, files []uintptr, link int, started chan<- spawned, ended chan<- syscall.WaitStatus) {
+	runtime.LockOSThread()
+	pid, err := func() (int, error) {
+		if err := syscall.Unshare(syscall.CLONE_NEWNET); err != nil {
+			closeAll([]int{link})
+			return 0, fmt.Errorf("network namespace: %w", err)
+		}
+		if err := loopbackUp(); err != nil {
+			closeAll([]int{link})
+			return 0, fmt.Errorf("loopback: %w", err)
+		}
+		if link >= 0 {
+			if err := netfwd.Handover(link, req.Port); err != nil {
+				return 0, err
+			}
+		}
+		return syscall.ForkExec(req.Argv[0], req.Argv, &syscall.ProcAttr{
+			Env:   req.Env,
+			Files: files,
+			// Its own session and process group, which aci signals.
+			Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
+		})
+	}()
+	started <- spawned{pid, err}
+	if err != nil {
+		return
+	}
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	ended <- ws
+}
+
+// loopbackUp brings up lo in the calling thread's network namespace (its
+// addresses are there from the start).
+func loopbackUp() error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	var ifr [40]byte // struct ifreq: name, then the flags (short)
+	copy(ifr[:], "lo")
+	if err := ioctl(fd, syscall.SIOCGIFFLAGS, &ifr); err != nil {
+		return err
+	}
+	flags := *(*uint16)(unsafe.Pointer(&ifr[syscall.IFNAMSIZ]))
+	*(*uint16)(unsafe.Pointer(&ifr[syscall.IFNAMSIZ])) = flags | syscall.IFF_UP
+	return ioctl(fd, syscall.SIOCSIFFLAGS, &ifr)
+}
+
+func ioctl(fd int, req uintptr, ifr *[40]byte) error {
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), req, uintptr(unsafe.Pointer(ifr))); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// ErrGone says the helper went away before it started the command.
+var ErrGone = errors.New("the session's sandbox is gone")
