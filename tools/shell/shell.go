@@ -241,9 +241,9 @@ type shellProc struct {
 	created  []string        // protected files the command made, moved away
 	wait     func() (syscall.WaitStatus, error)
 	status   *syscall.WaitStatus // set once exited is closed, unless waiting failed
-	link     *sandbox.Link    // the way to the proxy; nil: none
-	served   *netproxy.Served // the proxy serving link
-	denied   []string         // what the proxy refused; set by finish
+	link     *sandbox.Link       // the way to the proxy; nil: none
+	served   *netproxy.Served    // the proxy serving link
+	denied   []string            // what the proxy refused; set by finish
 	pgid     int
 	r        *os.File
 	readDone chan struct{} // the reader stopped

@@ -10,7 +10,8 @@
 // in its own session, reports its pid, and its wait status once it ends.
 //
 // aci re-executes itself to run it, once per session; the check happens in
-// this package's init, which depends on the standard library alone.
+// this package's init, which depends on the standard library (and
+// x/sys/unix) alone.
 package sessiond
 
 import (
@@ -20,8 +21,11 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/aci-dev/aci/tools/sandbox/netfwd"
 )
@@ -77,6 +81,7 @@ func serve() error {
 	if err != nil {
 		return err
 	}
+	prepareNetns()
 	if _, err := syscall.Write(CtlFD, []byte{Ready}); err != nil {
 		return fmt.Errorf("control socket: %w", err)
 	}
@@ -190,13 +195,9 @@ type spawned struct {
 func spawn(req Request, files []uintptr, link int, started chan<- spawned, ended chan<- syscall.WaitStatus) {
 	runtime.LockOSThread()
 	pid, err := func() (int, error) {
-		if err := syscall.Unshare(syscall.CLONE_NEWNET); err != nil {
+		if err := enterNetns(); err != nil {
 			closeAll([]int{link})
 			return 0, fmt.Errorf("network namespace: %w", err)
-		}
-		if err := loopbackUp(); err != nil {
-			closeAll([]int{link})
-			return 0, fmt.Errorf("loopback: %w", err)
 		}
 		if link >= 0 {
 			if err := netfwd.Handover(link, req.Port); err != nil {
@@ -222,6 +223,66 @@ func spawn(req Request, files []uintptr, link int, started chan<- spawned, ended
 		}
 	}
 	ended <- ws
+}
+
+// ready holds a network namespace made ahead (an fd of it, loopback up):
+// making one takes the kernel a millisecond or more, which a command then
+// does not wait for. Each is used by one command only.
+var (
+	ready     = make(chan int, 1)
+	preparing atomic.Bool
+)
+
+// prepareNetns makes the next command's network namespace in the
+// background, unless one is ready or being made.
+func prepareNetns() {
+	if len(ready) > 0 || !preparing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer preparing.Store(false)
+		runtime.LockOSThread() // never unlocked: the thread, left in the new namespace, ends with this goroutine
+		if newNetns() != nil {
+			return // commands make their own
+		}
+		fd, err := syscall.Open("/proc/thread-self/ns/net", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return
+		}
+		select {
+		case ready <- fd:
+		default:
+			syscall.Close(fd)
+		}
+	}()
+}
+
+// enterNetns moves the calling thread (locked) into a fresh network
+// namespace: the one made ahead, or a new one.
+func enterNetns() error {
+	defer prepareNetns()
+	select {
+	case fd := <-ready:
+		err := unix.Setns(fd, unix.CLONE_NEWNET)
+		syscall.Close(fd)
+		if err == nil {
+			return nil
+		}
+	default:
+	}
+	return newNetns()
+}
+
+// newNetns moves the calling thread into a new network namespace with its
+// loopback up.
+func newNetns() error {
+	if err := syscall.Unshare(syscall.CLONE_NEWNET); err != nil {
+		return err
+	}
+	if err := loopbackUp(); err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	return nil
 }
 
 // loopbackUp brings up lo in the calling thread's network namespace (its
