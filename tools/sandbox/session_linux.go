@@ -127,6 +127,25 @@ func (s *Sandbox) Spawn(req SpawnRequest) (p *Spawned, release func() []string, 
 	return p, release, true, nil
 }
 
+// SessionUp reports whether the session's sandbox is running: commands
+// start in it.
+func (s *Sandbox) SessionUp() bool {
+	if s == nil {
+		return false
+	}
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	if s.sess == nil {
+		return false
+	}
+	select {
+	case <-s.sess.done:
+		return false
+	default:
+		return true
+	}
+}
+
 // TakesInSession reports whether a command with these paths writable for
 // it alone may start in the session's sandbox: only run folders
 // (NewRunDir) are; any other path is a policy delta the session does not

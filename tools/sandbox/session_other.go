@@ -37,6 +37,9 @@ func (s *Sandbox) Spawn(SpawnRequest) (*Spawned, func() []string, bool, error) {
 	return nil, nil, false, nil
 }
 
+// SessionUp is always false here.
+func (s *Sandbox) SessionUp() bool { return false }
+
 // TakesInSession is always false here.
 func (s *Sandbox) TakesInSession([]string) bool { return false }
 
