@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -38,6 +39,9 @@ import (
 // needs them for the network namespaces); commands get none. Where the
 // session cannot start, or a command needs more than the session has (a
 // path made writable for it alone), the command takes the one-shot path.
+
+// errRefused says the helper could not start a command.
+var errRefused = errors.New("the session's sandbox refused the command")
 
 // maxSessionStarts bounds how often a Sandbox starts its session again
 // after it went away.
@@ -115,7 +119,14 @@ func (s *Sandbox) Spawn(req SpawnRequest) (p *Spawned, release func() []string, 
 	// them, so that another command ending meanwhile leaves them.
 	release = s.track()
 	p, err = s.spawn(sess, req)
-	if errors.Is(err, sessiond.ErrGone) {
+	if errors.Is(err, errRefused) {
+		// The helper could not make the command's namespaces: the session
+		// cannot serve, and the one-shot path takes over for good.
+		s.sessMu.Lock()
+		s.sessStarts, s.sessErr = maxSessionStarts, err
+		s.sessMu.Unlock()
+	}
+	if errors.Is(err, sessiond.ErrGone) || errors.Is(err, errRefused) {
 		release()
 		s.dropSession(sess)
 		return nil, nil, false, nil
@@ -287,8 +298,38 @@ func (s *Sandbox) startSession() (*session, error) {
 		sess.close()
 		return nil, fmt.Errorf("the session's sandbox did not start: %v %s", err, strings.TrimSpace(sess.stderr.String()))
 	}
+	if err := s.probeSession(sess); err != nil {
+		sess.close()
+		s.sessStarts = maxSessionStarts // it would fail the same way again
+		return nil, fmt.Errorf("the session's sandbox cannot start commands: %w", err)
+	}
 	registerSession(sess)
 	return sess, nil
+}
+
+// probeSession runs true as a command would run, so that a session whose
+// commands cannot start (the kernel refusing a namespace, or a /proc,
+// inside it) is known before any command, which then takes the one-shot
+// path.
+func (s *Sandbox) probeSession(sess *session) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	release := s.track()
+	defer release()
+	p, err := s.spawn(sess, SpawnRequest{Argv: []string{"true"}, Env: sess.cmd.Env, Output: w})
+	w.Close()
+	if err != nil {
+		return err
+	}
+	out, _ := io.ReadAll(io.LimitReader(r, 4096))
+	ws, err := p.Wait()
+	if err != nil || !ws.Exited() || ws.ExitStatus() != 0 {
+		return fmt.Errorf("%v %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
 }
 
 // sessionArgs is the session's bwrap: what every command of the session
@@ -401,12 +442,7 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 		return nil, sessiond.ErrGone
 	}
 	if rep.Err != "" || rep.Pid <= 0 {
-		// The helper could not make the command's namespaces: the session
-		// cannot serve, and the one-shot path takes over for good.
-		s.sessMu.Lock()
-		s.sessStarts, s.sessErr = maxSessionStarts, errors.New(rep.Err)
-		s.sessMu.Unlock()
-		return nil, sessiond.ErrGone
+		return nil, fmt.Errorf("%w: %s", errRefused, rep.Err)
 	}
 	if held {
 		// bwrap says its first process's pid once it made it, then holds

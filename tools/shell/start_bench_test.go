@@ -4,11 +4,16 @@ package shell
 
 import (
 	"context"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/aci-dev/aci/tools/limits"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/sandbox/sessiond"
 )
 
 // BenchmarkContainedStart breaks down what starting one contained command
@@ -24,7 +29,8 @@ import (
 //     protected files' binds: the whole one-shot path;
 //   - contained: the path a bash window takes, with all of the above.
 //
-// cpu-ms/op is the CPU time aci and its children used per command.
+// cpu-ms/op is the CPU time aci and its children used per command, the
+// session's helper and the commands it started included.
 func BenchmarkContainedStart(b *testing.B) {
 	ctx := context.Background()
 	proxy := netproxy.New(netproxy.Policy{Allow: netproxy.Builtin()})
@@ -74,13 +80,56 @@ func BenchmarkContainedStart(b *testing.B) {
 			if res, err := sh.Run(ctx, "true", 0, 1000, opts...); err != nil || res.ExitCode != 0 {
 				b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
 			}
-			cpu := cpuTime()
+			cpu := cpuTime() + sessionCPU()
 			for b.Loop() {
 				if res, err := sh.Run(ctx, "true", 0, 1000, opts...); err != nil || res.ExitCode != 0 {
 					b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
 				}
 			}
-			reportCPU(b, cpu)
+			b.ReportMetric(float64(cpuTime()+sessionCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		})
 	}
+}
+
+// sessionCPU is the CPU time the session helpers of this process's
+// sandboxes used, with the commands they started and waited for: they are
+// not aci's children, so cpuTime misses them.
+func sessionCPU() time.Duration {
+	ents, _ := os.ReadDir("/proc")
+	var ticks int64
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if !strings.Contains(string(cmd), sessiond.Marker) {
+			continue
+		}
+		st, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// After "pid (comm) ": state is field 0; utime, stime, cutime,
+		// cstime are fields 11 to 14.
+		f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))
+		if parentOf(f[1]) != os.Getpid() {
+			continue // another process's session (its parent is the session's bwrap)
+		}
+		for _, v := range f[11:15] {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			ticks += n
+		}
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+}
+
+// parentOf is the parent pid of process pid, or 0.
+func parentOf(pid string) int {
+	st, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))
+	n, _ := strconv.Atoi(f[1])
+	return n
 }
