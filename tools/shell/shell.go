@@ -257,13 +257,17 @@ type shellProc struct {
 // none) contains it, with writable also writable for it; its environment
 // never holds credentials.
 //
-// The command line, outermost first: the limits helper (aci re-run: it
-// joins the cgroups, sets the rlimits and execs the rest, keeping the
-// link's fds 3 and 4), bwrap, the network step (aci again, from fd 4: it
-// hands its namespace's proxy port to aci and execs), bash. Both helpers
-// exec, so the pid and exit status are bash's. Where there is no pid
-// namespace the limits helper stays as bash's parent instead, but there
-// the link has no fds (Landlock) or there is no link.
+// Under bwrap the command starts inside the session's sandbox
+// (startInSession). writable is the command's policy delta: paths other
+// than its run folder (a grant for this command alone) send it the
+// one-shot way, startOneShot, as does a machine where the session's
+// sandbox cannot run. Its command line, outermost first: the limits helper
+// (aci re-run: it joins the cgroups, sets the rlimits and execs the rest,
+// keeping the link's fds 3 and 4), bwrap, the network step (aci again,
+// from fd 4: it hands its namespace's proxy port to aci and execs), bash.
+// Both helpers exec, so the pid and exit status are bash's. Where there is
+// no pid namespace the limits helper stays as bash's parent instead, but
+// there the link has no fds (Landlock) or there is no link.
 func startShellProc(command, dir string, out *tools.Capture, sb *sandbox.Sandbox, net netOpts, writable []string, leftFile string, extraEnv ...string) (*shellProc, error) {
 	sandbox.ProtectProcess()
 	// No credential variables, and no variable holding a value aci knows
