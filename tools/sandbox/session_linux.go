@@ -394,7 +394,15 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 	if err != nil {
 		return nil, fmt.Errorf("command socket: %w", err)
 	}
-	conn, theirs := os.NewFile(uintptr(fds[0]), "aci-command"), os.NewFile(uintptr(fds[1]), "aci-command-helper")
+	ours, theirs := os.NewFile(uintptr(fds[0]), "aci-command"), os.NewFile(uintptr(fds[1]), "aci-command-helper")
+	// Polled by the runtime: waiting for the helper holds no thread.
+	c, err := net.FileConn(ours)
+	ours.Close()
+	if err != nil {
+		theirs.Close()
+		return nil, fmt.Errorf("command socket: %w", err)
+	}
+	conn := c
 	keep := false // the command's connection outlives this call once it started
 	defer func() {
 		if !keep {
@@ -473,7 +481,7 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 }
 
 // jsonLines reads and writes JSON values on a command's connection.
-func jsonLines(c *os.File) (*json.Encoder, *json.Decoder) {
+func jsonLines(c net.Conn) (*json.Encoder, *json.Decoder) {
 	return json.NewEncoder(c), json.NewDecoder(bufio.NewReader(c))
 }
 

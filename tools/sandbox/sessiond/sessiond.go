@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"runtime"
 	"sync/atomic"
@@ -77,23 +78,29 @@ func init() {
 // serve answers requests until aci closes the control socket.
 func serve() error {
 	syscall.Close(ExeFD)
+	// Each running command keeps a thread in wait4(2), which holds its P
+	// until the runtime takes it back (up to 10 ms later on a quiet
+	// process): spare Ps let the next request run at once.
+	runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 16))
 	devnull, err := syscall.Open("/dev/null", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return err
 	}
+	ctl, err := fileConn(CtlFD, "aci-session")
+	if err != nil {
+		return fmt.Errorf("control socket: %w", err)
+	}
 	prepareNetns()
-	if _, err := syscall.Write(CtlFD, []byte{Ready}); err != nil {
+	if _, err := ctl.Write([]byte{Ready}); err != nil {
 		return fmt.Errorf("control socket: %w", err)
 	}
 	buf := make([]byte, 16)
 	oob := make([]byte, syscall.CmsgSpace(16*4))
 	for {
-		// Received fds are close-on-exec: one command's fds must not leak
-		// into another command started meanwhile.
-		n, oobn, _, _, err := syscall.Recvmsg(CtlFD, buf, oob, syscall.MSG_CMSG_CLOEXEC)
-		if err == syscall.EINTR {
-			continue
-		}
+		// Received fds are close-on-exec (the net package asks for it):
+		// one command's fds must not leak into another command started
+		// meanwhile.
+		n, oobn, _, _, err := ctl.ReadMsgUnix(buf, oob)
 		if err != nil {
 			return fmt.Errorf("control socket: %w", err)
 		}
@@ -107,6 +114,22 @@ func serve() error {
 		}
 		go handle(fds, devnull)
 	}
+}
+
+// fileConn makes fd, a Unix socket, a connection the runtime polls.
+func fileConn(fd int, name string) (*net.UnixConn, error) {
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	c, err := net.FileConn(f)
+	if err != nil {
+		return nil, err
+	}
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		c.Close()
+		return nil, errors.New("not a Unix socket")
+	}
+	return uc, nil
 }
 
 // rights parses the fds of a control message.
@@ -135,14 +158,24 @@ func closeAll(fds []int) {
 }
 
 // handle runs one command: fds are its connection, its output, then the
-// link and extra fds its request announces.
+// link and extra fds its request announces. Once the request is read, it
+// runs on a thread of its own until the command has ended: the thread
+// enters the command's network namespace (and never leaves it: the
+// goroutine ends locked, and its thread with it), starts the command and
+// waits for it, so it lives as long as the command, whose parent it is (a
+// parent's death is told to bwrap, --die-with-parent, by the thread that
+// started it).
 func handle(fds []int, devnull int) {
-	conn := os.NewFile(uintptr(fds[0]), "aci-command")
-	defer conn.Close()
 	rest := fds[1:]
+	conn, err := fileConn(fds[0], "aci-command")
+	if err != nil {
+		closeAll(rest)
+		return
+	}
+	defer conn.Close()
 	enc := json.NewEncoder(conn)
 	var req Request
-	err := json.NewDecoder(bufio.NewReader(conn)).Decode(&req)
+	err = json.NewDecoder(bufio.NewReader(conn)).Decode(&req)
 	want := 1 + req.Extra
 	if req.Port != 0 {
 		want++
@@ -166,33 +199,6 @@ func handle(fds []int, devnull int) {
 	for _, fd := range extra {
 		files = append(files, uintptr(fd))
 	}
-	started, ended := make(chan spawned, 1), make(chan syscall.WaitStatus, 1)
-	go spawn(req, files, link, started, ended)
-	sp := <-started
-	closeAll(append([]int{out}, extra...))
-	if sp.err != nil {
-		enc.Encode(Reply{Err: sp.err.Error()})
-		return
-	}
-	if enc.Encode(Reply{Pid: sp.pid}) != nil {
-		// aci is gone: the command goes with the session anyway.
-		syscall.Kill(-sp.pid, syscall.SIGKILL)
-	}
-	st := int(<-ended)
-	enc.Encode(Reply{Status: &st})
-}
-
-type spawned struct {
-	pid int
-	err error
-}
-
-// spawn starts argv in a new network namespace, on a thread of its own
-// that waits for it: the thread never leaves that namespace, and it must
-// live as long as the command, whose parent it is (a parent's death is
-// told to bwrap, --die-with-parent, by the thread that started it). The
-// goroutine ends locked, and its thread with it. link is closed.
-func spawn(req Request, files []uintptr, link int, started chan<- spawned, ended chan<- syscall.WaitStatus) {
 	runtime.LockOSThread()
 	pid, err := func() (int, error) {
 		if err := enterNetns(); err != nil {
@@ -211,9 +217,14 @@ func spawn(req Request, files []uintptr, link int, started chan<- spawned, ended
 			Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 		})
 	}()
-	started <- spawned{pid, err}
+	closeAll(append([]int{out}, extra...))
 	if err != nil {
+		enc.Encode(Reply{Err: err.Error()})
 		return
+	}
+	if enc.Encode(Reply{Pid: pid}) != nil {
+		// aci is gone: the command goes with the session anyway.
+		syscall.Kill(-pid, syscall.SIGKILL)
 	}
 	var ws syscall.WaitStatus
 	for {
@@ -222,7 +233,8 @@ func spawn(req Request, files []uintptr, link int, started chan<- spawned, ended
 			break
 		}
 	}
-	ended <- ws
+	st := int(ws)
+	enc.Encode(Reply{Status: &st})
 }
 
 // ready holds a network namespace made ahead (an fd of it, loopback up):
