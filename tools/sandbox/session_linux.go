@@ -454,14 +454,18 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 	}
 	if held {
 		// bwrap says its first process's pid once it made it, then holds
-		// it until a byte comes: the limits are in place before the
-		// command runs anything. Without a pid bwrap failed before
-		// starting anything; its message is in the output.
-		if pid, ok := readChildPid(info[0]); ok {
-			if err := req.Setup(pid); err != nil {
-				syscall.Kill(-rep.Pid, syscall.SIGKILL)
-				return nil, fmt.Errorf("limit command: %w", err)
-			}
+		// it until a byte comes (or the pipe closes): the limits are in
+		// place before the command runs anything. Without a pid, bwrap
+		// failed before starting anything (its message is in the output)
+		// or said something else: it is ended, so that nothing runs
+		// unbounded.
+		pid, ok := readChildPid(info[0])
+		if !ok {
+			syscall.Kill(-rep.Pid, syscall.SIGKILL)
+		} else if err := req.Setup(pid); err != nil {
+			syscall.Kill(-rep.Pid, syscall.SIGKILL)
+			return nil, fmt.Errorf("limit command: %w", err)
+		} else {
 			block[1].Write([]byte{1})
 		}
 	}
