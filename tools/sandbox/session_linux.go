@@ -54,8 +54,14 @@ type session struct {
 	cmd    *exec.Cmd
 	done   chan struct{} // closed once the session's bwrap has exited
 	stderr *bytes.Buffer
-	roots  map[string][2]uint64 // device and inode of the writable roots when it started
-	mu     sync.Mutex           // one control message at a time
+	paths  []string          // what it mounted something on (boundPaths)
+	roots  map[string]fileID // what they were when it started
+	mu     sync.Mutex        // one control message at a time
+
+	refMu   sync.Mutex
+	running int  // commands started in it that have not ended
+	retired bool // no new command starts in it
+	closed  bool
 }
 
 // SpawnRequest is one command to start in the session.
@@ -72,6 +78,8 @@ type SpawnRequest struct {
 	// Setup, when set, bounds the command's first process (its host pid)
 	// before it runs anything; what it starts inherits the bounds.
 	Setup func(pid int) error
+
+	probe bool // the session's first try: no protected files
 }
 
 // Spawned is a command started in the session.
@@ -179,21 +187,26 @@ func (s *Sandbox) TakesInSession(writable []string) bool {
 func (s *Sandbox) session() *session {
 	s.sessMu.Lock()
 	defer s.sessMu.Unlock()
+	ended := false
 	if s.sess != nil {
 		select {
 		case <-s.sess.done:
+			ended = true
 		default:
 			if s.sess.rootsUnchanged() {
 				return s.sess
 			}
 		}
-		s.sess.close()
+		// Its running commands (background tasks) keep it until they end.
+		s.sess.retire()
 		s.sess = nil
 	}
 	if s.sessStarts >= maxSessionStarts {
 		return nil
 	}
-	s.sessStarts++
+	if ended || s.sessStarts == 0 {
+		s.sessStarts++
+	}
 	sess, err := s.startSession()
 	if err != nil {
 		s.sessErr = err
@@ -211,7 +224,42 @@ func (s *Sandbox) dropSession(sess *session) {
 		s.sess = nil
 	}
 	s.sessMu.Unlock()
-	sess.close()
+	sess.retire()
+}
+
+// hold counts a command started in the session; false when the session
+// is closed already.
+func (sess *session) hold() bool {
+	sess.refMu.Lock()
+	defer sess.refMu.Unlock()
+	if sess.closed {
+		return false
+	}
+	sess.running++
+	return true
+}
+
+// letGo is hold's end: a retired session closes with its last command.
+func (sess *session) letGo() {
+	sess.refMu.Lock()
+	sess.running--
+	last := sess.retired && sess.running == 0
+	sess.refMu.Unlock()
+	if last {
+		sess.close()
+	}
+}
+
+// retire takes the session out of use: it closes now if no command runs
+// in it, else when the last one ends.
+func (sess *session) retire() {
+	sess.refMu.Lock()
+	sess.retired = true
+	idle := sess.running == 0
+	sess.refMu.Unlock()
+	if idle {
+		sess.close()
+	}
 }
 
 // Close ends the session's sandbox, if any, with the commands still in it.
@@ -274,7 +322,8 @@ func (s *Sandbox) startSession() (*session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session socket: %w", err)
 	}
-	sess := &session{ctl: c.(*net.UnixConn), done: make(chan struct{}), stderr: &bytes.Buffer{}, roots: rootIDs(s.policy.WritableRoots())}
+	sess := &session{ctl: c.(*net.UnixConn), done: make(chan struct{}), stderr: &bytes.Buffer{}, paths: s.boundPaths()}
+	sess.roots = rootIDs(sess.paths)
 	sess.cmd = exec.Command(bwrapProbe.path, s.sessionArgs()...)
 	sess.cmd.ExtraFiles = []*os.File{theirs, exe}
 	sess.cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
@@ -317,9 +366,9 @@ func (s *Sandbox) probeSession(sess *session) error {
 		return err
 	}
 	defer r.Close()
-	release := s.track()
-	defer release()
-	p, err := s.spawn(sess, SpawnRequest{Argv: []string{"true"}, Env: sess.cmd.Env, Output: w})
+	// Without the protected files: their stand-ins would appear in the
+	// workspace while no command runs.
+	p, err := s.spawn(sess, SpawnRequest{Argv: []string{"true"}, Env: sess.cmd.Env, Output: w, probe: true})
 	w.Close()
 	if err != nil {
 		return err
@@ -365,7 +414,7 @@ func (s *Sandbox) sessionArgs() []string {
 // (the person's ids again), pid and IPC namespaces, /proc and /dev/shm,
 // the session folder hidden but for its run folders, the protected files
 // bound as the one-shot path binds them.
-func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held bool) []string {
+func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held, protect bool) []string {
 	p := s.policy
 	p.PrivateTmp = s.tmpDir
 	out := []string{bwrapProbe.path, "--unshare-user", "--uid", fmt.Sprint(os.Getuid()), "--gid", fmt.Sprint(os.Getgid()),
@@ -374,7 +423,9 @@ func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held
 	for _, w := range writable {
 		out = append(out, "--bind", real(w), real(w))
 	}
-	out = protectedArgs(out, p)
+	if protect {
+		out = protectedArgs(out, p)
+	}
 	if dir != "" {
 		out = append(out, "--chdir", dir)
 	}
@@ -389,6 +440,15 @@ func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held
 // (its limits set). It returns sessiond.ErrGone when the helper is gone
 // before starting it.
 func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
+	if !sess.hold() {
+		return nil, sessiond.ErrGone
+	}
+	started := false
+	defer func() {
+		if !started {
+			sess.letGo()
+		}
+	}()
 	held := req.Setup != nil
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -410,7 +470,7 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 		}
 	}()
 	pass := []int{int(theirs.Fd()), int(req.Output.Fd())}
-	r := sessiond.Request{Argv: s.commandArgs(req.Argv, req.Dir, req.Writable, held), Env: req.Env}
+	r := sessiond.Request{Argv: s.commandArgs(req.Argv, req.Dir, req.Writable, held, !req.probe), Env: req.Env}
 	if req.Link != nil && len(req.Link.files) > 0 {
 		r.Port = req.Link.port
 		pass = append(pass, int(req.Link.files[0].Fd()))
@@ -470,8 +530,9 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 		}
 	}
 	p := &Spawned{Pid: rep.Pid, result: make(chan spawnResult, 1)}
-	keep = true
+	keep, started = true, true
 	go func() {
+		defer sess.letGo()
 		defer conn.Close()
 		var end sessiond.Reply
 		if err := dec.Decode(&end); err != nil || end.Status == nil {
@@ -524,6 +585,9 @@ func closeFiles(groups ...[]*os.File) {
 }
 
 func (sess *session) close() {
+	sess.refMu.Lock()
+	sess.closed = true
+	sess.refMu.Unlock()
 	sess.ctl.Close()
 	select {
 	case <-sess.done:
@@ -532,11 +596,22 @@ func (sess *session) close() {
 	}
 }
 
-// rootsUnchanged reports whether each writable root is still the folder
-// the session bound: one removed and made again on the host would be the
-// old, deleted one inside.
+// boundPaths are the paths the session's bwrap mounts something on:
+// the writable roots, the read-only paths inside them and the hidden
+// secret stores. A one-shot bwrap looks at them anew for each command; the
+// session's mounts stay on what was there when it started.
+func (s *Sandbox) boundPaths() []string {
+	p := s.policy
+	return append(append(p.WritableRoots(), p.ReadOnly...), p.Hidden...)
+}
+
+// rootsUnchanged reports whether each path the session mounted something
+// on (boundPaths) is still the file or folder it was, and none appeared or
+// went: one removed and made again on the host (a secret store rewritten,
+// an editor's atomic save of ~/.npmrc) is no longer covered inside, so the
+// session must start again.
 func (sess *session) rootsUnchanged() bool {
-	now := rootIDs(mapKeys(sess.roots))
+	now := rootIDs(sess.paths)
 	if len(now) != len(sess.roots) {
 		return false
 	}
@@ -548,23 +623,27 @@ func (sess *session) rootsUnchanged() bool {
 	return true
 }
 
-func mapKeys(m map[string][2]uint64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+func rootIDs(paths []string) map[string]fileID {
+	out := map[string]fileID{}
+	for _, p := range paths {
+		var st unix.Statx_t
+		if unix.Statx(unix.AT_FDCWD, p, 0, unix.STATX_INO|unix.STATX_BTIME, &st) == nil {
+			id := fileID{dev: uint64(st.Dev_major)<<32 | uint64(st.Dev_minor), ino: st.Ino}
+			if st.Mask&unix.STATX_BTIME != 0 {
+				id.born = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+			}
+			out[p] = id
+		}
 	}
 	return out
 }
 
-func rootIDs(paths []string) map[string][2]uint64 {
-	out := map[string][2]uint64{}
-	for _, p := range paths {
-		var st unix.Stat_t
-		if unix.Stat(p, &st) == nil {
-			out[p] = [2]uint64{uint64(st.Dev), st.Ino}
-		}
-	}
-	return out
+// fileID tells a file from another made at the same path later: its
+// device, inode and (where the file system keeps it) birth time, since a
+// new folder often gets the inode of the one removed just before.
+type fileID struct {
+	dev, ino uint64
+	born     int64
 }
 
 // boundedWriter keeps the first max bytes written to it.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -71,5 +72,53 @@ func TestSessionSpawn(t *testing.T) {
 	run, err := s.NewRunDir()
 	if err != nil || !strings.HasPrefix(run, s.runsDir()+"/") || !s.TakesInSession([]string{run}) {
 		t.Errorf("run folder %q (%v) not taken in the session", run, err)
+	}
+}
+
+// A secret store replaced on disk while the session runs (removed and
+// made again, as a tool rewriting its credentials does) stays hidden: the
+// session's cover would be on the old folder, so it starts again.
+func TestSessionFollowsReplacedSecrets(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(root, "ws")
+	secret := filepath.Join(ws, "secret")
+	write := func(key string) {
+		t.Helper()
+		os.RemoveAll(secret)
+		if err := os.MkdirAll(secret, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(secret, "creds"), []byte(key), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("KEY-ONE")
+	s := mustSandbox(t, Policy{Workspace: []string{ws}, Hidden: []string{secret}}, Bwrap)
+	t.Cleanup(s.Close)
+	var task *Spawned
+	for _, key := range []string{"KEY-ONE", "KEY-TWO"} {
+		write(key)
+		out, code, ok := spawnIn(t, s, ws, "cat", filepath.Join(secret, "creds"))
+		if !ok || code == 0 || strings.Contains(out, key) {
+			t.Errorf("%s: ok %v exit %d output %q", key, ok, code, out)
+		}
+		if task == nil {
+			// A background command of the first session.
+			_, w, _ := os.Pipe()
+			p, release, ok, err := s.Spawn(SpawnRequest{Argv: []string{"sleep", "30.7"}, Dir: ws, Env: os.Environ(), Output: w})
+			w.Close()
+			if !ok || err != nil {
+				t.Fatalf("background command: ok %v err %v", ok, err)
+			}
+			t.Cleanup(func() { syscall.Kill(-p.Pid, syscall.SIGKILL); p.Wait(); release() })
+			task = p
+		}
+	}
+	// The first session, retired, keeps its running command.
+	if err := syscall.Kill(task.Pid, 0); err != nil {
+		t.Errorf("the background command ended with its session: %v", err)
 	}
 }
