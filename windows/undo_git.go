@@ -63,10 +63,18 @@ func snapshotWorktree(dir string) (worktreeSnapshot, bool) {
 	}
 	defer os.Remove(idx.Name())
 	// Starting from the real index lets git skip unchanged files by stat.
-	if data, err := os.ReadFile(filepath.Join(gitDir, "index")); err == nil {
+	// The copy keeps the index's own time: git re-reads a file written in
+	// the same second as the index it trusts ("racily clean"), which a
+	// copy made now would hide (a command rewriting a file at the same
+	// size right after a commit would go unseen).
+	realIndex := filepath.Join(gitDir, "index")
+	if data, err := os.ReadFile(realIndex); err == nil {
 		idx.Write(data)
 	}
 	idx.Close()
+	if fi, err := os.Stat(realIndex); err == nil {
+		os.Chtimes(idx.Name(), fi.ModTime(), fi.ModTime())
+	}
 	env := []string{"GIT_INDEX_FILE=" + idx.Name()}
 	if _, err := git(root, env, "add", "-A", "--", "."); err != nil {
 		return worktreeSnapshot{}, false

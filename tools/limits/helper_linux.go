@@ -49,6 +49,23 @@ func init() {
 	os.Exit(code)
 }
 
+// rlimit is one resource limit to set.
+type rlimit struct {
+	res int
+	n   int64
+}
+
+// rlimits are the spec's rlimits that bound something.
+func (s spec) rlimits() []rlimit {
+	var out []rlimit
+	for _, r := range []rlimit{{unix.RLIMIT_FSIZE, s.FSize}, {unix.RLIMIT_DATA, s.Data}, {unix.RLIMIT_NPROC, s.NProc}} {
+		if r.n > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // helperMain returns the exit code to end with; it runs nothing of argv
 // unless every limit is in place.
 func helperMain(specJSON string, argv []string) (int, error) {
@@ -65,13 +82,7 @@ func helperMain(specJSON string, argv []string) (int, error) {
 			return 126, fmt.Errorf("join cgroup: %w", err)
 		}
 	}
-	for _, r := range []struct {
-		res int
-		n   int64
-	}{{unix.RLIMIT_FSIZE, s.FSize}, {unix.RLIMIT_DATA, s.Data}, {unix.RLIMIT_NPROC, s.NProc}} {
-		if r.n <= 0 {
-			continue
-		}
+	for _, r := range s.rlimits() {
 		lim := unix.Rlimit{Cur: uint64(r.n), Max: uint64(r.n)}
 		var old unix.Rlimit
 		if unix.Getrlimit(r.res, &old) == nil && old.Max < lim.Max {

@@ -5,8 +5,10 @@
 // or any hierarchy it may write, as root), each command gets its own,
 // which bounds the command's whole process tree; elsewhere rlimits bound
 // each process. The file size is always an rlimit (cgroups have none).
-// The limits are set by a short re-execution of aci (the helper) just
-// before the command runs, so nothing of the command runs unbounded.
+// Nothing of the command runs unbounded: either a short re-execution of
+// aci (the helper) sets them just before the command runs (Start), or the
+// caller holds the command's first process and Run.Apply bounds it before
+// it runs anything (StartStopped: the session's sandbox).
 package limits
 
 import (

@@ -28,3 +28,12 @@ func (r *Run) Close() {}
 func Cleanup() {}
 
 func cgroupMemMB() int64 { return 0 }
+
+// StartStopped returns a Run with nothing to apply.
+func (l *Limiter) StartStopped() (*Run, error) { return &Run{}, nil }
+
+// Applies is always false here.
+func (r *Run) Applies() bool { return false }
+
+// Apply does nothing here.
+func (r *Run) Apply(int) error { return nil }

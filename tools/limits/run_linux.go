@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 func newLimiter(v Values, useCgroups bool) *Limiter {
@@ -57,6 +60,7 @@ func userProcesses() int {
 type Run struct {
 	l    *Limiter
 	argv []string
+	spec spec     // what bounds the command
 	dirs []string // the command's cgroups
 	// the cgroups' counters when the command started (they may be reused)
 	oom, forks int64
@@ -68,16 +72,32 @@ type Run struct {
 // (where no pid namespace does it); it then creates leftFile (if not "")
 // when there was something to end.
 func (l *Limiter) Start(argv []string, reap bool, leftFile string) (*Run, error) {
+	r, s, err := l.prepare(argv)
+	if err != nil || l == nil || l.mech == Off {
+		return r, err
+	}
+	s.Reap, s.Left = reap, leftFile
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	r.argv = append([]string{"/proc/self/exe", helperMarker, string(b), "--"}, argv...)
+	return r, nil
+}
+
+// prepare makes the command's cgroups (or reuses idle ones) and says what
+// the limits are.
+func (l *Limiter) prepare(argv []string) (*Run, spec, error) {
 	r := &Run{l: l, argv: argv}
 	if l == nil || l.mech == Off {
-		return r, nil
+		return r, spec{}, nil
 	}
-	s := spec{FSize: l.values.FileSizeMB << 20, Reap: reap, Left: leftFile}
+	s := spec{FSize: l.values.FileSizeMB << 20}
 	if l.cg != nil {
 		dirs, err := l.cg.command(l.values)
 		if err != nil {
 			removeCgroups(dirs)
-			return nil, fmt.Errorf("limit command: %w", err)
+			return nil, s, fmt.Errorf("limit command: %w", err)
 		}
 		r.dirs, s.Cgroups = dirs, dirs
 		r.oom, r.forks = l.cg.oomKills(dirs), l.cg.forkRefusals(dirs)
@@ -85,12 +105,46 @@ func (l *Limiter) Start(argv []string, reap bool, leftFile string) (*Run, error)
 	} else {
 		s.Data, s.NProc = l.values.MemoryMB<<20, l.nproc
 	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
+	r.spec = s
+	return r, s, nil
+}
+
+// StartStopped returns the Run for a command that the caller starts
+// itself and holds before it runs anything (a sandbox whose first process
+// waits to be told): Apply then bounds that process, and what it starts
+// inherits the bounds. No re-execution of aci is needed.
+func (l *Limiter) StartStopped() (*Run, error) {
+	r, _, err := l.prepare(nil)
+	return r, err
+}
+
+// Applies reports whether Apply has anything to do.
+func (r *Run) Applies() bool { return r != nil && r.l != nil && r.l.mech != Off }
+
+// Apply moves process pid into the command's cgroups and sets its
+// rlimits, never above what it has (see helperMain). pid must not have
+// started the command yet: its children inherit both.
+func (r *Run) Apply(pid int) error {
+	if !r.Applies() {
+		return nil
 	}
-	r.argv = append([]string{"/proc/self/exe", helperMarker, string(b), "--"}, argv...)
-	return r, nil
+	p := []byte(strconv.Itoa(pid))
+	for _, d := range r.spec.Cgroups {
+		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), p, 0); err != nil {
+			return fmt.Errorf("join cgroup: %w", err)
+		}
+	}
+	for _, l := range r.spec.rlimits() {
+		lim := unix.Rlimit{Cur: uint64(l.n), Max: uint64(l.n)}
+		var old unix.Rlimit
+		if unix.Prlimit(pid, l.res, nil, &old) == nil && old.Max < lim.Max {
+			lim = unix.Rlimit{Cur: old.Max, Max: old.Max}
+		}
+		if err := unix.Prlimit(pid, l.res, &lim, nil); err != nil {
+			return fmt.Errorf("setrlimit: %w", err)
+		}
+	}
+	return nil
 }
 
 // Argv is the command line to run.

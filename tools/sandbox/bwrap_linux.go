@@ -95,6 +95,17 @@ func bwrapArgv(p Policy, argv []string, dir string) ([]string, error) {
 		out = append(out, "--ro-bind-try", r, r)
 	}
 	out = protectedArgs(out, p)
+	out = hiddenArgs(out, p)
+	if dir != "" {
+		out = append(out, "--chdir", dir)
+	}
+	out = append(out, "--")
+	return append(out, argv...), nil
+}
+
+// hiddenArgs covers the secret stores: folders with an empty read-only
+// tmpfs, files with /dev/null.
+func hiddenArgs(out []string, p Policy) []string {
 	hidden := append([]string{}, p.Hidden...)
 	sort.Strings(hidden)
 	for _, h := range hidden {
@@ -108,9 +119,5 @@ func bwrapArgv(p Policy, argv []string, dir string) ([]string, error) {
 			out = append(out, "--ro-bind", "/dev/null", h)
 		}
 	}
-	if dir != "" {
-		out = append(out, "--chdir", dir)
-	}
-	out = append(out, "--")
-	return append(out, argv...), nil
+	return out
 }

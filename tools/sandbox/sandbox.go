@@ -58,6 +58,12 @@ type Sandbox struct {
 	standIns map[string]*heldStandIn // stand-ins for missing protected paths (protect_cmd.go)
 	prot     protectState            // protected names at any depth (protect_cmd.go)
 	outer    *Sandbox                // set for an uncontained command's: see Uncontained
+
+	oneShot    bool       // every command gets a bwrap of its own (Options.OneShot)
+	sessMu     sync.Mutex // guards the session fields
+	sess       *session   // the sandbox set up once for the commands (session_linux.go)
+	sessStarts int        // how often it was started
+	sessErr    error      // why it could not start, last time
 }
 
 // Options choose the mechanism.
@@ -66,6 +72,10 @@ type Options struct {
 	// best one the machine offers (bwrap, then Landlock), None when there
 	// is none.
 	Force Kind
+	// OneShot gives each command a bwrap of its own, set up from scratch,
+	// rather than a light one inside the session's (session_linux.go):
+	// slower to start, for comparing the two and for tests.
+	OneShot bool
 }
 
 // ErrUnavailable says the machine cannot contain commands.
@@ -83,13 +93,13 @@ func New(p Policy, opt Options) (*Sandbox, error) {
 		if err := probe(opt.Force); err != nil {
 			return nil, fmt.Errorf("sandbox %s: %w", opt.Force, err)
 		}
-		return &Sandbox{kind: opt.Force, policy: p}, nil
+		return &Sandbox{kind: opt.Force, policy: p, oneShot: opt.OneShot}, nil
 	}
 	var errs []error
 	for _, k := range kinds {
 		err := probe(k)
 		if err == nil {
-			return &Sandbox{kind: k, policy: p}, nil
+			return &Sandbox{kind: k, policy: p, oneShot: opt.OneShot}, nil
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", k, err))
 	}

@@ -86,6 +86,7 @@ func (s *Sandbox) PrivateTmp() string {
 // Cleanup removes the session temp folders this process made. aci calls
 // it once its commands and background tasks have ended.
 func Cleanup() {
+	closeSessions()
 	privateTmps.Lock()
 	dirs := privateTmps.dirs
 	privateTmps.dirs = nil

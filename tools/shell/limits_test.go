@@ -62,14 +62,14 @@ for i in range(1000):
 		{"file size", `truncate -s 1T big && echo made`, "file size limit (16 MB"},
 		{"file written", `head -c 20000000 /dev/zero > big2`, "file size limit (16 MB"},
 	}
-	kinds := []sandbox.Kind{sandbox.Bwrap, sandbox.Landlock, sandbox.None}
+	kinds := []sandbox.Kind{sandbox.Bwrap, bwrapOneShot, sandbox.Landlock, sandbox.None}
 	if rlimits {
 		kinds = kinds[:1] // the rlimits are the same whatever contains the command
 	}
 	for _, k := range kinds {
 		t.Run(string(k), func(t *testing.T) {
 			ws := t.TempDir()
-			sb, err := sandbox.New(sandbox.DefaultPolicy(ws), sandbox.Options{Force: k})
+			sb, err := sandbox.New(sandbox.DefaultPolicy(ws), sandboxOptions(k))
 			if err != nil {
 				t.Skipf("%s unavailable: %v", k, err)
 			}

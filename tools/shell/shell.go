@@ -100,7 +100,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	// The final directory is written by an EXIT trap to a private file. The
 	// trap is installed through BASH_ENV so the command text (and with it
 	// the line numbers in bash's error messages) stays exactly the user's.
-	tmp, err := os.MkdirTemp("", "aci-run-")
+	tmp, err := newRunDir(sb)
 	if err != nil {
 		return res, fmt.Errorf("run command: %w", err)
 	}
@@ -272,10 +272,11 @@ type shellProc struct {
 	run      *limits.Run     // the command's resource limits
 	release  func() []string // gives back what the sandbox set up for the command
 	created  []string        // protected files the command made, moved away
-	cmd      *exec.Cmd
-	link     *sandbox.Link    // the way to the proxy; nil: none
-	served   *netproxy.Served // the proxy serving link
-	denied   []string         // what the proxy refused; set by finish
+	wait     func() (syscall.WaitStatus, error)
+	status   *syscall.WaitStatus // set once exited is closed, unless waiting failed
+	link     *sandbox.Link       // the way to the proxy; nil: none
+	served   *netproxy.Served    // the proxy serving link
+	denied   []string            // what the proxy refused; set by finish
 	pgid     int
 	r        *os.File
 	readDone chan struct{} // the reader stopped
@@ -289,15 +290,33 @@ type shellProc struct {
 // none) contains it, with writable also writable for it; its environment
 // never holds credentials.
 //
-// The command line, outermost first: the limits helper (aci re-run: it
-// joins the cgroups, sets the rlimits and execs the rest, keeping the
-// link's fds 3 and 4), bwrap, the network step (aci again, from fd 4: it
-// hands its namespace's proxy port to aci and execs), bash. Both helpers
-// exec, so the pid and exit status are bash's. Where there is no pid
-// namespace the limits helper stays as bash's parent instead, but there
-// the link has no fds (Landlock) or there is no link.
+// Under bwrap the command starts inside the session's sandbox
+// (startInSession). writable is the command's policy delta: paths other
+// than its run folder (a grant for this command alone) send it the
+// one-shot way, startOneShot, as does a machine where the session's
+// sandbox cannot run. Its command line, outermost first: the limits helper
+// (aci re-run: it joins the cgroups, sets the rlimits and execs the rest,
+// keeping the link's fds 3 and 4), bwrap, the network step (aci again,
+// from fd 4: it hands its namespace's proxy port to aci and execs), bash.
+// Both helpers exec, so the pid and exit status are bash's. Where there is
+// no pid namespace the limits helper stays as bash's parent instead, but
+// there the link has no fds (Landlock) or there is no link.
 func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net netOpts, writable []string, leftFile string, extraEnv ...string) (*shellProc, error) {
 	sandbox.ProtectProcess()
+	// No credential variables, and no variable holding a value aci knows
+	// is secret (its key, what the workspace's .env files hold).
+	env := tools.Secrets.WithoutValues(sandbox.Environ(os.Environ()))
+	env = append(append(append(env, noninteractiveEnv...), sb.Env()...), extraEnv...)
+	if p, err := startInSession(command, dir, out, sb, net, writable, env); p != nil || err != nil {
+		return p, err
+	}
+	return startOneShot(command, dir, out, sb, net, writable, leftFile, env)
+}
+
+// startOneShot starts the command with a sandbox of its own (see
+// startShellProc): the path of commands that the session's sandbox does
+// not take.
+func startOneShot(command, dir string, out io.Writer, sb *sandbox.Sandbox, net netOpts, writable []string, leftFile string, env []string) (*shellProc, error) {
 	var link *sandbox.Link
 	if net.proxy != nil {
 		l, err := sb.NewLink()
@@ -329,10 +348,7 @@ func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	// No credential variables, and no variable holding a value aci knows
-	// is secret (its key, what the workspace's .env files hold).
-	env := tools.Secrets.WithoutValues(sandbox.Environ(os.Environ()))
-	cmd.Env = append(append(append(env, noninteractiveEnv...), sb.Env()...), extraEnv...)
+	cmd.Env = env
 	if link != nil {
 		cmd.Env = append(cmd.Env, proxyEnv(link.Port())...)
 		cmd.ExtraFiles = link.ExtraFiles()
@@ -352,10 +368,25 @@ func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net
 		return nil, fmt.Errorf("start bash in %s: %w", dir, err)
 	}
 	w.Close() // only the children hold the write end now: EOF when they are all gone
-	p := &shellProc{run: run, release: release, cmd: cmd, pgid: cmd.Process.Pid, r: r, readDone: make(chan struct{}), exited: make(chan struct{}), link: link}
-	if link != nil {
-		link.Started()
-		p.served = net.proxy.Serve(link.Listener(), net.ask)
+	wait := func() (syscall.WaitStatus, error) {
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			return 0, err
+		}
+		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		return ws, nil
+	}
+	return runShellProc(&shellProc{run: run, release: release, wait: wait, pgid: cmd.Process.Pid, r: r, link: link}, out, net), nil
+}
+
+// runShellProc sets a started command's output reading, proxy serving
+// and waiting going.
+func runShellProc(p *shellProc, out io.Writer, net netOpts) *shellProc {
+	p.readDone, p.exited = make(chan struct{}), make(chan struct{})
+	if p.link != nil {
+		p.link.Started()
+		p.served = net.proxy.Serve(p.link.Listener(), net.ask)
 	}
 	go func() {
 		defer close(p.readDone)
@@ -364,7 +395,7 @@ func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net
 		}
 		buf := make([]byte, 32<<10)
 		for {
-			n, err := r.Read(buf)
+			n, err := p.r.Read(buf)
 			out.Write(buf[:n])
 			if err != nil {
 				return
@@ -373,12 +404,14 @@ func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net
 	}()
 	go func() {
 		defer close(p.exited)
-		var ee *exec.ExitError
-		if err := cmd.Wait(); err != nil && !errors.As(err, &ee) {
+		ws, err := p.wait()
+		if err != nil {
 			p.waitErr = err
+			return
 		}
+		p.status = &ws
 	}()
-	return p, nil
+	return p
 }
 
 // finish waits for bash to exit and the output to drain. Output still held
@@ -437,14 +470,16 @@ func (p *shellProc) limitHit(output string) string {
 // exitCode is bash's exit status, 128+n if a signal n ended it; valid after
 // exited is closed.
 func (p *shellProc) exitCode() int {
-	st := p.cmd.ProcessState
-	if st == nil {
+	ws := p.status
+	switch {
+	case ws == nil:
 		return -1
-	}
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	case ws.Signaled():
 		return 128 + int(ws.Signal())
+	case ws.Exited():
+		return ws.ExitStatus()
 	}
-	return st.ExitCode()
+	return -1
 }
 
 // killGroup ends every process of the group: SIGTERM so they may clean up,

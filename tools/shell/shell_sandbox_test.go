@@ -20,7 +20,20 @@ import (
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
-var sandboxKinds = []sandbox.Kind{sandbox.Bwrap, sandbox.Landlock}
+// bwrapOneShot stands for bwrap without the session's sandbox: each
+// command with a bwrap of its own (sandbox.Options.OneShot), the path
+// commands with a policy delta take.
+const bwrapOneShot sandbox.Kind = "bwrap-oneshot"
+
+var sandboxKinds = []sandbox.Kind{sandbox.Bwrap, bwrapOneShot, sandbox.Landlock}
+
+// sandboxOptions are the options that make a Sandbox of kind k.
+func sandboxOptions(k sandbox.Kind) sandbox.Options {
+	if k == bwrapOneShot {
+		return sandbox.Options{Force: sandbox.Bwrap, OneShot: true}
+	}
+	return sandbox.Options{Force: k}
+}
 
 // containedShell is a Shell contained by kind in a fresh workspace, with a
 // fake home beside it that commands must not write. It skips the test when
@@ -39,7 +52,7 @@ func containedShell(t *testing.T, kind sandbox.Kind) (sh *Shell, ws, home string
 	}
 	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("orig\n"), 0o644)
 	os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("KEY-MATERIAL\n"), 0o600)
-	sb, err := sandbox.New(sandbox.Policy{Workspace: []string{ws}, Hidden: []string{filepath.Join(home, ".ssh")}}, sandbox.Options{Force: kind})
+	sb, err := sandbox.New(sandbox.Policy{Workspace: []string{ws}, Hidden: []string{filepath.Join(home, ".ssh")}}, sandboxOptions(kind))
 	if err != nil {
 		t.Skipf("%s unavailable on this machine, not tested: %v", kind, err)
 	}
@@ -56,7 +69,7 @@ func containedShell(t *testing.T, kind sandbox.Kind) (sh *Shell, ws, home string
 // underTmp reports whether, for kind k, dir lies in the private /tmp
 // that stands in for the machine's.
 func underTmp(k sandbox.Kind, dir string) bool {
-	return k == sandbox.Bwrap && strings.HasPrefix(dir, "/tmp/")
+	return (k == sandbox.Bwrap || k == bwrapOneShot) && strings.HasPrefix(dir, "/tmp/")
 }
 
 // survivors lists live processes whose command line holds pattern (a

@@ -38,6 +38,7 @@ func NewContainedShell(dir string, sb *sandbox.Sandbox) (*Shell, error) {
 	if !sb.Contained() {
 		sb = nil
 	}
+	sb.Warm() // the session's sandbox, set up while the first command is being thought of
 	return &Shell{home: d, dir: d, links: newLinkScanner(sandbox.WorkspaceRoot(d)), sb: sb}, nil
 }
 

@@ -49,15 +49,8 @@ func run(port string, argv []string) error {
 	if err != nil || p < 1 || p > 65535 {
 		return fmt.Errorf("bad port %q", port)
 	}
-	ln, err := listen(p)
-	if err != nil {
-		return fmt.Errorf("proxy port %d: %w", p, err)
-	}
-	err = syscall.Sendmsg(LinkFD, []byte{0}, syscall.UnixRights(ln), nil, 0)
-	syscall.Close(ln)
-	syscall.Close(LinkFD)
-	if err != nil {
-		return fmt.Errorf("hand the proxy port to aci: %w", err)
+	if err := Handover(LinkFD, p); err != nil {
+		return err
 	}
 	if len(argv) == 0 {
 		return fmt.Errorf("no command")
@@ -67,6 +60,25 @@ func run(port string, argv []string) error {
 		return err
 	}
 	return syscall.Exec(path, argv, os.Environ())
+}
+
+// Handover opens the listening socket on 127.0.0.1:port of the caller's
+// network namespace, sends it to aci over link (SCM_RIGHTS) and closes
+// both: what a contained command's first step does, and what the session
+// helper does for each command (tools/sandbox/sessiond).
+func Handover(link, port int) error {
+	ln, err := listen(port)
+	if err != nil {
+		syscall.Close(link)
+		return fmt.Errorf("proxy port %d: %w", port, err)
+	}
+	err = syscall.Sendmsg(link, []byte{0}, syscall.UnixRights(ln), nil, 0)
+	syscall.Close(ln)
+	syscall.Close(link)
+	if err != nil {
+		return fmt.Errorf("hand the proxy port to aci: %w", err)
+	}
+	return nil
 }
 
 // listen opens a TCP listener on the namespace's 127.0.0.1:port, closed

@@ -1,0 +1,686 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/aci-dev/aci/tools/sandbox/sessiond"
+)
+
+// A session's sandbox is set up once, by a bwrap that lasts as long as the
+// Sandbox: its own user and mount namespaces, the host read-only, the
+// writable roots, the private /tmp and the hidden secret stores, with aci's
+// helper (sessiond) inside. Each command is then a light bwrap that the
+// helper starts from there: a user, pid and IPC namespace of its own, its
+// own /proc and /dev/shm, the protected files bound read-only, in a network
+// namespace the helper made for it (with the link to the proxy). So each
+// command keeps what a one-shot bwrap gives it, and pays neither for
+// mounting the whole policy again nor for re-executing aci: the limits are
+// applied by aci itself to the command's first process while bwrap holds
+// it (--block-fd), and the proxy port is opened by the helper.
+//
+// The helper keeps its capabilities in the session's user namespace (it
+// needs them for the network namespaces); commands get none. Where the
+// session cannot start, or a command needs more than the session has (a
+// path made writable for it alone), the command takes the one-shot path.
+
+// errRefused says the helper could not start a command.
+var errRefused = errors.New("the session's sandbox refused the command")
+
+// maxSessionStarts bounds how often a Sandbox starts its session again
+// after it went away.
+const maxSessionStarts = 3
+
+// session is a Sandbox's long-lived bwrap and the control socket to the
+// helper inside.
+type session struct {
+	ctl    *net.UnixConn
+	cmd    *exec.Cmd
+	done   chan struct{} // closed once the session's bwrap has exited
+	stderr *bytes.Buffer
+	paths  []string          // what it mounted something on (boundPaths)
+	roots  map[string]fileID // what they were when it started
+	mu     sync.Mutex        // one control message at a time
+
+	refMu   sync.Mutex
+	running int  // commands started in it that have not ended
+	retired bool // no new command starts in it
+	closed  bool
+}
+
+// SpawnRequest is one command to start in the session.
+type SpawnRequest struct {
+	Argv   []string // argv[0] found on the command's PATH
+	Dir    string
+	Env    []string
+	Output *os.File // stdout and stderr
+	Link   *Link    // from NewLink; nil: no network
+	// Writable are paths writable for this command alone: the session
+	// takes only run folders (NewRunDir); any other is a policy delta the
+	// session does not have, and the command takes the one-shot path.
+	Writable []string
+	// Setup, when set, bounds the command's first process (its host pid)
+	// before it runs anything; what it starts inherits the bounds.
+	Setup func(pid int) error
+
+	probe bool // the session's first try: no protected files
+}
+
+// Spawned is a command started in the session.
+type Spawned struct {
+	Pid    int // the command's process group, too
+	result chan spawnResult
+	once   sync.Once
+	res    spawnResult
+}
+
+type spawnResult struct {
+	status syscall.WaitStatus
+	err    error
+}
+
+// Wait waits for the command to end and returns its wait status.
+func (p *Spawned) Wait() (syscall.WaitStatus, error) {
+	p.once.Do(func() { p.res = <-p.result })
+	return p.res.status, p.res.err
+}
+
+// Warm starts the session's sandbox in the background, so that the first
+// command does not wait for it.
+func (s *Sandbox) Warm() {
+	if s.sessionWanted() {
+		go s.session()
+	}
+}
+
+func (s *Sandbox) sessionWanted() bool { return s.Kind() == Bwrap && !s.oneShot }
+
+// Spawn starts req in the session's sandbox. ok is false (with no error)
+// when the command must take the one-shot path instead: no session here,
+// or a policy delta. release, as Command's, gives back the command's
+// stand-ins and moves away the protected files it created.
+func (s *Sandbox) Spawn(req SpawnRequest) (p *Spawned, release func() []string, ok bool, err error) {
+	if !s.TakesInSession(req.Writable) {
+		return nil, nil, false, nil
+	}
+	sess := s.session()
+	if sess == nil {
+		return nil, nil, false, nil
+	}
+	// The stand-ins this command uses are counted before its bwrap makes
+	// them, so that another command ending meanwhile leaves them.
+	release = s.protectCommand(nil)
+	p, err = s.spawn(sess, req)
+	if errors.Is(err, errRefused) {
+		// The helper could not make the command's namespaces: the session
+		// cannot serve, and the one-shot path takes over for good.
+		s.sessMu.Lock()
+		s.sessStarts, s.sessErr = maxSessionStarts, err
+		s.sessMu.Unlock()
+	}
+	if errors.Is(err, sessiond.ErrGone) || errors.Is(err, errRefused) {
+		release()
+		s.dropSession(sess)
+		return nil, nil, false, nil
+	}
+	if err != nil {
+		release()
+		return nil, nil, true, err
+	}
+	return p, release, true, nil
+}
+
+// SessionUp reports whether the session's sandbox is running: commands
+// start in it.
+func (s *Sandbox) SessionUp() bool {
+	if s == nil {
+		return false
+	}
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	if s.sess == nil {
+		return false
+	}
+	select {
+	case <-s.sess.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// TakesInSession reports whether a command with these paths writable for
+// it alone may start in the session's sandbox: only run folders
+// (NewRunDir) are; any other path is a policy delta the session does not
+// have, and the command takes the one-shot path.
+func (s *Sandbox) TakesInSession(writable []string) bool {
+	if !s.sessionWanted() {
+		return false
+	}
+	runs := s.runsDir()
+	for _, w := range writable {
+		if runs == "" || !within(real(w), runs) {
+			return false
+		}
+	}
+	return true
+}
+
+// session is the running session, started when needed; nil when it cannot
+// run (the command then takes the one-shot path).
+func (s *Sandbox) session() *session {
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	ended := false
+	if s.sess != nil {
+		select {
+		case <-s.sess.done:
+			ended = true
+		default:
+			if s.sess.rootsUnchanged() {
+				return s.sess
+			}
+		}
+		// Its running commands (background tasks) keep it until they end.
+		s.sess.retire()
+		s.sess = nil
+	}
+	if s.sessStarts >= maxSessionStarts {
+		return nil
+	}
+	if ended || s.sessStarts == 0 {
+		s.sessStarts++
+	}
+	sess, err := s.startSession()
+	if err != nil {
+		s.sessErr = err
+		return nil
+	}
+	s.sess = sess
+	return sess
+}
+
+// dropSession forgets sess, which went away; the next command starts
+// another.
+func (s *Sandbox) dropSession(sess *session) {
+	s.sessMu.Lock()
+	if s.sess == sess {
+		s.sess = nil
+	}
+	s.sessMu.Unlock()
+	sess.retire()
+}
+
+// hold counts a command started in the session; false when the session
+// is closed already.
+func (sess *session) hold() bool {
+	sess.refMu.Lock()
+	defer sess.refMu.Unlock()
+	if sess.closed {
+		return false
+	}
+	sess.running++
+	return true
+}
+
+// letGo is hold's end: a retired session closes with its last command.
+func (sess *session) letGo() {
+	sess.refMu.Lock()
+	sess.running--
+	last := sess.retired && sess.running == 0
+	sess.refMu.Unlock()
+	if last {
+		sess.close()
+	}
+}
+
+// retire takes the session out of use: it closes now if no command runs
+// in it, else when the last one ends.
+func (sess *session) retire() {
+	sess.refMu.Lock()
+	sess.retired = true
+	idle := sess.running == 0
+	sess.refMu.Unlock()
+	if idle {
+		sess.close()
+	}
+}
+
+// Close ends the session's sandbox, if any, with the commands still in it.
+func (s *Sandbox) Close() {
+	if s == nil {
+		return
+	}
+	s.sessMu.Lock()
+	sess := s.sess
+	s.sess = nil
+	s.sessStarts = maxSessionStarts
+	s.sessMu.Unlock()
+	if sess != nil {
+		sess.close()
+	}
+}
+
+// runsDir is the folder of the commands' run folders, in the session's
+// temp folder: the helper sees it, commands see only their own.
+func (s *Sandbox) runsDir() string {
+	if s.privateTmp() == "" {
+		return ""
+	}
+	return s.tmpDir + "/runs"
+}
+
+// NewRunDir makes a private folder for one command's own files (what the
+// shell learns from it after it ended), writable by it alone.
+func (s *Sandbox) NewRunDir() (string, error) {
+	if !s.sessionWanted() || s.runsDir() == "" {
+		return os.MkdirTemp("", "aci-run-")
+	}
+	if err := os.MkdirAll(s.runsDir(), 0o700); err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(s.runsDir(), "run-")
+}
+
+// startSession starts the session's bwrap with the helper and waits until
+// the helper serves.
+func (s *Sandbox) startSession() (*session, error) {
+	if err := probeBwrap(); err != nil {
+		return nil, err
+	}
+	if s.privateTmp() == "" {
+		return nil, errors.New("no session folder")
+	}
+	exe, err := selfExe()
+	if err != nil {
+		return nil, err
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("session socket: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "aci-session"), os.NewFile(uintptr(fds[1]), "aci-session-helper")
+	defer theirs.Close()
+	c, err := net.FileConn(ours)
+	ours.Close()
+	if err != nil {
+		return nil, fmt.Errorf("session socket: %w", err)
+	}
+	sess := &session{ctl: c.(*net.UnixConn), done: make(chan struct{}), stderr: &bytes.Buffer{}, paths: s.boundPaths()}
+	sess.roots = rootIDs(sess.paths)
+	sess.cmd = exec.Command(bwrapProbe.path, s.sessionArgs()...)
+	sess.cmd.ExtraFiles = []*os.File{theirs, exe}
+	sess.cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+	sess.cmd.Stderr = &boundedWriter{b: sess.stderr, max: 4096}
+	// Its own session: a Ctrl-C at aci's terminal is not for it. Should aci
+	// die, it dies, and every command in it (--die-with-parent).
+	sess.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if err := sess.cmd.Start(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("start the session's sandbox: %w", err)
+	}
+	go func() {
+		sess.cmd.Wait()
+		close(sess.done)
+	}()
+	b := make([]byte, 1)
+	sess.ctl.SetReadDeadline(time.Now().Add(10 * time.Second))
+	n, err := sess.ctl.Read(b)
+	sess.ctl.SetReadDeadline(time.Time{})
+	if err != nil || n != 1 || b[0] != sessiond.Ready {
+		sess.close()
+		return nil, fmt.Errorf("the session's sandbox did not start: %v %s", err, strings.TrimSpace(sess.stderr.String()))
+	}
+	if err := s.probeSession(sess); err != nil {
+		sess.close()
+		s.sessStarts = maxSessionStarts // it would fail the same way again
+		return nil, fmt.Errorf("the session's sandbox cannot start commands: %w", err)
+	}
+	registerSession(sess)
+	return sess, nil
+}
+
+// probeSession runs true as a command would run, so that a session whose
+// commands cannot start (the kernel refusing a namespace, or a /proc,
+// inside it) is known before any command, which then takes the one-shot
+// path.
+func (s *Sandbox) probeSession(sess *session) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	// Without the protected files: their stand-ins would appear in the
+	// workspace while no command runs.
+	p, err := s.spawn(sess, SpawnRequest{Argv: []string{"true"}, Env: sess.cmd.Env, Output: w, probe: true})
+	w.Close()
+	if err != nil {
+		return err
+	}
+	out, _ := io.ReadAll(io.LimitReader(r, 4096))
+	ws, err := p.Wait()
+	if err != nil || !ws.Exited() || ws.ExitStatus() != 0 {
+		return fmt.Errorf("%v %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// sessionArgs is the session's bwrap: what every command of the session
+// may touch (the policy but its protected files), with the host's /proc
+// kept writable for the helper (each command's bwrap writes its user
+// namespace's id maps there, and mounts its own /proc, which the kernel
+// allows only where a whole /proc is visible) and the session folder at
+// its own path for the helper.
+func (s *Sandbox) sessionArgs() []string {
+	p := s.policy
+	p.PrivateTmp = s.tmpDir
+	out := []string{"--unshare-user", "--uid", "0", "--gid", "0", "--cap-add", "ALL",
+		"--ro-bind", "/", "/", "--dev", "/dev", "--bind", "/proc", "/proc"}
+	roots := p.WritableRoots()
+	sort.Strings(roots)
+	out, roots = privateTmpArgs(out, p, roots)
+	out = append(out, "--bind", s.tmpDir, s.tmpDir)
+	for _, r := range roots {
+		if r == "/dev/shm" || strings.HasPrefix(r, "/dev/") || r == "/proc" || strings.HasPrefix(r, "/proc/") {
+			continue
+		}
+		out = append(out, "--bind-try", r, r)
+	}
+	for _, r := range p.ReadOnly {
+		out = append(out, "--ro-bind-try", r, r)
+	}
+	out = hiddenArgs(out, p)
+	out = append(out, "--die-with-parent", "--chdir", "/")
+	return append(out, "--", "/proc/self/fd/"+fmt.Sprint(sessiond.ExeFD), sessiond.Marker)
+}
+
+// commandArgs is one command's bwrap inside the session: its own user
+// (the person's ids again), pid and IPC namespaces, /proc and /dev/shm,
+// the session folder hidden but for its run folders, the protected files
+// bound as the one-shot path binds them.
+func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held, protect bool) []string {
+	p := s.policy
+	p.PrivateTmp = s.tmpDir
+	out := []string{bwrapProbe.path, "--unshare-user", "--uid", fmt.Sprint(os.Getuid()), "--gid", fmt.Sprint(os.Getgid()),
+		"--unshare-ipc", "--cap-drop", "ALL", "--dev-bind", "/", "/", "--tmpfs", s.tmpDir, "--tmpfs", "/dev/shm"}
+	out = pidArgs(out)
+	for _, w := range writable {
+		out = append(out, "--bind", real(w), real(w))
+	}
+	if protect {
+		p.Protected = s.protectedPresent(p.Protected)
+		out = protectedArgs(out, p)
+	}
+	if dir != "" {
+		out = append(out, "--chdir", dir)
+	}
+	if held {
+		out = append(out, "--info-fd", "3", "--block-fd", "4")
+	}
+	out = append(out, "--")
+	return append(out, argv...)
+}
+
+// spawn sends req to the helper and waits until the command is under way
+// (its limits set). It returns sessiond.ErrGone when the helper is gone
+// before starting it.
+func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
+	if !sess.hold() {
+		return nil, sessiond.ErrGone
+	}
+	started := false
+	defer func() {
+		if !started {
+			sess.letGo()
+		}
+	}()
+	held := req.Setup != nil
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("command socket: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "aci-command"), os.NewFile(uintptr(fds[1]), "aci-command-helper")
+	// Polled by the runtime: waiting for the helper holds no thread.
+	c, err := net.FileConn(ours)
+	ours.Close()
+	if err != nil {
+		theirs.Close()
+		return nil, fmt.Errorf("command socket: %w", err)
+	}
+	conn := c
+	keep := false // the command's connection outlives this call once it started
+	defer func() {
+		if !keep {
+			conn.Close()
+		}
+	}()
+	pass := []int{int(theirs.Fd()), int(req.Output.Fd())}
+	r := sessiond.Request{Argv: s.commandArgs(req.Argv, req.Dir, req.Writable, held, !req.probe), Env: req.Env}
+	if req.Link != nil && len(req.Link.files) > 0 {
+		r.Port = req.Link.port
+		pass = append(pass, int(req.Link.files[0].Fd()))
+	}
+	var info, block [2]*os.File // read and write ends
+	if held {
+		for _, pp := range []*[2]*os.File{&info, &block} {
+			rd, wr, err := os.Pipe()
+			if err != nil {
+				theirs.Close()
+				closeFiles(info[:], block[:])
+				return nil, fmt.Errorf("command pipe: %w", err)
+			}
+			pp[0], pp[1] = rd, wr
+		}
+		defer closeFiles(info[:], block[:])
+		pass = append(pass, int(info[1].Fd()), int(block[0].Fd()))
+		r.Extra = 2
+	}
+	sess.mu.Lock()
+	_, _, err = sess.ctl.WriteMsgUnix([]byte{'c'}, unix.UnixRights(pass...), nil)
+	sess.mu.Unlock()
+	theirs.Close()
+	if held {
+		info[1].Close()
+		block[0].Close()
+	}
+	if err != nil {
+		return nil, sessiond.ErrGone
+	}
+	enc, dec := jsonLines(conn)
+	if err := enc.Encode(r); err != nil {
+		return nil, sessiond.ErrGone
+	}
+	var rep sessiond.Reply
+	if err := dec.Decode(&rep); err != nil {
+		return nil, sessiond.ErrGone
+	}
+	if rep.Err != "" || rep.Pid <= 0 {
+		return nil, fmt.Errorf("%w: %s", errRefused, rep.Err)
+	}
+	if held {
+		// bwrap says its first process's pid once it made it, then holds
+		// it until a byte comes (or the pipe closes): the limits are in
+		// place before the command runs anything. Without a pid, bwrap
+		// failed before starting anything (its message is in the output)
+		// or said something else: it is ended, so that nothing runs
+		// unbounded.
+		pid, ok := readChildPid(info[0])
+		if !ok {
+			syscall.Kill(-rep.Pid, syscall.SIGKILL)
+		} else if err := req.Setup(pid); err != nil {
+			syscall.Kill(-rep.Pid, syscall.SIGKILL)
+			return nil, fmt.Errorf("limit command: %w", err)
+		} else {
+			block[1].Write([]byte{1})
+		}
+	}
+	p := &Spawned{Pid: rep.Pid, result: make(chan spawnResult, 1)}
+	keep, started = true, true
+	go func() {
+		defer sess.letGo()
+		defer conn.Close()
+		var end sessiond.Reply
+		if err := dec.Decode(&end); err != nil || end.Status == nil {
+			// The helper went away: the command went with it.
+			p.result <- spawnResult{status: syscall.WaitStatus(int(syscall.SIGKILL)), err: errors.New("the session's sandbox ended under the command")}
+			return
+		}
+		p.result <- spawnResult{status: syscall.WaitStatus(*end.Status)}
+	}()
+	return p, nil
+}
+
+// jsonLines reads and writes JSON values on a command's connection.
+func jsonLines(c net.Conn) (*json.Encoder, *json.Decoder) {
+	return json.NewEncoder(c), json.NewDecoder(bufio.NewReader(c))
+}
+
+// readChildPid reads the pid of bwrap's first process from its --info-fd
+// ({"child-pid": N, ...}); the pipe may stay open after it.
+func readChildPid(f *os.File) (int, bool) {
+	var buf []byte
+	chunk := make([]byte, 512)
+	for len(buf) < 64<<10 {
+		n, err := f.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if i := bytes.IndexByte(buf, '}'); i >= 0 {
+			var v struct {
+				Pid int `json:"child-pid"`
+			}
+			if json.Unmarshal(buf[:i+1], &v) == nil && v.Pid > 0 {
+				return v.Pid, true
+			}
+			return 0, false
+		}
+		if err != nil {
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+func closeFiles(groups ...[]*os.File) {
+	for _, g := range groups {
+		for _, f := range g {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
+}
+
+func (sess *session) close() {
+	sess.refMu.Lock()
+	sess.closed = true
+	sess.refMu.Unlock()
+	sess.ctl.Close()
+	select {
+	case <-sess.done:
+	case <-time.After(time.Second):
+		sess.cmd.Process.Kill()
+	}
+}
+
+// boundPaths are the paths the session's bwrap mounts something on:
+// the writable roots, the read-only paths inside them and the hidden
+// secret stores. A one-shot bwrap looks at them anew for each command; the
+// session's mounts stay on what was there when it started.
+func (s *Sandbox) boundPaths() []string {
+	p := s.policy
+	return append(append(p.WritableRoots(), p.ReadOnly...), p.Hidden...)
+}
+
+// rootsUnchanged reports whether each path the session mounted something
+// on (boundPaths) is still the file or folder it was, and none appeared or
+// went: one removed and made again on the host (a secret store rewritten,
+// an editor's atomic save of ~/.npmrc) is no longer covered inside, so the
+// session must start again.
+func (sess *session) rootsUnchanged() bool {
+	now := rootIDs(sess.paths)
+	if len(now) != len(sess.roots) {
+		return false
+	}
+	for k, v := range sess.roots {
+		if now[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func rootIDs(paths []string) map[string]fileID {
+	out := map[string]fileID{}
+	for _, p := range paths {
+		var st unix.Statx_t
+		if unix.Statx(unix.AT_FDCWD, p, 0, unix.STATX_INO|unix.STATX_BTIME, &st) == nil {
+			id := fileID{dev: uint64(st.Dev_major)<<32 | uint64(st.Dev_minor), ino: st.Ino}
+			if st.Mask&unix.STATX_BTIME != 0 {
+				id.born = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+			}
+			out[p] = id
+		}
+	}
+	return out
+}
+
+// fileID tells a file from another made at the same path later: its
+// device, inode and (where the file system keeps it) birth time, since a
+// new folder often gets the inode of the one removed just before.
+type fileID struct {
+	dev, ino uint64
+	born     int64
+}
+
+// boundedWriter keeps the first max bytes written to it.
+type boundedWriter struct {
+	mu  sync.Mutex
+	b   *bytes.Buffer
+	max int
+}
+
+func (w *boundedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if room := w.max - w.b.Len(); room > 0 {
+		w.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+var sessions struct {
+	sync.Mutex
+	list []*session
+}
+
+func registerSession(sess *session) {
+	sessions.Lock()
+	sessions.list = append(sessions.list, sess)
+	sessions.Unlock()
+}
+
+// closeSessions ends every session's sandbox (Cleanup).
+func closeSessions() {
+	sessions.Lock()
+	list := sessions.list
+	sessions.list = nil
+	sessions.Unlock()
+	for _, sess := range list {
+		sess.close()
+	}
+}

@@ -1,0 +1,124 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// spawnIn runs argv in s's session and returns its output and exit
+// status; ok is false when it took the one-shot path.
+func spawnIn(t *testing.T, s *Sandbox, dir string, argv ...string) (out string, code int, ok bool) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p, release, ok, err := s.Spawn(SpawnRequest{Argv: argv, Dir: dir, Env: os.Environ(), Output: w})
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		return "", -1, false
+	}
+	b, _ := io.ReadAll(r)
+	ws, err := p.Wait()
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), ws.ExitStatus(), true
+}
+
+// Commands start in the session's sandbox, each with its own pid
+// namespace and the policy's limits; when the session goes away, the next
+// command starts another, and a command with a path writable for it alone
+// is left to the one-shot path.
+func TestSessionSpawn(t *testing.T) {
+	ws := t.TempDir()
+	s := mustSandbox(t, DefaultPolicy(ws), Bwrap)
+	t.Cleanup(s.Close)
+	out, code, ok := spawnIn(t, s, ws, "sh", "-c", "echo $$; touch made; touch /usr/aci-session-test 2>/dev/null || echo refused")
+	if !ok || code != 0 || out != "2\nrefused\n" {
+		t.Fatalf("first command: ok %v exit %d output %q (%v)", ok, code, out, s.sessErr)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "made")); err != nil {
+		t.Errorf("workspace write lost: %v", err)
+	}
+	if !s.SessionUp() {
+		t.Fatal("no session after a command")
+	}
+	s.sessMu.Lock()
+	sess := s.sess
+	s.sessMu.Unlock()
+	sess.cmd.Process.Kill()
+	<-sess.done
+	if out, code, ok := spawnIn(t, s, ws, "sh", "-c", "exit 7"); !ok || code != 7 || out != "" {
+		t.Errorf("after the session died: ok %v exit %d output %q", ok, code, out)
+	}
+	if !s.SessionUp() {
+		t.Error("the session did not come back")
+	}
+	if s.TakesInSession([]string{t.TempDir()}) {
+		t.Error("a policy delta was taken in the session")
+	}
+	run, err := s.NewRunDir()
+	if err != nil || !strings.HasPrefix(run, s.runsDir()+"/") || !s.TakesInSession([]string{run}) {
+		t.Errorf("run folder %q (%v) not taken in the session", run, err)
+	}
+}
+
+// A secret store replaced on disk while the session runs (removed and
+// made again, as a tool rewriting its credentials does) stays hidden: the
+// session's cover would be on the old folder, so it starts again.
+func TestSessionFollowsReplacedSecrets(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(root, "ws")
+	secret := filepath.Join(ws, "secret")
+	write := func(key string) {
+		t.Helper()
+		os.RemoveAll(secret)
+		if err := os.MkdirAll(secret, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(secret, "creds"), []byte(key), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("KEY-ONE")
+	s := mustSandbox(t, Policy{Workspace: []string{ws}, Hidden: []string{secret}}, Bwrap)
+	t.Cleanup(s.Close)
+	var task *Spawned
+	for _, key := range []string{"KEY-ONE", "KEY-TWO"} {
+		write(key)
+		out, code, ok := spawnIn(t, s, ws, "cat", filepath.Join(secret, "creds"))
+		if !ok || code == 0 || strings.Contains(out, key) {
+			t.Errorf("%s: ok %v exit %d output %q", key, ok, code, out)
+		}
+		if task == nil {
+			// A background command of the first session.
+			_, w, _ := os.Pipe()
+			p, release, ok, err := s.Spawn(SpawnRequest{Argv: []string{"sleep", "30.7"}, Dir: ws, Env: os.Environ(), Output: w})
+			w.Close()
+			if !ok || err != nil {
+				t.Fatalf("background command: ok %v err %v", ok, err)
+			}
+			t.Cleanup(func() { syscall.Kill(-p.Pid, syscall.SIGKILL); p.Wait(); release() })
+			task = p
+		}
+	}
+	// The first session, retired, keeps its running command.
+	if err := syscall.Kill(task.Pid, 0); err != nil {
+		t.Errorf("the background command ended with its session: %v", err)
+	}
+}

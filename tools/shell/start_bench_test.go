@@ -1,0 +1,139 @@
+//go:build linux
+
+package shell
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aci-dev/aci/tools/limits"
+	"github.com/aci-dev/aci/tools/netproxy"
+	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/sandbox/sessiond"
+)
+
+// BenchmarkContainedStart breaks down what starting one contained command
+// costs, running `true` through Shell.Run in a fresh workspace
+// (bench/contained_start.sh runs it):
+//
+//   - uncontained: outside the sandbox, with the resource limits, as an
+//     approved uncontained command runs;
+//   - contained: the path a bash window takes (the session's sandbox),
+//     with everything below;
+//   - oneshot/bwrap: a bwrap of its own per command, without the protected
+//     files, the limits or the network link;
+//   - oneshot/+net, +limits, +protected: adding the link to the proxy (and
+//     the first step that opens its port), then the limits, then the
+//     protected files' binds: the whole one-shot path.
+//
+// cpu-ms/op is the CPU time aci and its children used per command, the
+// session's helper and the commands it started included.
+func BenchmarkContainedStart(b *testing.B) {
+	ctx := context.Background()
+	proxy := netproxy.New(netproxy.Policy{Allow: netproxy.Builtin()})
+	type step struct {
+		name                   string
+		protected, lim, net    bool
+		uncontained, forceShot bool
+	}
+	steps := []step{
+		{name: "uncontained", lim: true, uncontained: true},
+		{name: "contained", net: true, lim: true, protected: true},
+		{name: "oneshot/bwrap", forceShot: true},
+		{name: "oneshot/+net", net: true, forceShot: true},
+		{name: "oneshot/+limits", net: true, lim: true, forceShot: true},
+		{name: "oneshot/+protected", net: true, lim: true, protected: true, forceShot: true},
+	}
+	for _, s := range steps {
+		b.Run(s.name, func(b *testing.B) {
+			if s.lim {
+				limits.Configure(limits.Defaults())
+			} else {
+				limits.ConfigureOff()
+			}
+			b.Cleanup(func() { limits.Configure(limits.Defaults()) })
+			ws := b.TempDir()
+			p := sandbox.DefaultPolicy(ws)
+			if !s.protected {
+				p.Protected, p.StandIns = nil, nil
+			}
+			sb, err := sandbox.New(p, sandbox.Options{Force: sandbox.Bwrap, OneShot: s.forceShot})
+			if err != nil {
+				b.Skipf("bwrap unavailable: %v", err)
+			}
+			b.Cleanup(sb.Close)
+			sh, err := NewContainedShell(ws, sb)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var opts []RunOption
+			if s.net {
+				opts = append(opts, Network(proxy, nil))
+			}
+			if s.uncontained {
+				opts = append(opts, Uncontained())
+			}
+			// The first command pays for what is set up once.
+			if res, err := sh.Run(ctx, "true", 0, 1000, opts...); err != nil || res.ExitCode != 0 {
+				b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
+			}
+			// The kernel tears the previous rows' namespaces down in the
+			// background: let it finish rather than charge it to this row.
+			time.Sleep(300 * time.Millisecond)
+			cpu := cpuTime() + sessionCPU()
+			for b.Loop() {
+				if res, err := sh.Run(ctx, "true", 0, 1000, opts...); err != nil || res.ExitCode != 0 {
+					b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()+sessionCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// sessionCPU is the CPU time the session helpers of this process's
+// sandboxes used, with the commands they started and waited for: they are
+// not aci's children, so cpuTime misses them.
+func sessionCPU() time.Duration {
+	ents, _ := os.ReadDir("/proc")
+	var ticks int64
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if !strings.Contains(string(cmd), sessiond.Marker) {
+			continue
+		}
+		st, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// After "pid (comm) ": state is field 0; utime, stime, cutime,
+		// cstime are fields 11 to 14.
+		f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))
+		if parentOf(f[1]) != os.Getpid() {
+			continue // another process's session (its parent is the session's bwrap)
+		}
+		for _, v := range f[11:15] {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			ticks += n
+		}
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+}
+
+// parentOf is the parent pid of process pid, or 0.
+func parentOf(pid string) int {
+	st, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))
+	n, _ := strconv.Atoi(f[1])
+	return n
+}
