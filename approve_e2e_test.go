@@ -112,7 +112,7 @@ func TestE2EApprovalDoesWhatItSays(t *testing.T) {
 			dir := t.TempDir()
 			srv := deleteScript(t, target)
 			r := aci(t, dir, srv, "clean the build", nil)
-			if n := strings.Count(r.stderr, "aci: denied:"); n != 1 {
+			if n := strings.Count(r.stderr, "denied by aci in pipe mode"); n != 1 {
 				t.Errorf("asked %d times, want once:\n%s", n, r.stderr)
 			}
 			if _, err := os.Stat(filepath.Join(target, "out.o")); err != nil {

@@ -67,7 +67,7 @@ Usage:
   aci serve [--addr HOST:PORT] [--model NAME] [--max-steps N] [--yes] [--sandbox MODE]
 
 It prints one address to open in a browser, carrying the access token:
-  aci serve: http://127.0.0.1:7433/?token=…
+  aci serve: http://127.0.0.1:7433/#token=…
 Every request but the page carries the token (Authorization: Bearer TOKEN).
 GET /api/openapi.json describes the API; the sessions are those
 aci --sessions lists. Ctrl-C or SIGTERM stops it and keeps the transcripts.

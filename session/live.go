@@ -138,7 +138,7 @@ func (s *Session) drawTask(ls *liveStream) {
 	for _, w := range s.wm.Windows() {
 		if w.ID() == ls.windowID {
 			redact := s.f.cfg.Agent.Redact
-			s.publish(Window{ID: w.ID(), App: w.App(), Title: redact(w.Title()), Content: redact(w.View().Content), Running: true})
+			s.publish(Window{ID: w.ID(), App: w.App(), Title: redact(w.Title()), Content: eventContent(redact(w.View().Content)), Running: true})
 			return
 		}
 	}
@@ -168,7 +168,7 @@ func (s *Session) drawRunning(ls *liveStream) {
 		content += "\n"
 	}
 	content += "[running]"
-	s.publish(Window{ID: ls.windowID, App: v.App, Title: v.Title, Content: content, Running: true})
+	s.publish(Window{ID: ls.windowID, App: v.App, Title: v.Title, Content: eventContent(content), Running: true})
 }
 
 func (l *liveStreams) remove(ls *liveStream) {

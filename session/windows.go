@@ -1,6 +1,8 @@
 package session
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aci-dev/aci/agent"
@@ -20,6 +22,25 @@ type WindowInfo struct {
 	Content string `json:"content,omitempty"`
 }
 
+// maxEventContent bounds a window event's content: a bash window holds
+// every run the model was not yet sent (a batch of thirty commands, each
+// cut at the output limit), and the session keeps its last thousand
+// events. The tail is what changed; GET .../windows/{id} has all of it.
+const maxEventContent = 64 << 10
+
+// eventContent is content as a window event carries it: its last
+// maxEventContent bytes, from a line's start, after a line saying so.
+func eventContent(content string) string {
+	if len(content) <= maxEventContent {
+		return content
+	}
+	cut := len(content) - maxEventContent
+	if i := strings.IndexByte(content[cut:], '\n'); i >= 0 && i < 4096 {
+		cut += i + 1
+	}
+	return fmt.Sprintf("[… %d bytes above: the window's whole content is at GET /api/sessions/{id}/windows/{window_id}]\n", cut) + content[cut:]
+}
+
 // snapshotWindows looks at every window and, with publish, sends a window
 // event for each that changed and each that closed. Its caller runs the
 // turn, or holds s.run: windows are read only where nothing changes them.
@@ -36,7 +57,7 @@ func (s *Session) snapshotWindows(publish bool) {
 		s.views[id] = v
 		s.mu.Unlock()
 		if !had || old.Content != v.Content || old.Title != v.Title {
-			events = append(events, Window{ID: id, App: v.App, Title: v.Title, Content: v.Content})
+			events = append(events, Window{ID: id, App: v.App, Title: v.Title, Content: eventContent(v.Content)})
 		}
 	}
 	s.mu.Lock()

@@ -22,7 +22,7 @@ func TestPageShowsOutputAsItRuns(t *testing.T) {
 	)
 	base, token := pageServer(t, ai, t.TempDir())
 	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?token="+token)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
