@@ -34,6 +34,7 @@ func Browser(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1400, 900),
 		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("hide-scrollbars", true),
 	)
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox) // Chromium refuses root with its sandbox on
