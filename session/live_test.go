@@ -17,14 +17,7 @@ func TestOutputAsItRuns(t *testing.T) {
 		fakeai.Reply{Content: call("bash_1", "run", `{"command":"for i in 1 2 3 4; do echo line$i; sleep 0.3; done; seq 1 3000 | sed s/^/fast/"}`)},
 		fakeai.Reply{Content: "Done."},
 	)
-	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	_, live, stop := s.Subscribe(0)
-	defer stop()
+	s, live := watched(t, srv)
 	if _, err := s.Start("count"); err != nil {
 		t.Fatal(err)
 	}
@@ -149,14 +142,7 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 		fakeai.Reply{Content: call("bash_1", "start", `{"command":"for i in 1 2 3; do echo bg-$i; sleep 0.3; done"}`)},
 		fakeai.Reply{Content: "Started."},
 	)
-	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	_, live, stop := s.Subscribe(0)
-	defer stop()
+	s, live := watched(t, srv)
 	if _, err := s.Run(context.Background(), "start it"); err != nil {
 		t.Fatal(err)
 	}

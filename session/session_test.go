@@ -31,6 +31,21 @@ func newFactory(t *testing.T, srv *fakeai.Server) (*Factory, string) {
 	return f, work
 }
 
+// watched is a new session on srv in a fresh workspace, and its events
+// from the first; both end with the test.
+func watched(t *testing.T, srv *fakeai.Server) (*Session, <-chan Numbered) {
+	t.Helper()
+	f, work := newFactory(t, srv)
+	s, err := f.New(context.Background(), Options{Workdir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	_, live, stop := s.Subscribe(0)
+	t.Cleanup(stop)
+	return s, live
+}
+
 // wev is an event as its wire encoding reads.
 type wev struct {
 	ID   int64
@@ -91,14 +106,7 @@ func TestTurnEvents(t *testing.T) {
 		fakeai.Reply{Content: call("bash_1", "run", `{"command":"echo hello-from-bash"}`)},
 		fakeai.Reply{Content: "It said **hello**."},
 	)
-	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	_, live, stop := s.Subscribe(0)
-	defer stop()
+	s, live := watched(t, srv)
 	n, err := s.Start("say hello")
 	if err != nil || n != 1 {
 		t.Fatalf("Start: %d, %v", n, err)
@@ -165,14 +173,7 @@ func TestApprovalOverEvents(t *testing.T) {
 				fakeai.Reply{Content: call("bash_1", "run", `{"command":"git push --force origin main || true"}`)},
 				fakeai.Reply{Content: "Done."},
 			)
-			f, work := newFactory(t, srv)
-			s, err := f.New(context.Background(), Options{Workdir: work})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			_, live, stop := s.Subscribe(0)
-			defer stop()
+			s, live := watched(t, srv)
 			if _, err := s.Start("push it"); err != nil {
 				t.Fatal(err)
 			}
@@ -208,14 +209,7 @@ func TestCancelEndsWaitingQuestion(t *testing.T) {
 		fakeai.Reply{Content: call("launcher", "open", `{"app":"bash"}`)},
 		fakeai.Reply{Content: call("bash_1", "run", `{"command":"git push --force origin main"}`)},
 	)
-	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	_, live, stop := s.Subscribe(0)
-	defer stop()
+	s, live := watched(t, srv)
 	s.Start("push it")
 	collect(t, live, "approval")
 	s.Cancel()
@@ -291,14 +285,7 @@ func TestForkHoldsFirstTurnsOnly(t *testing.T) {
 
 func TestSlowSubscriberIsDropped(t *testing.T) {
 	srv := fakeai.New(t)
-	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	_, live, stop := s.Subscribe(0)
-	defer stop()
+	s, live := watched(t, srv)
 	for i := 0; i < 3*keptEvents; i++ {
 		s.publish(Notice{Kind: "info", Text: "x"})
 	}

@@ -41,14 +41,7 @@ func TestSteering(t *testing.T) {
 				fakeai.Reply{Content: call("bash_1", "run", gate)},
 				fakeai.Reply{Content: "done, with the date"},
 			)
-			f, work := newFactory(t, srv)
-			s, err := f.New(context.Background(), Options{Workdir: work})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			_, live, stop := s.Subscribe(0)
-			defer stop()
+			s, live := watched(t, srv)
 			if _, _, err := s.Send("count the files"); err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +55,7 @@ func TestSteering(t *testing.T) {
 			if tc.cancel {
 				s.Cancel()
 			} else {
-				os.WriteFile(filepath.Join(work, "go"), nil, 0o644)
+				os.WriteFile(filepath.Join(s.Workdir(), "go"), nil, 0o644)
 			}
 			evs := collect(t, live, "result")
 			res := evs[len(evs)-1].Data
@@ -118,14 +111,7 @@ func TestSteerAfterLastRequestStartsNextTurn(t *testing.T) {
 		fakeai.Reply{Content: "first answer", Delay: 300 * time.Millisecond},
 		fakeai.Reply{Content: "second answer"},
 	)
-	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	_, live, stop := s.Subscribe(0)
-	defer stop()
+	s, live := watched(t, srv)
 	s.Send("one")
 	waitFor(t, "the first request", func() bool { return len(srv.Requests()) == 1 })
 	if n, steered, err := s.Send("two"); err != nil || !steered || n != 1 {
