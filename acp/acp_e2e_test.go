@@ -238,23 +238,7 @@ func TestACPPermission(t *testing.T) {
 				fakeai.Reply{Content: "done"},
 			)
 			e := startACP(t, dir, srv, "HOME="+home)
-			e.setHandler(func(m rpcMsg) (any, error) {
-				if m.Method != "session/request_permission" {
-					return nil, nil
-				}
-				return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": tc.option}}, nil
-			})
-			e.initialize(false, false)
-			sid := e.newSession(dir)
-			if got := e.prompt(sid, "clean up"); got != "end_turn" {
-				t.Fatalf("stopReason %q", got)
-			}
-			e.mu.Lock()
-			reqs := append([]rpcMsg(nil), e.requests...)
-			e.mu.Unlock()
-			if len(reqs) != 1 || reqs[0].Method != "session/request_permission" {
-				t.Fatalf("requests to the editor: %v", reqs)
-			}
+			reqs, sid := promptAnswering(t, e, dir, tc.option)
 			var p struct {
 				SessionID string `json:"sessionId"`
 				ToolCall  struct {

@@ -35,23 +35,7 @@ func TestACPAllowOnceDoesWhatItSays(t *testing.T) {
 				fakeai.Reply{Content: "done"},
 			)
 			e := startACP(t, dir, srv, "HOME="+home)
-			e.setHandler(func(m rpcMsg) (any, error) {
-				if m.Method != "session/request_permission" {
-					return nil, nil
-				}
-				return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": tc.option}}, nil
-			})
-			e.initialize(false, false)
-			sid := e.newSession(dir)
-			if got := e.prompt(sid, "clean up"); got != "end_turn" {
-				t.Fatalf("stopReason %q", got)
-			}
-			e.mu.Lock()
-			reqs := append([]rpcMsg(nil), e.requests...)
-			e.mu.Unlock()
-			if len(reqs) != 1 || reqs[0].Method != "session/request_permission" {
-				t.Fatalf("requests to the editor: %v", reqs)
-			}
+			reqs, _ := promptAnswering(t, e, dir, tc.option)
 			if !strings.Contains(string(reqs[0].Params), "writable for this command") {
 				t.Errorf("the question does not say what allowing grants: %s", reqs[0].Params)
 			}
@@ -61,4 +45,29 @@ func TestACPAllowOnceDoesWhatItSays(t *testing.T) {
 			}
 		})
 	}
+}
+
+// promptAnswering asks "clean up" in a new session of dir, answering every
+// permission request with option, and returns what aci asked the editor
+// (exactly one permission request, or the test fails) and the session.
+func promptAnswering(t *testing.T, e *editor, dir, option string) (reqs []rpcMsg, sid string) {
+	t.Helper()
+	e.setHandler(func(m rpcMsg) (any, error) {
+		if m.Method != "session/request_permission" {
+			return nil, nil
+		}
+		return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": option}}, nil
+	})
+	e.initialize(false, false)
+	sid = e.newSession(dir)
+	if got := e.prompt(sid, "clean up"); got != "end_turn" {
+		t.Fatalf("stopReason %q", got)
+	}
+	e.mu.Lock()
+	reqs = append([]rpcMsg(nil), e.requests...)
+	e.mu.Unlock()
+	if len(reqs) != 1 || reqs[0].Method != "session/request_permission" {
+		t.Fatalf("requests to the editor: %v", reqs)
+	}
+	return reqs, sid
 }

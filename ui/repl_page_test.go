@@ -19,19 +19,7 @@ import (
 // answered in the terminal is said on the page.
 func TestREPLWatchedAndApprovedFromThePage(t *testing.T) {
 	t.Parallel()
-	outside := t.TempDir()
-	one, two := filepath.Join(outside, "one.txt"), filepath.Join(outside, "two.txt")
-	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
-			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": one}},
-			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "one\n"}},
-		)},
-		fakeai.Reply{Content: fakeai.ToolCall(
-			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": two}},
-			fakeai.Call{Window: "file_2", Action: "write", Params: map[string]any{"content": "two\n"}},
-		)},
-		fakeai.Reply{Content: "both written"},
-	)
+	srv, _, _ := twoWritesOutside(t)
 	ctx := testutil.Browser(t)
 	s := startREPL(t, srv, nil, "--serve", "127.0.0.1:0")
 	scr := s.waitPrompt()

@@ -106,19 +106,7 @@ func waitEvent(t *testing.T, ch <-chan [2]string, match func(typ, data string) b
 // the turn runs joins it.
 func TestREPLServeSharesTheSession(t *testing.T) {
 	t.Parallel()
-	outside := t.TempDir()
-	one, two := filepath.Join(outside, "one.txt"), filepath.Join(outside, "two.txt")
-	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
-			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": one}},
-			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "one\n"}},
-		)},
-		fakeai.Reply{Content: fakeai.ToolCall(
-			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": two}},
-			fakeai.Call{Window: "file_2", Action: "write", Params: map[string]any{"content": "two\n"}},
-		)},
-		fakeai.Reply{Content: "both written"},
-	)
+	srv, one, two := twoWritesOutside(t)
 	s := startREPL(t, srv, nil, "--serve", "127.0.0.1:0")
 	scr := s.waitPrompt()
 	p := readPageAddr(t, scr)
@@ -194,4 +182,23 @@ func TestREPLServeSteerFromThePage(t *testing.T) {
 	if !mentions(reqs[len(reqs)-1], "from the page") {
 		t.Errorf("the last request lacks the page's message")
 	}
+}
+
+// twoWritesOutside is a model that writes two files outside the workspace,
+// one batch each (each write is asked), then answers; and the two paths.
+func twoWritesOutside(t *testing.T) (srv *fakeai.Server, one, two string) {
+	outside := t.TempDir()
+	one, two = filepath.Join(outside, "one.txt"), filepath.Join(outside, "two.txt")
+	srv = fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": one}},
+			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "one\n"}},
+		)},
+		fakeai.Reply{Content: fakeai.ToolCall(
+			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": two}},
+			fakeai.Call{Window: "file_2", Action: "write", Params: map[string]any{"content": "two\n"}},
+		)},
+		fakeai.Reply{Content: "both written"},
+	)
+	return srv, one, two
 }
