@@ -153,13 +153,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // client went away mid-body; nothing to answer
 	}
-	req := s.record(body, r.Header.Clone())
+	req, queued, popped := s.record(body, r.Header.Clone())
 	if req.Invalid != nil {
 		s.t.Errorf("fakeai: request #%d: %v\nbody: %.2000s", req.N, req.Invalid, body)
 		s.writeError(w, Reply{Status: http.StatusBadRequest, ErrorMessage: req.Invalid.Error()})
 		return
 	}
-	rep, ok := s.next(req)
+	rep, ok := queued, popped
+	if !ok {
+		rep, ok = s.handle(req)
+	}
 	if !ok {
 		s.t.Errorf("fakeai: unexpected request #%d (no scripted reply left); last user message: %.300q", req.N, req.LastUser())
 		rep = Reply{Status: http.StatusInternalServerError, ErrorMessage: "fakeai: no scripted reply left"}
@@ -167,8 +170,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.respond(w, r, req, rep)
 }
 
-// record parses, checks and stores one request.
-func (s *Server) record(body []byte, h http.Header) Request {
+// record parses, checks and stores one request and, for a valid one, pops
+// the next queued reply in the same step: replies go to requests in the
+// order they arrived, whatever the handlers' goroutines do next.
+func (s *Server) record(body []byte, h http.Header) (req Request, queued Reply, popped bool) {
 	var invalid error // checked before locking: concurrent requests need not queue
 	if mt, _, _ := mime.ParseMediaType(h.Get("Content-Type")); mt != "application/json" {
 		invalid = fmt.Errorf("Content-Type is %q, want application/json", h.Get("Content-Type"))
@@ -177,24 +182,22 @@ func (s *Server) record(body []byte, h http.Header) Request {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	req := parseRequest(len(s.reqs)+1, body, h)
+	req = parseRequest(len(s.reqs)+1, body, h)
 	req.Invalid = invalid
 	s.reqs = append(s.reqs, req)
 	close(s.changed)
 	s.changed = make(chan struct{})
-	return req
+	if invalid == nil && len(s.queue) > 0 {
+		queued, popped = s.queue[0], true
+		s.queue = s.queue[1:]
+	}
+	return req, queued, popped
 }
 
-// next pops the queue or, when it is empty, asks the Handle func; the func
-// runs unlocked so it may call Requests or Push.
-func (s *Server) next(req Request) (Reply, bool) {
+// handle asks the Handle func, for a request that found the queue empty;
+// the func runs unlocked so it may call Requests or Push.
+func (s *Server) handle(req Request) (Reply, bool) {
 	s.mu.Lock()
-	if len(s.queue) > 0 {
-		rep := s.queue[0]
-		s.queue = s.queue[1:]
-		s.mu.Unlock()
-		return rep, true
-	}
 	h := s.handler
 	s.mu.Unlock()
 	if h == nil {
