@@ -8,7 +8,7 @@
 #   every third-party package aci links, with and without openai-go or the
 #   MCP SDK                           what each costs with the rest present
 #   aci --version                     aci linked whole, nothing run but init
-#   aci -p "What is 2+2?"             the one-question run (bench/startup.sh)
+#   aci -p "What is 2+2?"             the one-question run, through bench/startup.sh
 #   the same with CGO_ENABLED=0       what dynamic linking against libc costs
 #
 # Peak RSS is mostly the executable's pages that package init and the run
@@ -20,8 +20,7 @@ cd "$(dirname "$0")/.."
 runs=${RUNS:-9}
 tmp=$(mktemp -d)
 pkgdir=$(mktemp -d "$PWD/bench/.floor.XXXXXX")
-server=
-trap 'rm -rf "$tmp" "$pkgdir"; [ -n "$server" ] && kill $server 2>/dev/null; true' EXIT
+trap 'rm -rf "$tmp" "$pkgdir"' EXIT
 
 # median peak RSS in MB of running "$@" $runs times
 peak() {
@@ -67,16 +66,9 @@ r=$(linked net/http $(without "$mcp")); row '  the same without the MCP SDK:' "$
 go build -o "$tmp/aci" .
 cp "$tmp/aci" "$tmp/aci.copy"
 CGO_ENABLED=0 go build -o "$tmp/aci-nocgo" .
-cp "$tmp/aci-nocgo" "$tmp/aci-nocgo.copy"
 printf '%-44s %6s MB\n' 'aci --version (init only):' "$(peak "$tmp/aci.copy" --version)"
 
-go build -o "$tmp/fakemodel" ./bench/fakemodel
-"$tmp/fakemodel" -loop -reply-file "$PWD/bench/startup.replies" >"$tmp/url" &
-server=$!
-for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
-mkdir -p "$tmp/home" "$tmp/proj"
-cd "$tmp/proj"
-export HOME=$tmp/home XDG_STATE_HOME=$tmp/home/.state XDG_CONFIG_HOME=$tmp/home/.config
-export OPENAI_BASE_URL=$(head -1 "$tmp/url") OPENAI_API_KEY=bench-key OPENAI_MODEL=bench-model
-printf '%-44s %6s MB\n' 'aci -p "What is 2+2?":' "$(peak "$tmp/aci.copy" -p "What is 2+2?")"
-printf '%-44s %6s MB\n' 'aci -p "What is 2+2?", CGO_ENABLED=0:' "$(peak "$tmp/aci-nocgo.copy" -p "What is 2+2?")"
+# the one-question run, as bench/startup.sh measures it
+oneq() { ACI_BIN=$1 RUNS=$runs bash bench/startup.sh | awk '/^peak RSS/{print $4}'; }
+printf '%-44s %6s MB\n' 'aci -p "What is 2+2?":' "$(oneq "$tmp/aci")"
+printf '%-44s %6s MB\n' 'aci -p "What is 2+2?", CGO_ENABLED=0:' "$(oneq "$tmp/aci-nocgo")"
