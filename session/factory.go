@@ -236,7 +236,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		Workdir:      opt.Workdir,
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
 		Date:         f.cfg.Now().Format("2006-01-02"),
-		Instructions: prompt.LoadInstructions(opt.Workdir),
+		Instructions: prompt.LoadAllInstructions(prompt.UserInstructionsPath(), opt.Workdir),
 	}
 	s.instructions = acfg.Hints.Instructions
 	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)
