@@ -76,6 +76,9 @@ func UserDir() string {
 // folder is one place command files are read from, in precedence order.
 type folder struct {
 	dir, scope string
+	// claude marks .claude/commands, whose model names (haiku, sonnet)
+	// mean nothing to aci's server: their model key is not used.
+	claude bool
 }
 
 // Load reads the commands of workdir: built-ins, the project's
@@ -94,11 +97,11 @@ func Load(workdir, userDir string) *Set {
 		reserved[r] = true
 	}
 	folders := []folder{
-		{filepath.Join(workdir, ".aci", "commands"), ScopeProject},
-		{filepath.Join(workdir, ".claude", "commands"), ScopeProject},
+		{dir: filepath.Join(workdir, ".aci", "commands"), scope: ScopeProject},
+		{filepath.Join(workdir, ".claude", "commands"), ScopeProject, true},
 	}
 	if userDir != "" {
-		folders = append(folders, folder{filepath.Join(userDir, "commands"), ScopeUser})
+		folders = append(folders, folder{dir: filepath.Join(userDir, "commands"), scope: ScopeUser})
 	}
 	var files []Command
 	for _, f := range folders {
@@ -150,7 +153,11 @@ func readFolder(f folder) []Command {
 		rel, _ := filepath.Rel(f.dir, path)
 		name := strings.ToLower(strings.TrimSuffix(filepath.ToSlash(rel), filepath.Ext(rel)))
 		name = strings.ReplaceAll(name, "/", ":")
-		out = append(out, readCommand(path, name, f.scope))
+		c := readCommand(path, name, f.scope)
+		if f.claude {
+			c.Model = ""
+		}
+		out = append(out, c)
 		return nil
 	})
 	return out

@@ -28,11 +28,11 @@ const maxSkillDescription = 1024
 // a description is left out with a note.
 func LoadSkills(workdir, userDir string) ([]Skill, []string) {
 	folders := []folder{
-		{filepath.Join(workdir, ".aci", "skills"), ScopeProject},
-		{filepath.Join(workdir, ".claude", "skills"), ScopeProject},
+		{dir: filepath.Join(workdir, ".aci", "skills"), scope: ScopeProject},
+		{dir: filepath.Join(workdir, ".claude", "skills"), scope: ScopeProject},
 	}
 	if userDir != "" {
-		folders = append(folders, folder{filepath.Join(userDir, "skills"), ScopeUser})
+		folders = append(folders, folder{dir: filepath.Join(userDir, "skills"), scope: ScopeUser})
 	}
 	var skills []Skill
 	var notes []string

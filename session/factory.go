@@ -229,6 +229,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir})
 		apps = append(apps, windows.MCPAppWith(s.pool))
 	}
+	if app := skillApp(opt.Workdir, say); app != nil {
+		apps = append(apps, app)
+	}
 	s.wm = windows.NewManager(env, apps...)
 
 	acfg := f.cfg.Agent
