@@ -8,6 +8,7 @@ import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
 import { initServerStatus, unauthorized } from './server.js';
 import { ModelPicker, confirmEnd } from './manage.js';
+import { SlashMenu } from './slash.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -391,6 +392,7 @@ ui.input.addEventListener('keydown', (e) => {
   }
 });
 ui.input.addEventListener('input', autosize);
+new SlashMenu(ui.input, ui.composer);
 ui.newBtn.addEventListener('click', () => newSession());
 // The state says a question waits: a click brings it into view.
 ui.state.addEventListener('click', () => {
