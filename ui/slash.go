@@ -53,7 +53,7 @@ func parseSlash(line string) (name, arg string, ok bool) {
 		return "", "", false
 	}
 	for _, c := range word {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == ':' || c == '.') {
 			return "", "", false
 		}
 	}
