@@ -88,6 +88,9 @@ func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
 			t.Errorf("aci -p %q: code %d, stderr %q; want 2 and %q", q, r.code, r.stderr, want)
 		}
 	}
+	if r := aci(t, work, srv, "", env, "-p", "/status", "--output-format", "json"); r.code != 2 || !strings.Contains(r.stdout, "a built-in command has this name") {
+		t.Errorf("headless: code %d, stdout %q", r.code, r.stdout)
+	}
 	if n := len(srv.Requests()); n != 4 {
 		t.Errorf("a command that cannot run reached the model (%d requests)", n)
 	}
