@@ -88,10 +88,18 @@ func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
 			t.Errorf("aci -p %q: code %d, stderr %q; want 2 and %q", q, r.code, r.stderr, want)
 		}
 	}
+	// The model opens the skill when a task matches: its window shows SKILL.md.
+	srv.Push(fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "skill", "target": "release"}))}, fakeai.Reply{Content: "released"})
+	if r := aci(t, work, srv, "", env, "-p", "cut a release"); r.code != 0 || !strings.Contains(r.stderr, "skill release") {
+		t.Errorf("opening the skill: code %d\n%s", r.code, r.stderr)
+	}
+	if body := string(srv.Requests()[5].Body); !strings.Contains(body, "RELEASE STEPS") || !strings.Contains(body, "checklist.md") {
+		t.Errorf("the skill's window does not show SKILL.md and its files")
+	}
 	if r := aci(t, work, srv, "", env, "-p", "/status", "--output-format", "json"); r.code != 2 || !strings.Contains(r.stdout, "a built-in command has this name") {
 		t.Errorf("headless: code %d, stdout %q", r.code, r.stdout)
 	}
-	if n := len(srv.Requests()); n != 4 {
+	if n := len(srv.Requests()); n != 6 {
 		t.Errorf("a command that cannot run reached the model (%d requests)", n)
 	}
 }

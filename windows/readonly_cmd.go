@@ -14,11 +14,18 @@ var readingCommands = map[string]func(args []string) string{
 	"cat": nil, "head": nil, "tail": nil, "wc": nil, "nl": nil, "cut": nil, "tr": nil, "ls": nil, "pwd": nil,
 	"echo": nil, "printf": nil, "grep": nil, "egrep": nil, "fgrep": nil, "diff": nil, "stat": nil,
 	"basename": nil, "dirname": nil, "realpath": nil, "true": nil, "false": nil, "test": nil, "[": nil,
-	"jq": nil, "cd": nil, "which": nil, "date": nil, "du": nil, "column": nil, "comm": nil,
+	"jq": nil, "cd": nil, "which": nil, "du": nil, "column": nil, "comm": nil,
 	"rg":   refuseFlags("--pre"),
 	"tree": refuseFlags("-o"),
 	"file": refuseFlags("-C", "--compile"),
-	"sort": refuseFlags("-o", "--output"),
+	"sort": func(args []string) string {
+		for _, a := range args {
+			if strings.HasPrefix(a, "--output") || shortFlags(a, "o") {
+				return "sort " + a
+			}
+		}
+		return ""
+	},
 	"find": refuseFlags("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"),
 	"uniq": func(args []string) string {
 		if len(operands(args)) > 1 {
@@ -28,7 +35,9 @@ var readingCommands = map[string]func(args []string) string{
 	},
 	"sed": func(args []string) string {
 		for _, a := range args {
-			if strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") || !strings.HasPrefix(a, "-") && sedWrites.MatchString(a) {
+			// -i edits in place, -f reads a script that may write.
+			if strings.HasPrefix(a, "--in-place") || strings.HasPrefix(a, "--file") || shortFlags(a, "if") ||
+				!strings.HasPrefix(a, "-") && sedWrites.MatchString(a) {
 				return "sed " + a
 			}
 		}
@@ -68,7 +77,7 @@ func readingGit(args []string) string {
 	}
 	sub, rest := args[i], args[i+1:]
 	for _, a := range rest {
-		if strings.HasPrefix(a, "--output") || a == "--ext-diff" || a == "--textconv" {
+		if strings.HasPrefix(a, "--output") || a == "--ext-diff" || a == "--textconv" || a == "-O" || strings.HasPrefix(a, "--open-files-in-pager") {
 			return "git " + sub + " " + a
 		}
 	}
@@ -82,6 +91,12 @@ func readingGit(args []string) string {
 		}
 	}
 	return ""
+}
+
+// shortFlags reports whether a is a cluster of short options (-ni) that
+// holds one of letters.
+func shortFlags(a, letters string) bool {
+	return strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], letters)
 }
 
 func refuseFlags(flags ...string) func([]string) string {
@@ -129,8 +144,10 @@ func readOnlyCommand(command string) string {
 				}
 			}
 		case *syntax.CallExpr:
-			if len(n.Args) == 0 {
-				return true // an assignment
+			if len(n.Assigns) > 0 {
+				// GIT_EXTERNAL_DIFF=… git diff runs a program of its choosing.
+				why = "only reading commands run, and this one sets variables"
+				return false
 			}
 			var words []string
 			for _, w := range n.Args {

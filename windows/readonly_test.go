@@ -43,6 +43,16 @@ func TestReadOnlyCommand(t *testing.T) {
 		{"cat $(rm x)", false},
 		{"python3 -c 'print(1)'", false},
 		{"echo 'unbalanced", false},
+		{"sed -ni 's/a/b/p' x.go", false},
+		{"sed -f script.sed x.go", false},
+		{"sort -rno out in", false},
+		{"sort -rn in", true},
+		{"GIT_EXTERNAL_DIFF=rm git diff", false},
+		{"X=1; git diff", false},
+		{"git grep -O foo", false},
+		{"f() { rm x; }; f", false},
+		{"bash -c 'rm x'", false},
+		{"cat <<EOF > x\nhi\nEOF", false},
 	} {
 		why := readOnlyCommand(tc.cmd)
 		if (why == "") != tc.read {
