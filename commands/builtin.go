@@ -10,7 +10,7 @@ func builtins() []Command {
 	return []Command{
 		{Name: "init", Scope: ScopeBuiltin, Description: "study the project and write or update AGENTS.md",
 			expand: initPrompt},
-		{Name: "review", Scope: ScopeBuiltin, ArgumentHint: "[branch | commit | A..B]", ReadOnly: true,
+		{Name: "review", Scope: ScopeBuiltin, ArgumentHint: "[TARGET]", ReadOnly: true,
 			Description: "review the uncommitted changes (or a branch, a commit, a range): findings by file and line, nothing changed",
 			expand:      reviewPrompt},
 	}

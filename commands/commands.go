@@ -110,7 +110,7 @@ func Load(workdir, userDir string) *Set {
 			case reserved[c.Name]:
 				c.Problem = "a built-in command has this name: rename the file"
 			case taken[c.Name] != "":
-				set.Notes = append(set.Notes, fmt.Sprintf("%s: /%s is already %s", c.Path, c.Name, taken[c.Name]))
+				set.Notes = append(set.Notes, fmt.Sprintf("%s: /%s is already %s", Shown(c.Path, workdir), c.Name, Shown(taken[c.Name], workdir)))
 				continue
 			}
 			if taken[c.Name] == "" {
@@ -125,7 +125,7 @@ func Load(workdir, userDir string) *Set {
 	set.Notes = append(set.Notes, notes...)
 	for _, s := range skills {
 		if reserved[s.Name] || taken[s.Name] != "" {
-			set.Notes = append(set.Notes, fmt.Sprintf("skill %s (%s): /%s is already a command; the model can still open the skill", s.Name, s.Path, s.Name))
+			set.Notes = append(set.Notes, fmt.Sprintf("skill %s (%s): /%s is already a command; the model can still open the skill", s.Name, Shown(s.Path, workdir), s.Name))
 			continue
 		}
 		taken[s.Name] = s.Path
@@ -279,4 +279,21 @@ func Split(line string) (name, rest string, ok bool) {
 		return "", "", false
 	}
 	return name, strings.TrimSpace(line[end:]), true
+}
+
+// Shown is path as a person reads it: relative to workdir inside it,
+// under ~ inside the home folder.
+func Shown(path, workdir string) string {
+	if !filepath.IsAbs(path) {
+		return path
+	}
+	if rel, err := filepath.Rel(workdir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if rel, err := filepath.Rel(home, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.Join("~", rel)
+		}
+	}
+	return path
 }

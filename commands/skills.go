@@ -53,11 +53,11 @@ func LoadSkills(workdir, userDir string) ([]Skill, []string) {
 			}
 			s, err := readSkill(dir, path, f.scope)
 			if err != nil {
-				notes = append(notes, fmt.Sprintf("skill %s skipped: %v", path, err))
+				notes = append(notes, fmt.Sprintf("skill %s skipped: %v", Shown(path, workdir), err))
 				continue
 			}
 			if other, dup := seen[s.Name]; dup {
-				notes = append(notes, fmt.Sprintf("skill %s skipped: %s has the name %s", path, other, s.Name))
+				notes = append(notes, fmt.Sprintf("skill %s skipped: %s has the name %s", Shown(path, workdir), Shown(other, workdir), s.Name))
 				continue
 			}
 			seen[s.Name] = path

@@ -38,7 +38,7 @@ func (r *REPL) helpPromptCommands() {
 			line += o.dim.Sprint(" (" + c.Scope + ")")
 		}
 		if c.Problem != "" {
-			line = fmt.Sprintf("  %-18s %s", c.Usage(), o.yellow.Sprint("cannot run: "+sanitize(c.Problem))+o.dim.Sprint(" ("+sanitize(c.Path)+")"))
+			line = fmt.Sprintf("  %-18s %s", c.Usage(), o.yellow.Sprint("cannot run: "+sanitize(c.Problem))+o.dim.Sprint(" ("+sanitize(promptcmd.Shown(c.Path, r.cfg.Workdir))+")"))
 		}
 		o.println(line)
 	}
