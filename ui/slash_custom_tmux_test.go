@@ -37,7 +37,7 @@ func TestREPLPromptCommands(t *testing.T) {
 	p.typeLine("/help")
 	scr := p.waitFor("Keys")
 	for _, want := range []string{"/fix-issue [number]", "fix a GitHub issue (project)", "/git:commit", "/mine", "the person's own (user)",
-		"/init", "/review [branch", "/help", "cannot run: a built-in command has this name"} {
+		"/init", "/review [TARGET]", "/help", "cannot run: a built-in command has this name"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("/help lacks %q:\n%s", want, scr)
 		}

@@ -39,7 +39,7 @@ func TestPageSlashMenu(t *testing.T) {
 	}
 	waitFor(t, ctx, "the menu", `!document.getElementById('slash-menu').hidden && document.querySelectorAll('.slash-item').length >= 5`)
 	items := eval[string](t, ctx, `[...document.querySelectorAll('.slash-item')].map(e => e.textContent).join('\n')`)
-	for _, want := range []string{"/init", "/review [branch", "/fix-issue [number]fix a GitHub issueproject", "/git:commit", "/brokencannot run: unknown placeholder $ARGS"} {
+	for _, want := range []string{"/init", "/review [TARGET]", "/fix-issue [number]fix a GitHub issueproject", "/git:commit", "/brokencannot run: unknown placeholder $ARGS"} {
 		if !strings.Contains(items, want) {
 			t.Errorf("the menu lacks %q:\n%s", want, items)
 		}
