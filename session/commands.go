@@ -1,6 +1,8 @@
 package session
 
 import (
+	"context"
+
 	"github.com/aci-dev/aci/commands"
 	"github.com/aci-dev/aci/windows"
 )
@@ -58,6 +60,13 @@ func (s *Session) Expand(question string) (Prompt, error) {
 type modelSetter interface {
 	Model() string
 	SetModel(string)
+}
+
+// runPrompt runs the agent on p's text, set up as its command asks, and
+// puts the session back however the run ends.
+func (s *Session) runPrompt(ctx context.Context, p Prompt) (string, error) {
+	defer s.applyPrompt(p)()
+	return s.agent.Run(ctx, p.Text)
 }
 
 // applyPrompt sets up the turn as its command asks (read-only, another

@@ -227,9 +227,7 @@ func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
 	s.publish(Turn{Turn: n, Question: q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
-	restore := s.applyPrompt(p)
-	answer, err := s.agent.Run(ctx, p.Text)
-	restore()
+	answer, err := s.runPrompt(ctx, p)
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
 	if err == nil {
