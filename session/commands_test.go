@@ -131,3 +131,21 @@ func TestSkillListedOpenedAndRun(t *testing.T) {
 		t.Errorf("/pdf sent %q", u)
 	}
 }
+
+func TestCommandModelForItsTurnOnly(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	srv := fakeai.New(t, fakeai.Reply{Content: "one"}, fakeai.Reply{Content: "two"})
+	f, work := newFactory(t, srv)
+	writeFile(t, filepath.Join(work, ".aci/commands/quick.md"), "---\nmodel: small-model\n---\nQuick: $ARGUMENTS")
+	s, err := f.New(context.Background(), Options{Workdir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.Run(context.Background(), "/quick look")
+	s.Run(context.Background(), "and now")
+	reqs := srv.Requests()
+	if len(reqs) != 2 || reqs[0].Model != "small-model" || reqs[1].Model != "m" {
+		t.Errorf("models: %q then %q", reqs[0].Model, reqs[1].Model)
+	}
+}
