@@ -15,7 +15,7 @@ import (
 // prompt, and one that cannot run is a 400 that starts nothing.
 func TestCommandsListedAndRun(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	r := newRig(t, []fakeai.Reply{{Content: "done"}})
+	r := newRig(t, []fakeai.Reply{{Content: "done", Delay: time.Second}})
 	os.MkdirAll(filepath.Join(r.dir, ".aci/commands/git"), 0o755)
 	os.WriteFile(filepath.Join(r.dir, ".aci/commands/git/commit.md"), []byte("---\ndescription: commit it\nargument-hint: [msg]\n---\nCommit: $ARGUMENTS"), 0o644)
 	os.WriteFile(filepath.Join(r.dir, ".aci/commands/bad.md"), []byte("uses $ARGS"), 0o644)
@@ -43,5 +43,10 @@ func TestCommandsListedAndRun(t *testing.T) {
 	reqs := r.ai.WaitRequests(1, 10*time.Second)
 	if len(reqs) != 1 || !strings.HasPrefix(reqs[0].LastUser(), "Commit: the parser") {
 		t.Errorf("requests: %+v", reqs)
+	}
+	// While that turn runs, a command cannot join it as words do.
+	code, body = r.call("POST", "/api/sessions/"+id+"/messages", map[string]string{"text": "/review"}, nil)
+	if code != 409 || !strings.Contains(body, "turn of its own") {
+		t.Errorf("/review during a turn: %d %s", code, body)
 	}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 
 	"github.com/aci-dev/aci/commands"
 	"github.com/aci-dev/aci/windows"
@@ -28,6 +29,21 @@ type CommandError struct{ Err error }
 func (e *CommandError) Error() string        { return e.Err.Error() }
 func (e *CommandError) Unwrap() []error      { return []error{e.Err, ErrUsage} }
 func (e *CommandError) Is(target error) bool { return target == ErrUsage }
+
+// ErrCommandBusy is a command sent while a turn runs: it cannot join the
+// turn as words do, since its prompt (and /review's read-only set-up) is a
+// turn of its own.
+var ErrCommandBusy = errors.New("a slash command runs as a turn of its own: send it when this turn has ended")
+
+// namesCommand reports whether text is a command line ("/fix-issue 1").
+func (s *Session) namesCommand(text string) bool {
+	name, _, ok := commands.Split(text)
+	if !ok {
+		return false
+	}
+	_, ok = s.Commands().Lookup(name)
+	return ok
+}
 
 // Commands are the session's slash commands as their files are now: a
 // file added or changed mid-session counts at once.
