@@ -83,3 +83,39 @@ func TestREPLCommandsAreReserved(t *testing.T) {
 		}
 	}
 }
+
+// TestREPLReviewAndSkill: /review's turn changes nothing even when the
+// model tries; a skill is listed by /help and runs as /NAME.
+func TestREPLReviewAndSkill(t *testing.T) {
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": "a.go"}},
+			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "rewritten\n"}},
+		)},
+		fakeai.Reply{Content: "a.go:1: [nit] fine"},
+		fakeai.Reply{Content: "released"})
+	work, home := t.TempDir(), t.TempDir()
+	writeTestFile(t, filepath.Join(work, "a.go"), "package a\n")
+	writeTestFile(t, filepath.Join(work, ".aci/skills/release/SKILL.md"), "---\nname: release\ndescription: Cut a release\n---\nRELEASE STEPS")
+	p := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin} })
+	p.waitPrompt()
+	p.typeLine("/review")
+	scr := p.waitFor("a.go:1: [nit] fine")
+	if !strings.Contains(scr, "/review changes nothing") {
+		t.Errorf("the refused write is not shown:\n%s", scr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(work, "a.go")); string(data) != "package a\n" {
+		t.Errorf("/review changed a.go: %q", data)
+	}
+	p.waitPrompt()
+	p.typeLine("/help")
+	if scr := p.waitFor("Keys"); !strings.Contains(scr, "/release") || !strings.Contains(scr, "Cut a release (skill)") {
+		t.Errorf("/help does not list the skill:\n%s", scr)
+	}
+	p.waitPrompt()
+	p.typeLine("/release 2.0")
+	p.waitFor("released")
+	if u := srv.Requests()[2].LastUser(); !strings.Contains(u, "RELEASE STEPS") || !strings.Contains(u, "ARGUMENTS: 2.0") {
+		t.Errorf("/release sent %q", u)
+	}
+}
