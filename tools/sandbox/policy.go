@@ -40,6 +40,9 @@ type Policy struct {
 	// command named: read-only over the private ones, so that it sees
 	// what the person and the file windows see.
 	Machine []string `json:",omitempty"`
+	// Kept are the workspace's secret files one command does not read
+	// (secrets.go): each covered by an empty read-only stand-in.
+	Kept []string `json:",omitempty"`
 }
 
 // WritableRoots is Workspace and Writable together.
