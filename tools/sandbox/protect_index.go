@@ -49,8 +49,8 @@ type protectIndex struct {
 	found map[string]bool      // protected paths present
 	// secrets are the secret files present (secrets.go)
 	secrets map[string]bool
-	busy  []busySpan           // when commands ran, since the last look
-	last  time.Time            // when the last look ended
+	busy    []busySpan // when commands ran, since the last look
+	last    time.Time  // when the last look ended
 }
 
 // freshFor is how long a look stands for the next command: in a batch of
