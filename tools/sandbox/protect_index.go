@@ -47,10 +47,10 @@ type protectIndex struct {
 	root  string
 	dirs  map[string]time.Time // folder → mtime when last read; nil before the first walk
 	found map[string]bool      // protected paths present
-	// secrets are the secret files present (secrets.go)
-	secrets map[string]bool
-	busy    []busySpan // when commands ran, since the last look
-	last    time.Time  // when the last look ended
+	busy  []busySpan           // when commands ran, since the last look
+	last  time.Time            // when the last look ended
+
+	secrets map[string]bool // the secret files present (secrets.go)
 }
 
 // freshFor is how long a look stands for the next command: in a batch of
