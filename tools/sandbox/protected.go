@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -184,7 +183,6 @@ func rowMatches(name, d, path string) bool {
 // cannot create them, and missing ones without a stand-in (unguarded).
 func protectedNow(p Policy) (existing, missingFiles, missingDirs, unguarded []string) {
 	for _, c := range p.Protected {
-		dir := strings.HasSuffix(c, "/")
 		c = strings.TrimSuffix(c, "/")
 		if strings.Contains(filepath.Base(c), "*") {
 			matches, _ := filepath.Glob(c)
@@ -204,22 +202,16 @@ func protectedNow(p Policy) (existing, missingFiles, missingDirs, unguarded []st
 		case err == nil:
 			existing = appendUnique(existing, c)
 		case !os.IsNotExist(err):
-		case !slices.Contains(p.StandIns, c+dirSuffixIf(dir)):
-			unguarded = append(unguarded, c)
-		case dir:
-			missingDirs = appendUnique(missingDirs, c)
 		default:
-			missingFiles = appendUnique(missingFiles, c)
+			// No stand-in is made in the real workspace any more: the
+			// person's editor, git and the command itself would see it.
+			// One that appears while a command runs is moved out when it
+			// ends (protectCommand), and after a crash by the next aci
+			// (protect_watch.go).
+			unguarded = append(unguarded, c)
 		}
 	}
 	return existing, missingFiles, missingDirs, unguarded
-}
-
-func dirSuffixIf(dir bool) string {
-	if dir {
-		return "/"
-	}
-	return ""
 }
 
 // protected says what path controls when it is one of the policy's
