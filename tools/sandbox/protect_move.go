@@ -31,6 +31,7 @@ func moveOut(path, dest string) error {
 		os.RemoveAll(tmp)
 		return err
 	}
+	makeRemovable(path) // a folder the command made read-only
 	if err := os.RemoveAll(path); err != nil {
 		// Half removed: what is left is still in the workspace, and says so.
 		return fmt.Errorf("remove %s after copying it away: %w", path, err)
