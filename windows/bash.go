@@ -220,6 +220,9 @@ func (w *bashWindow) tasksLocked() string {
 		if moved := t.ProtectedMoved(); len(moved) > 0 {
 			b.WriteString("\n  " + protectedHint(moved))
 		}
+		if kept := w.keptText(t.KeptBack()); kept != "" {
+			b.WriteString("\n  " + kept)
+		}
 	}
 	return b.String()
 }

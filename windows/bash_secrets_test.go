@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aci-dev/aci/tools/sandbox"
 )
@@ -49,6 +50,15 @@ func TestBashReadSecretQuestion(t *testing.T) {
 	r := do(t, m, "bash_1", "run", `{"command":"rev .e?v"}`)
 	if strings.Contains(content(m, "bash_1"), "eulavvne") || !strings.Contains(r.Text, `it tried to read .env, which aci keeps back`) {
 		t.Errorf("kept back: %q\n%s", r.Text, content(m, "bash_1"))
+	}
+	// A background task is told the same, in the window.
+	do(t, m, "bash_1", "start", `{"command":"rev .e?v"}`)
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(content(m, "bash_1"), "completed") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := content(m, "bash_1"); !strings.Contains(got, "it tried to read .env, which aci keeps back") {
+		t.Errorf("the task does not say what it was kept from:\n%s", got)
 	}
 	// The guard's own question for a secret the command names.
 	answer = Decision{Allow: true}
