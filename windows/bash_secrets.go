@@ -47,8 +47,11 @@ func (w *bashWindow) readGrant(command string, args Args, v *guard.Verdict) (opt
 		r := Fail("%v", err)
 		return nil, nil, &r
 	}
-	kept := sb.KeptBack()
 	named := v.Dangerous && secretReason(v.Reason)
+	if len(asked) == 0 && !named {
+		return nil, nil, nil // the common case: no look at the workspace
+	}
+	kept := sb.KeptBack()
 	var reads, fresh []string
 	for _, k := range kept {
 		if !slices.Contains(asked, k) && !(named && namesFile(command, w.shell.Dir(), k)) {
