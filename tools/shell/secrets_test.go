@@ -99,3 +99,28 @@ func TestSecretFilesKeptBack(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkContainedRunSecrets is BenchmarkContainedRun's bwrap row in a
+// workspace holding three secret files: what keeping them back costs.
+func BenchmarkContainedRunSecrets(b *testing.B) {
+	ws := b.TempDir()
+	for _, f := range []string{".env", ".env.local", "certs/server.pem"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(ws, f)), 0o755)
+		os.WriteFile(filepath.Join(ws, f), []byte("S=1\n"), 0o600)
+	}
+	sb, err := sandbox.New(sandbox.DefaultPolicy(ws), sandbox.Options{Force: sandbox.Bwrap})
+	if err != nil {
+		b.Skipf("bwrap unavailable: %v", err)
+	}
+	sh, err := NewContainedShell(ws, sb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cpu := cpuTime()
+	for b.Loop() {
+		if res, err := sh.Run(context.Background(), "true", 0, 1000); err != nil || res.ExitCode != 0 {
+			b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
+		}
+	}
+	reportCPU(b, cpu)
+}
