@@ -54,7 +54,7 @@ func (w *bashWindow) readGrant(command string, args Args, v *guard.Verdict) (opt
 	kept := sb.KeptBack()
 	var reads, fresh []string
 	for _, k := range kept {
-		if !slices.Contains(asked, k) && !(named && namesFile(command, w.shell.Dir(), k)) {
+		if !slices.Contains(asked, k) && !slices.Contains(asked, realPath(k)) && !(named && namesFile(command, w.shell.Dir(), k)) {
 			continue
 		}
 		reads = append(reads, k)
@@ -63,7 +63,7 @@ func (w *bashWindow) readGrant(command string, args Args, v *guard.Verdict) (opt
 		}
 	}
 	for _, a := range asked {
-		if !slices.Contains(reads, a) {
+		if !slices.ContainsFunc(reads, func(r string) bool { return r == a || realPath(r) == a }) {
 			r := Fail("read: %s is not a secret file aci keeps back from commands (the workspace's .env files, keys, .npmrc/.pypirc with tokens): commands read it as it is", w.rel(a))
 			return nil, nil, &r
 		}
@@ -104,7 +104,7 @@ func (w *bashWindow) readArgs(args Args) ([]string, error) {
 		if !filepath.IsAbs(n) {
 			n = filepath.Join(w.shell.Dir(), n)
 		}
-		out = append(out, filepath.Clean(n))
+		out = append(out, realPath(filepath.Clean(n))) // the sandbox names files by their real paths
 	}
 	return out, nil
 }
@@ -198,4 +198,12 @@ func itThem(n int) string {
 		return "it"
 	}
 	return "them"
+}
+
+// realPath is path with its links resolved, or path.
+func realPath(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
 }

@@ -36,13 +36,13 @@ type protectedEntry struct {
 	name  string
 	where protectedKind
 	why   string
-	// standIn: where the file does not exist, bwrap covers its path with an
-	// empty read-only stand-in so that a command cannot create it. Each
-	// costs a mount per command (several milliseconds on a busy machine),
-	// so only the files aci itself trusts at its next start get one; a
-	// file of another row that a command creates is moved out of the
-	// workspace when the command ends, and named in its result
-	// (Sandbox.Command).
+	// standIn marks the files aci itself trusts at its next start: where
+	// one is missing while a command runs, the journal says so, so that
+	// one the command made is moved out even if aci is killed before the
+	// command ends (protect_watch.go). Like any protected name a command
+	// creates, it is moved out of the workspace when the command ends, and
+	// named in its result (Sandbox.Command). (It once meant an empty
+	// stand-in file in the real workspace, which everyone saw.)
 	standIn bool
 }
 
