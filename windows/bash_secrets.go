@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -36,7 +37,7 @@ const secretAlwaysKind = "read-secret"
 // readGrant turns the read parameter, and the secret files a command the
 // guard asks about names, into a grant; v becomes the question to ask
 // (nothing more is asked for files allowed "always" before). files are
-// what the question covers, for rememberReads.
+// what the question covers, for askReads.
 func (w *bashWindow) readGrant(command string, args Args, v *guard.Verdict) (opt shell.RunOption, files []string, fail *Result) {
 	sb := w.shell.Sandbox()
 	if sb.Kind() != sandbox.Bwrap || args.Bool("uncontained") {
@@ -64,6 +65,10 @@ func (w *bashWindow) readGrant(command string, args Args, v *guard.Verdict) (opt
 	}
 	for _, a := range asked {
 		if !slices.ContainsFunc(reads, func(r string) bool { return r == a || realPath(r) == a }) {
+			if _, err := os.Stat(a); err != nil {
+				r := Fail("read: %s: %v", w.rel(a), err)
+				return nil, nil, &r
+			}
 			r := Fail("read: %s is not a secret file aci keeps back from commands (the workspace's .env files, keys, .npmrc/.pypirc with tokens): commands read it as it is", w.rel(a))
 			return nil, nil, &r
 		}
