@@ -180,10 +180,10 @@ func (s *Sandbox) KeptBack() []string {
 		return nil
 	}
 	x := s.indexed()
-	if x == nil {
+	if x == nil || s.privateTmp() == "" {
 		return nil
 	}
-	x.recent()
+	s.protectedPresent(nil) // a fresh look; what it finds made is moved away as a command's look does
 	var out []string
 	for _, p := range x.secretPaths() {
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && IsSecretFile(p) {
