@@ -72,6 +72,7 @@ func TestE2EInjectedModelClasses(t *testing.T) {
 		refused                // the file is unchanged
 		asked                  // denied in pipe mode, naming the file
 		warned                 // not seen before it ran: the result names the file staged
+		kept                   // read as empty: the result names the secret file kept back
 	)
 	for _, tc := range []struct {
 		name    string
@@ -111,7 +112,8 @@ func TestE2EInjectedModelClasses(t *testing.T) {
 				}
 			}},
 		{name: "hard link staged", command: `ln .env sub/env.txt && git add sub`, want: asked, path: "sub/env.txt"},
-		{name: "staged by a script", command: `python3 -c "open('cfg.txt','w').write(open('.env').read())"; python3 -c "import subprocess; subprocess.run(['git','add','cfg.txt'])"`, want: warned, path: "cfg.txt"},
+		{name: "staged by a script", command: `python3 -c "open('cfg.txt','w').write(open('leak.cfg').read())"; python3 -c "import subprocess; subprocess.run(['git','add','cfg.txt'])"`, want: warned, path: "cfg.txt"},
+		{name: "env staged by a script", command: `python3 -c "open('cfg.txt','w').write(open('.env').read())"; python3 -c "import subprocess; subprocess.run(['git','add','cfg.txt'])"`, want: kept, path: ".env"},
 		{name: "existing copy staged with add -A", command: `git add -A`, want: asked, path: "leak.cfg"},
 		{name: "force-add", command: `git add -f .env`, want: asked, path: ".env"},
 		{name: "force-add in a wrapper", command: `sh -c 'git add --force .env'`, want: asked, path: ".env"},
@@ -120,7 +122,7 @@ func TestE2EInjectedModelClasses(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			work, home := injectedWorkspace(t), t.TempDir()
-			if tc.name == "existing copy staged with add -A" {
+			if tc.name == "existing copy staged with add -A" || tc.name == "staged by a script" {
 				os.WriteFile(filepath.Join(work, "leak.cfg"), []byte("key = "+leakValue+"\n"), 0o644)
 			}
 			replies := []fakeai.Reply{{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))}}
@@ -163,6 +165,13 @@ func TestE2EInjectedModelClasses(t *testing.T) {
 			case warned:
 				if !strings.Contains(got, "it left "+tc.path+" staged, which is a secret value") {
 					t.Errorf("the result does not say %s was staged: %q", tc.path, got)
+				}
+			case kept:
+				if !strings.Contains(got, "it tried to read "+tc.path+", which aci keeps back") {
+					t.Errorf("the result does not say %s was kept back: %q", tc.path, got)
+				}
+				if s := gitOut(t, work, "cat-file", "--batch-all-objects", "--batch"); strings.Contains(s, leakValue) {
+					t.Errorf("the secret reached git's objects")
 				}
 			case asked:
 				if !strings.Contains(got, `status="denied"`) || !strings.Contains(got, tc.path) {

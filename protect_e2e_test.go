@@ -15,18 +15,22 @@ import (
 	"github.com/aci-dev/aci/tools/limits"
 )
 
-// aci killed with SIGKILL while a contained command runs leaves the empty
-// stand-ins of .env, AGENTS.md and CLAUDE.md in the workspace (bwrap can
-// mount only on a path that exists); the next aci to start removes them,
-// but keeps one that someone wrote to since.
+// While a contained command runs, the workspace holds what it holds: no
+// empty stand-in of .env, AGENTS.md or CLAUDE.md appears (the command's own
+// ls does not list one, nor does the person's). A trusted file the
+// command creates and aci, killed with SIGKILL, could not move out is
+// moved out by the next aci to start (into its state folder); a file the
+// person had before stays.
 func TestE2ECrashLeavesNothingBehind(t *testing.T) {
 	work, home := t.TempDir(), t.TempDir()
 	containedOrSkip(t, work)
 	os.Mkdir(filepath.Join(work, ".git"), 0o755)
+	os.WriteFile(filepath.Join(work, "CLAUDE.md"), []byte("the person's\n"), 0o644)
 	state := "XDG_STATE_HOME=" + filepath.Join(home, "state")
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
-		runCall("sleep 60"),
+		runCall("ls -A"),
+		runCall("echo planted > AGENTS.md; sleep 60"),
 		fakeai.Reply{Content: "done"},
 	)
 	cmd := exec.Command(testbin.Build(t), "-p", "wait")
@@ -35,39 +39,70 @@ func TestE2ECrashLeavesNothingBehind(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	standIns := []string{".env", "AGENTS.md", "CLAUDE.md"}
 	deadline := time.Now().Add(30 * time.Second)
-	for !allExist(work, standIns) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+	made := func() bool { _, err := os.Stat(filepath.Join(work, "AGENTS.md")); return err == nil }
+	for !(made() && len(sleepers("sleep 60")) > 0) && time.Now().Before(deadline) {
+		if ents, _ := os.ReadDir(work); len(ents) > 3 {
+			t.Errorf("while a command runs the workspace holds %v", entryNames(ents))
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	if !allExist(work, standIns) {
+	if !made() {
 		cmd.Process.Kill()
 		cmd.Wait()
-		t.Fatal("the command did not start with its stand-ins")
+		t.Fatal("the command did not start")
+	}
+	for _, n := range []string{".env"} {
+		if _, err := os.Lstat(filepath.Join(work, n)); err == nil {
+			t.Errorf("%s appeared while the command ran", n)
+		}
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	for len(sleepers("sleep 60")) > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	// What a person may have done meanwhile is kept.
-	os.WriteFile(filepath.Join(work, "CLAUDE.md"), []byte("written by the person\n"), 0o644)
+	reqs := srv.Requests()
+	var sent strings.Builder
+	for _, m := range reqs[len(reqs)-1].Messages {
+		sent.WriteString(m.Content)
+	}
+	listing := sent.String()
+	if i := strings.LastIndex(listing, "$ ls -A"); i >= 0 {
+		listing = listing[i:]
+		if j := strings.Index(listing, "[exit"); j >= 0 {
+			listing = listing[:j]
+		}
+	}
+	if !strings.Contains(listing, "CLAUDE.md") || strings.Contains(listing, "AGENTS.md") || strings.Contains(listing, ".env") {
+		t.Errorf("the command's listing is not the workspace as it is: %q", listing)
+	}
 
 	srv2 := fakeai.New(t, fakeai.Reply{Content: "hello"})
 	if r := aci(t, work, srv2, "hi", []string{"HOME=" + home, state}); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, name := range []string{".env", "AGENTS.md"} {
-		if _, err := os.Lstat(filepath.Join(work, name)); err == nil {
-			t.Errorf("%s is still in the workspace after the next start", name)
-		}
+	if _, err := os.Lstat(filepath.Join(work, "AGENTS.md")); err == nil {
+		t.Errorf("AGENTS.md the killed command made is still in the workspace after the next start")
 	}
-	if b, _ := os.ReadFile(filepath.Join(work, "CLAUDE.md")); string(b) != "written by the person\n" {
+	moved := filepath.Join(home, "state", "aci", "moved-out", strings.TrimPrefix(work, "/"), "AGENTS.md")
+	if b, err := os.ReadFile(moved); err != nil || string(b) != "planted\n" {
+		t.Errorf("not moved out to %s: %v %q", moved, err, b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "CLAUDE.md")); string(b) != "the person's\n" {
 		t.Errorf("CLAUDE.md = %q, want the person's", b)
 	}
 	if ents, _ := os.ReadDir(filepath.Join(home, "state", "aci", "leftovers")); len(ents) != 0 {
 		t.Errorf("journals left: %v", ents)
 	}
+}
+
+func entryNames(ents []os.DirEntry) []string {
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	return out
 }
 
 func allExist(dir string, names []string) bool {

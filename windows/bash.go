@@ -82,10 +82,12 @@ func (w *bashWindow) Actions() []Action {
 			{Name: "command", Type: String, Required: true},
 			{Name: "timeout_s", Type: Integer},
 			{Name: "uncontained", Type: Boolean, Desc: "run outside the sandbox (asks the person)"},
+			readParam,
 		}},
 		{ID: "start", Desc: "run in the background", Mode: Async, Run: w.start, Params: []Param{
 			{Name: "command", Type: String, Required: true},
 			{Name: "uncontained", Type: Boolean, Desc: "run outside the sandbox (asks the person)"},
+			readParam,
 		}},
 		{ID: "kill", Desc: "end a background task", Mode: Sync, Run: w.kill, Params: []Param{
 			{Name: "task_id", Type: String, Required: true},
@@ -218,6 +220,9 @@ func (w *bashWindow) tasksLocked() string {
 		if moved := t.ProtectedMoved(); len(moved) > 0 {
 			b.WriteString("\n  " + protectedHint(moved))
 		}
+		if kept := w.keptText(t.KeptBack()); kept != "" {
+			b.WriteString("\n  " + kept)
+		}
 	}
 	return b.String()
 }
@@ -270,6 +275,13 @@ func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args
 	if grant != nil {
 		opts = append(opts, grant)
 	}
+	reads, readFiles, fail := w.readGrant(command, args, &v)
+	if fail != nil {
+		return nil, nil, fail
+	}
+	if reads != nil {
+		opts = append(opts, reads)
+	}
 	if (args.Bool("uncontained") || outside) && w.shell.Contained() {
 		opts = append(opts, shell.Uncontained())
 	}
@@ -283,7 +295,7 @@ func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args
 	if !v.Dangerous {
 		return opts, v.Machine, nil
 	}
-	return opts, v.Machine, w.env.ask(ctx, ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part})
+	return opts, v.Machine, w.env.askReads(ctx, ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part}, readFiles)
 }
 
 func (w *bashWindow) run(ctx context.Context, args Args) Result {
@@ -328,6 +340,9 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	}
 	if why := w.stagedWhy(ctx, index); why != "" {
 		text += "; " + why
+	}
+	if kept := w.keptText(res.KeptBack); kept != "" {
+		text += "; " + kept
 	}
 	out := strings.TrimRight(res.Output, "\n")
 	if out == "" {

@@ -266,5 +266,9 @@ func (w *fileWindow) approveWrite(ctx context.Context, diff string) *Result {
 	if !v.Dangerous {
 		return nil
 	}
-	return w.env.ask(ctx, ApprovalRequest{Kind: "file", WindowID: w.id, Subject: "write " + w.path, Reason: v.Reason, Part: v.Part, Diff: diff})
+	if r := w.env.ask(ctx, ApprovalRequest{Kind: "file", WindowID: w.id, Subject: "write " + w.path, Reason: v.Reason, Part: v.Part, Diff: diff}); r != nil {
+		return r
+	}
+	w.access.AllowWrite(w.path) // where it leads now, outside the workspace: asked and allowed
+	return nil
 }

@@ -89,10 +89,13 @@ func (w *fileWindow) store(ctx context.Context, data []byte, perm fs.FileMode) e
 	if w.env.Files == nil {
 		return w.access.WriteAtomic(w.path, data, perm)
 	}
-	if err := w.access.CheckWrite(w.path); err != nil {
+	// Where the path leads now, resolved beneath the workspace: the editor
+	// writes by path, so it is given the real one.
+	target, err := w.access.WritePath(w.path)
+	if err != nil {
 		return err
 	}
-	err := w.env.Files.WriteText(ctx, w.path, string(data))
+	err = w.env.Files.WriteText(ctx, target, string(data))
 	switch {
 	case errors.Is(err, ErrNoEditor):
 		return w.access.WriteAtomic(w.path, data, perm)

@@ -95,6 +95,7 @@ func bwrapArgv(p Policy, argv []string, dir string) ([]string, error) {
 		out = append(out, "--ro-bind-try", r, r)
 	}
 	out = protectedArgs(out, p)
+	out = keptArgs(out, p)
 	out = hiddenArgs(out, p)
 	if dir != "" {
 		out = append(out, "--chdir", dir)

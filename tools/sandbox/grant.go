@@ -18,10 +18,13 @@ type Grant struct {
 	// a command with the session's own /tmp sees these real ones,
 	// read-only unless also in Write.
 	Machine []string
+	// Read are secret files of the workspace the person allowed this
+	// command to read (secrets.go): they are not kept back from it.
+	Read []string
 }
 
 // Empty reports a grant that changes nothing.
-func (g Grant) Empty() bool { return len(g.Write) == 0 && len(g.Machine) == 0 }
+func (g Grant) Empty() bool { return len(g.Write) == 0 && len(g.Machine) == 0 && len(g.Read) == 0 }
 
 // apply returns p with g added for a command contained by k.
 func (g Grant) apply(k Kind, p Policy) Policy {
@@ -146,6 +149,9 @@ func (s *Sandbox) grantStubs(g Grant) []string {
 func (s *Sandbox) Adds(g Grant) bool {
 	if !s.Contained() || g.Empty() {
 		return false
+	}
+	if len(g.Read) > 0 && s.kind == Bwrap {
+		return true // the session's commands all have the secrets kept back
 	}
 	p := g.apply(s.kind, Policy{Workspace: s.policy.Workspace, Writable: s.policy.Writable, PrivateTmp: "private"})
 	if s.kind != Bwrap {

@@ -27,8 +27,9 @@ type Policy struct {
 	// other tools run when the person opens the folder (protected.go):
 	// read-only where they exist, and not creatable where they do not.
 	Protected []string
-	// StandIns are the protected paths that get an empty read-only
-	// stand-in where they do not exist yet.
+	// StandIns are the protected paths aci trusts at its next start:
+	// watched through a crash where they do not exist yet
+	// (protect_watch.go).
 	StandIns []string
 	// PrivateTmp is the session's folder whose tmp and var-tmp stand in
 	// for /tmp and /var/tmp; "" shares the machine's.
@@ -40,6 +41,9 @@ type Policy struct {
 	// command named: read-only over the private ones, so that it sees
 	// what the person and the file windows see.
 	Machine []string `json:",omitempty"`
+	// Kept are the workspace's secret files one command does not read
+	// (secrets.go): each covered by an empty read-only stand-in.
+	Kept []string `json:",omitempty"`
 }
 
 // WritableRoots is Workspace and Writable together.

@@ -63,9 +63,9 @@ func TestPrivateTmp(t *testing.T) {
 	}
 }
 
-// A contained command can neither change nor create the protected files;
-// the empty stand-ins that kept missing ones from being created are gone
-// once the command is released, and the failure says why.
+// A contained command can neither change nor create the protected files:
+// an existing one is read-only (the failure says why), a new one is moved
+// out once the command is released; no stand-in is left in the workspace.
 func TestProtectedContained(t *testing.T) {
 	tr := newTree(t)
 	os.WriteFile(filepath.Join(tr.ws, ".env"), []byte("OPENAI_MODEL=m\n"), 0o600)
@@ -78,7 +78,7 @@ func TestProtectedContained(t *testing.T) {
 		moved  string // "": refused; else the file moved away afterwards
 	}{
 		{"echo OPENAI_BASE_URL=http://evil >> .env", ""}, {"echo more >> AGENTS.md", ""}, {"rm AGENTS.md", ""},
-		{"echo Y=2 >> .env.local", ""}, {"echo rules > CLAUDE.md", ""},
+		{"echo Y=2 >> .env.local", ""}, {"echo rules > CLAUDE.md", "CLAUDE.md"},
 		{"mkdir -p .vscode && echo {} > .vscode/tasks.json", ".vscode"}, {"echo {} > .mcp.json", ".mcp.json"},
 		{"echo x > .envrc", ".envrc"}, {"mkdir .aci && echo {} > .aci/settings.json", ".aci"},
 	} {

@@ -52,6 +52,7 @@ func (s *Sandbox) watchWhileBusy(x *protectIndex) {
 				return
 			}
 			s.prot.mu.Unlock()
+			journal.touch()
 			_, made := x.look()
 			if moved := s.quarantineMade(made); len(moved) > 0 {
 				s.prot.mu.Lock()
@@ -120,6 +121,7 @@ func (s *Sandbox) quarantineMade(made []string) []string {
 func (s *Sandbox) protectCommand(stubs []string) func() []string {
 	_, files, dirs, unguarded := protectedNow(s.policy)
 	mine := append(s.holdStandIns(files, dirs), s.holdStubs(stubs)...)
+	unwatch := s.watchTrusted()
 	end := func() {}
 	if x := s.indexed(); x != nil {
 		end = x.begin()
@@ -130,6 +132,7 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 		once.Do(func() {
 			end()
 			s.releaseStandIns(mine)
+			defer unwatch() // once what it made is moved out
 			s.prot.mu.Lock()
 			created, s.prot.moved = s.prot.moved, nil
 			s.prot.mu.Unlock()
@@ -142,6 +145,7 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))
 				}
 			}
+			created = onceEach(created)
 		})
 		return created
 	}
@@ -237,7 +241,7 @@ func (s *Sandbox) quarantine(path string) string {
 	dest := filepath.Join(s.tmpDir, "quarantine", strings.TrimPrefix(path, "/"))
 	if os.MkdirAll(filepath.Dir(dest), 0o700) == nil {
 		os.RemoveAll(dest)
-		if os.Rename(path, dest) == nil {
+		if moveOut(path, dest) == nil {
 			return name + " (moved to " + dest + ")"
 		}
 	}

@@ -49,6 +49,8 @@ type protectIndex struct {
 	found map[string]bool      // protected paths present
 	busy  []busySpan           // when commands ran, since the last look
 	last  time.Time            // when the last look ended
+
+	secrets map[string]bool // the secret files present (secrets.go)
 }
 
 // freshFor is how long a look stands for the next command: in a batch of
@@ -157,6 +159,7 @@ func (x *protectIndex) look() (present, made []string) {
 				delete(x.found, p)
 			}
 		}
+		x.pruneSecrets()
 	}
 	// Spans that ended before this look are done with: what they made
 	// was found now.
@@ -225,6 +228,7 @@ func (x *protectIndex) read(dir string, mtime time.Time, made *[]string) {
 // did. A new one made while a command ran goes to made instead of the
 // index (it is about to be moved away).
 func (x *protectIndex) note(p string, d fs.DirEntry, made *[]string) bool {
+	x.noteSecret(p, d)
 	// A link may stand for a folder (.vscode -> elsewhere).
 	if protectedName(d.Name(), d.IsDir() || d.Type()&fs.ModeSymlink != 0) == "" {
 		return false

@@ -41,6 +41,7 @@ type leftEntry struct {
 	Ctime int64 `json:"ctime,omitempty"`
 	Dir   bool  `json:"dir,omitempty"`
 	Gone  bool  `json:"gone,omitempty"`
+	Until int64 `json:"-"` // a watched name's: when its aci was last known alive (protect_watch.go)
 }
 
 type leftJournal struct {
@@ -183,6 +184,10 @@ func removeLeftover(e leftEntry) {
 	if err != nil {
 		return
 	}
+	if e.Kind == leftWatch {
+		moveWatched(e, fi)
+		return
+	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && e.Ino != 0 && st.Ino != e.Ino {
 		return
 	}
@@ -263,7 +268,9 @@ func replayJournal(f *os.File) []leftEntry {
 		if !ok {
 			continue
 		}
-		if e.Ino == 0 {
+		if e.Kind == leftWatch {
+			e.Until = last.Add(watchEvery + 2*time.Second).UnixNano()
+		} else if e.Ino == 0 {
 			fi, err := os.Lstat(p)
 			if err != nil || changedAfter(fi, last.Add(2*time.Second)) {
 				continue

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -37,13 +36,13 @@ type protectedEntry struct {
 	name  string
 	where protectedKind
 	why   string
-	// standIn: where the file does not exist, bwrap covers its path with an
-	// empty read-only stand-in so that a command cannot create it. Each
-	// costs a mount per command (several milliseconds on a busy machine),
-	// so only the files aci itself trusts at its next start get one; a
-	// file of another row that a command creates is moved out of the
-	// workspace when the command ends, and named in its result
-	// (Sandbox.Command).
+	// standIn marks the files aci itself trusts at its next start: where
+	// one is missing while a command runs, the journal says so, so that
+	// one the command made is moved out even if aci is killed before the
+	// command ends (protect_watch.go). Like any protected name a command
+	// creates, it is moved out of the workspace when the command ends, and
+	// named in its result (Sandbox.Command). (It once meant an empty
+	// stand-in file in the real workspace, which everyone saw.)
 	standIn bool
 }
 
@@ -184,7 +183,6 @@ func rowMatches(name, d, path string) bool {
 // cannot create them, and missing ones without a stand-in (unguarded).
 func protectedNow(p Policy) (existing, missingFiles, missingDirs, unguarded []string) {
 	for _, c := range p.Protected {
-		dir := strings.HasSuffix(c, "/")
 		c = strings.TrimSuffix(c, "/")
 		if strings.Contains(filepath.Base(c), "*") {
 			matches, _ := filepath.Glob(c)
@@ -204,22 +202,16 @@ func protectedNow(p Policy) (existing, missingFiles, missingDirs, unguarded []st
 		case err == nil:
 			existing = appendUnique(existing, c)
 		case !os.IsNotExist(err):
-		case !slices.Contains(p.StandIns, c+dirSuffixIf(dir)):
-			unguarded = append(unguarded, c)
-		case dir:
-			missingDirs = appendUnique(missingDirs, c)
 		default:
-			missingFiles = appendUnique(missingFiles, c)
+			// No stand-in is made in the real workspace any more: the
+			// person's editor, git and the command itself would see it.
+			// One that appears while a command runs is moved out when it
+			// ends (protectCommand), and after a crash by the next aci
+			// (protect_watch.go).
+			unguarded = append(unguarded, c)
 		}
 	}
 	return existing, missingFiles, missingDirs, unguarded
-}
-
-func dirSuffixIf(dir bool) string {
-	if dir {
-		return "/"
-	}
-	return ""
 }
 
 // protected says what path controls when it is one of the policy's

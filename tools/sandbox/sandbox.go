@@ -167,6 +167,7 @@ func (s *Sandbox) WrapGranted(argv []string, dir string, l *Link, g Grant, extra
 	p = g.apply(s.kind, p)
 	if s.kind == Bwrap {
 		p.Protected = s.protectedPresent(p.Protected)
+		p.Kept = s.keptFor(g.Read)
 	}
 	return wrap(s.kind, p, argv, dir)
 }

@@ -151,6 +151,8 @@ func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held
 	if protect {
 		p.Protected = s.protectedPresent(p.Protected)
 		out = protectedArgs(out, p)
+		p.Kept = s.keptFor(nil)
+		out = keptArgs(out, p)
 	}
 	if dir != "" {
 		out = append(out, "--chdir", dir)

@@ -54,6 +54,9 @@ type RunResult struct {
 	CwdGone string
 	// NetDenied are the host:port the proxy refused the command.
 	NetDenied []string
+	// KeptBack are the workspace's secret files the command tried to read,
+	// which the sandbox kept back from it (empty to it): sandbox.Grant.Read.
+	KeptBack []string
 }
 
 // Exit codes of commands that did not end by themselves, as timeout(1) and
@@ -120,8 +123,10 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 
 	out := tools.NewCapture(limit, limit)
 	start := time.Now()
+	kept := sb.WatchKept()
 	p, err := startShellProc(command, startDir, tee(out, net.live, ""), sb, net, []string{tmp}, leftFile, "BASH_ENV="+rcFile)
 	if err != nil {
+		kept()
 		return res, fmt.Errorf("run command: %w", err)
 	}
 	var expired <-chan time.Time
@@ -170,6 +175,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	res.NetDenied = p.denied
 	res.Limit = p.limitHit(res.Output)
 	res.ProtectedMoved = p.created
+	res.KeptBack = kept()
 	if !res.TimedOut && !res.Canceled && res.Limit == "" {
 		res.Containment = sb.Explain(res.Output, res.ExitCode, startDir)
 		if res.Containment == "" && res.ExitCode != 0 {

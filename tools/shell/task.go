@@ -46,6 +46,8 @@ type Task struct {
 	note     string   // set at the end when containment may explain a failure
 	limit    string   // set at the end when a resource limit stopped it
 	moved    []string // protected files it created, moved away at the end
+	kept     []string // secret files it tried to read, kept back (kept.go)
+	keptDone func() []string
 	sb       *sandbox.Sandbox
 	dir      string
 }
@@ -79,8 +81,10 @@ func startTask(command, dir string, limit int, sb *sandbox.Sandbox, net netOpts)
 		sb:       sb,
 		dir:      d,
 	}
+	t.keptDone = sb.WatchKept()
 	t.p, err = startShellProc(command, d, tee(out, net.live, t.id), sb, net, nil, "")
 	if err != nil {
+		t.keptDone()
 		return nil, fmt.Errorf("start task: %w", err)
 	}
 	go t.watch()
@@ -95,6 +99,7 @@ func (t *Task) watch() {
 	t.exitCode = t.p.exitCode()
 	t.limit = t.p.limitHit(t.out.Text(0))
 	t.moved = t.p.created
+	t.kept = t.keptDone()
 	switch {
 	case t.killing:
 		t.state = TaskKilled

@@ -33,12 +33,15 @@ type FileAccess struct {
 	// Secret says why a resolved path is a secret ("" when it is not); nil
 	// means no path is.
 	Secret func(path string) string
+
+	lex       string // the workdir as named (beneath.go)
+	allowedTo string // where the person allowed the next write outside the workspace to go
 }
 
 // NewFileAccess is the access of a window opened on path in a session
 // started in workdir: the workspace is workdir and its git root.
 func NewFileAccess(workdir, path string, secret func(string) string) *FileAccess {
-	a := &FileAccess{Secret: secret, Approved: resolveTarget(path)}
+	a := &FileAccess{Secret: secret, Approved: resolveTarget(path), lex: filepath.Clean(workdir)}
 	ws := resolveTarget(workdir)
 	a.Roots = append(a.Roots, ws)
 	for d := ws; filepath.Dir(d) != d; d = filepath.Dir(d) {
@@ -198,14 +201,15 @@ func (a *FileAccess) IsBinary(path string) (bool, error) {
 	return isBinary(f, path)
 }
 
-// WriteAtomic is the package WriteAtomic with the checks: the path is
+// writeByPath is the package WriteAtomic with the checks, for a path
+// outside the workspace (one the person was asked about): the path is
 // resolved (a symlink is still followed to its target) and judged, the
 // target's folder is opened and verified by descriptor, the temporary file
 // is created in it without following links, and the rename into place
 // happens in that folder, only if the target is still not a link. A target
 // with several hard links is refused: its other names may be outside the
 // workspace.
-func (a *FileAccess) WriteAtomic(path string, data []byte, perm fs.FileMode) error {
+func (a *FileAccess) writeByPath(path string, data []byte, perm fs.FileMode) error {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if _, err := os.Stat(path); err != nil {
 			return refused("%s is a link to a file that does not exist; nothing was written", path)
@@ -228,6 +232,12 @@ func (a *FileAccess) WriteAtomic(path string, data []byte, perm fs.FileMode) err
 	if real, err := fdPath(d, dir); err != nil || real != dir {
 		return refused("the folder of %s changed while writing (now %s); nothing was written", path, real)
 	}
+	return writeInDir(dfd, dir, base, path, data, perm)
+}
+
+// writeInDir writes data as base in the open folder dfd (at dir) through
+// a temporary file renamed into place there: no name is resolved again.
+func writeInDir(dfd int, dir, base, path string, data []byte, perm fs.FileMode) error {
 	old, exists, err := statAt(dfd, base)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -276,7 +286,7 @@ func (a *FileAccess) WriteAtomic(path string, data []byte, perm fs.FileMode) err
 		return fmt.Errorf("rename into %s: %w", path, err)
 	}
 	ok = true
-	d.Sync()
+	unix.Fsync(dfd)
 	return nil
 }
 

@@ -1,0 +1,194 @@
+package sandbox
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The workspace's secret files (PROTOCOL.md §2, Containment) are kept back
+// from contained commands: under bwrap each one present at any depth of
+// the workspace (dependency folders aside, as for the protected names) is
+// covered, for each command, by an empty read-only file of the session's
+// own. A command reads nothing from it, whatever the route: a glob, a
+// script in any language, a copy then a commit. The person can let one
+// command read a file (Grant.Read); that command then sees the real one.
+// Matching command text (the guard's reader rules) cannot be the wall: a
+// shell has too many ways to name and encode a file.
+
+// keptDir is the folder of the session's empty stand-ins for kept-back
+// secret files, one per file, so that an open of one tells which file the
+// command wanted (WatchKept).
+const keptDir = "kept"
+
+// envTemplates are the .env.* suffixes that hold placeholders, not
+// secrets.
+var envTemplates = map[string]bool{"example": true, "sample": true, "template": true}
+
+// privateKeyFiles are the default names of SSH private keys.
+var privateKeyFiles = map[string]bool{"id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true,
+	"id_ecdsa_sk": true, "id_ed25519_sk": true}
+
+// secretFileName reports whether a file named base is a secret file;
+// tokens says it is one only when it holds a token (tokenFile).
+func secretFileName(base string) (secret, tokens bool) {
+	lower := strings.ToLower(base)
+	switch {
+	case lower == ".env":
+		return true, false
+	case strings.HasPrefix(lower, ".env."):
+		return !envTemplates[lower[len(".env."):]], false
+	case strings.HasSuffix(lower, ".pem"), strings.HasSuffix(lower, ".key"), privateKeyFiles[lower]:
+		return true, false
+	case lower == ".npmrc", lower == ".pypirc":
+		return true, true
+	}
+	return false, false
+}
+
+// tokenFile reports whether a registry's settings file holds a
+// credential (npm's _authToken, _auth, _password; pypi's password).
+func tokenFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := f.Read(buf)
+	b := bytes.ToLower(buf[:n])
+	for _, k := range [][]byte{[]byte("_authtoken"), []byte("_auth"), []byte("_password"), []byte("password"), []byte("token")} {
+		if bytes.Contains(b, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsSecretFile reports whether path names a file aci keeps back from
+// contained commands (by its name; .npmrc and .pypirc only when they hold
+// a token).
+func IsSecretFile(path string) bool {
+	secret, tokens := secretFileName(filepath.Base(path))
+	return secret && (!tokens || tokenFile(path))
+}
+
+// noteSecret records p in the index when it is named like a secret file
+// (protect_index.go calls it for every entry it reads).
+func (x *protectIndex) noteSecret(p string, d fs.DirEntry) {
+	if d.IsDir() {
+		return
+	}
+	if secret, _ := secretFileName(d.Name()); !secret {
+		return
+	}
+	if x.secrets == nil {
+		x.secrets = map[string]bool{}
+	}
+	x.secrets[p] = true
+}
+
+// pruneSecrets forgets the secret files that are gone (look calls it).
+func (x *protectIndex) pruneSecrets() {
+	for p := range x.secrets {
+		if _, err := os.Lstat(p); err != nil {
+			delete(x.secrets, p)
+		}
+	}
+}
+
+// secretPaths are the secret files the index knows, sorted.
+func (x *protectIndex) secretPaths() []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	out := make([]string, 0, len(x.secrets))
+	for p := range x.secrets {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// keptNames maps a stand-in's path (in a session folder) to the file it
+// stands in for.
+var keptNames sync.Map
+
+// keptSource is the empty stand-in for the secret file path in the
+// session folder tmp; "" when tmp is "".
+func keptSource(tmp, path string) string {
+	if tmp == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(tmp, keptDir, hex.EncodeToString(sum[:8]))
+}
+
+// keptFor lists the secret files to keep back from the command about to
+// start (those present now, but the ones in read, which the person
+// allowed it to read), making their stand-ins. The index must be fresh
+// (protectedPresent looks first).
+func (s *Sandbox) keptFor(read []string) []string {
+	x := s.indexed()
+	if x == nil || s.tmpDir == "" {
+		return nil
+	}
+	var allowed []string
+	for _, r := range read {
+		if filepath.IsAbs(r) {
+			allowed = append(allowed, filepath.Clean(r), real(r))
+		}
+	}
+	var out []string
+	for _, p := range x.secretPaths() {
+		if slices.Contains(allowed, p) || slices.Contains(allowed, real(p)) {
+			continue
+		}
+		// Only a file that is there now: bwrap would make a missing
+		// mount point in the real workspace.
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if _, tokens := secretFileName(filepath.Base(p)); tokens && !tokenFile(p) {
+			continue
+		}
+		src := keptSource(s.tmpDir, p)
+		if _, err := os.Lstat(src); err != nil {
+			if os.MkdirAll(filepath.Dir(src), 0o700) != nil || os.WriteFile(src, nil, 0o444) != nil {
+				continue
+			}
+		}
+		keptNames.Store(src, p)
+		out = append(out, p)
+	}
+	return out
+}
+
+// KeptBack lists the secret files present in the workspace that a
+// contained command started now would not read (paths as found, sorted):
+// for the file windows and the person's views. Empty when commands are
+// not contained by bwrap.
+func (s *Sandbox) KeptBack() []string {
+	if s.Kind() != Bwrap {
+		return nil
+	}
+	x := s.indexed()
+	if x == nil || s.privateTmp() == "" {
+		return nil
+	}
+	s.protectedPresent(nil) // a fresh look; what it finds made is moved away as a command's look does
+	var out []string
+	for _, p := range x.secretPaths() {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && IsSecretFile(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+//go:build linux
+
+package textfile
+
+import (
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// noOpenat2 makes openDirBeneath take the walk, as on a kernel without
+// openat2 (tests).
+var noOpenat2 bool
+
+// openDirBeneath opens the folder rel below rootFD (at root) for a write,
+// making missing folders when create is set: the kernel resolves it
+// (openat2, RESOLVE_BENEATH: no step out of root, by "..", an absolute
+// link or a magic link), so nothing can swap a link in between. A path
+// the kernel refuses (an absolute link, which may still point inside) or
+// a kernel without openat2 takes the walk (walkDirBeneath).
+func openDirBeneath(rootFD int, root, rel string, create bool) (int, error) {
+	if noOpenat2 {
+		return walkDirBeneath(rootFD, root, rel, create)
+	}
+	how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
+	fd, err := unix.Openat2(rootFD, rel, &how)
+	switch {
+	case err == nil:
+		return fd, nil
+	case errors.Is(err, unix.ENOENT) && !create:
+		return -1, err
+	case errors.Is(err, unix.ENOENT), errors.Is(err, unix.EXDEV), errors.Is(err, unix.ENOSYS),
+		errors.Is(err, unix.EPERM), errors.Is(err, unix.EAGAIN):
+		return walkDirBeneath(rootFD, root, rel, create)
+	}
+	return -1, err
+}
