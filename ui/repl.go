@@ -170,6 +170,7 @@ func (r *REPL) Close() { r.in.Close() }
 // way out, a panic included.
 func (r *REPL) Run(s *session.Session, branch Brancher) int {
 	defer r.in.Close()
+	defer func() { r.sess.Close() }() // a rewound conversation's session too
 	r.use(s)
 	r.branch = branch
 	resumed := s.Resumed()
@@ -253,6 +254,10 @@ func (r *REPL) loop() int {
 		lastCtrlC = time.Time{}
 		msg = strings.TrimSpace(msg)
 		if msg == "" {
+			continue
+		}
+		if msg == escEscLine {
+			r.cmdRewind("")
 			continue
 		}
 		if err := r.in.remember(msg); err != nil {

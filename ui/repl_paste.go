@@ -33,6 +33,7 @@ type pasteReader struct {
 	held    []byte // a possible marker cut by the end of a read
 	paste   []byte // the paste so far
 	inPaste bool
+	escEsc  escPair // Esc pressed twice (rewind_keys.go)
 }
 
 func (p *pasteReader) Read(b []byte) (int, error) {
@@ -41,6 +42,10 @@ func (p *pasteReader) Read(b []byte) (int, error) {
 			p.buf = make([]byte, 4096)
 		}
 		n, err := p.r.Read(p.buf)
+		if key, ok := p.escEsc.pair(p.buf[:n], p.inPaste); ok {
+			p.held, p.out = nil, append(p.out, key...) // the first Esc is held: it goes
+			continue
+		}
 		p.feed(p.buf[:n])
 		if err != nil {
 			if !p.inPaste {
