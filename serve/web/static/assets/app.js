@@ -8,6 +8,7 @@ import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
 import { initServerStatus, unauthorized } from './server.js';
 import { ModelPicker, confirmEnd } from './manage.js';
+import { offerRewind } from './rewind.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -40,6 +41,19 @@ const S = {
 const conv = new Conversation(ui.log, {
   forkTurn: (index) => index, // a turn's index counts from 1: fork keeps turns 1..index
   onFork: (turn) => forkAt(turn),
+  onRewind: (turn, btn) => offerRewind(btn, turn, {
+    id: () => S.id, toast, fail,
+    open: async (id) => {
+      history.pushState(null, '', '#' + encodeURIComponent(id));
+      await open(id);
+      refreshList();
+    },
+    putBack: (text) => {
+      ui.input.value = text;
+      autosize();
+      ui.input.focus();
+    },
+  }),
   onDecide: (requestID, decision) => API.decide(S.id, requestID, decision),
 });
 const wins = new Windows(ui.wins, ui.winCount);
