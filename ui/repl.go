@@ -68,6 +68,7 @@ type REPL struct {
 	branch   Brancher
 	approver *termApprover
 	journal  *windows.UndoJournal
+	notify   *notifier // ACI_NOTIFY (notify.go)
 	herr     error // why the input history is not saved, if it is not
 
 	mu     sync.Mutex
@@ -129,6 +130,8 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 		return nil, fmt.Errorf("cannot read the terminal: %w", err)
 	}
 	r.in = in
+	r.notify = newNotifier(environ, term, termFocus, func(s string) { r.out.interject(s) })
+	r.notify.lock = &out.mu
 	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn, pauseTyping: r.pauseTyping}
 	out.spin.draft = r.draft
 	return r, nil
@@ -137,6 +140,7 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 // Approve asks the person at the terminal; the REPL is the windows'
 // Approver.
 func (r *REPL) Approve(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+	r.notifyWaiting(req)
 	return r.approver.Approve(ctx, req)
 }
 
@@ -152,6 +156,9 @@ func (r *REPL) Event(ev session.Event) {
 		}
 	}
 	r.out.event(ev)
+	if res, ok := ev.(session.Result); ok {
+		r.notifyTurn(res)
+	}
 }
 
 // Journal is the record of file changes /undo puts back; give it to the

@@ -62,9 +62,9 @@ func newInput(stdin *os.File, term io.Writer, hist *history, prompt, cont string
 	}
 	in.rl = rl
 	if pasteMode {
-		io.WriteString(term, bracketedPasteOn)
+		io.WriteString(term, bracketedPasteOn+focusReportOn)
 		in.paste = true
-		in.stopCont = onContinue(func() { io.WriteString(term, bracketedPasteOn) })
+		in.stopCont = onContinue(func() { io.WriteString(term, bracketedPasteOn+focusReportOn) })
 	}
 	in.syncHistory()
 	return in, nil
@@ -80,7 +80,7 @@ func (in *input) Close() {
 		in.stdin.Close()
 		in.rl.Close()
 		if in.paste {
-			io.WriteString(in.term, bracketedPasteOff)
+			io.WriteString(in.term, bracketedPasteOff+focusReportOff)
 		}
 		in.restore()
 	})

@@ -42,11 +42,15 @@ func (p *pasteReader) Read(b []byte) (int, error) {
 			p.buf = make([]byte, 4096)
 		}
 		n, err := p.r.Read(p.buf)
-		if key, ok := p.escEsc.pair(p.buf[:n], p.inPaste); ok {
+		chunk := p.buf[:n]
+		if !p.inPaste {
+			chunk = termFocus.strip(chunk) // notify_focus.go
+		}
+		if key, ok := p.escEsc.pair(chunk, p.inPaste); ok {
 			p.held, p.out = nil, append(p.out, key...) // the first Esc is held: it goes
 			continue
 		}
-		p.feed(p.buf[:n])
+		p.feed(chunk)
 		if err != nil {
 			if !p.inPaste {
 				p.out, p.held = append(p.out, p.held...), nil
