@@ -69,7 +69,7 @@ type REPL struct {
 	approver *termApprover
 	journal  *windows.UndoJournal
 	notify   *notifier // ACI_NOTIFY (notify.go)
-	herr     error // why the input history is not saved, if it is not
+	herr     error     // why the input history is not saved, if it is not
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // the running turn's; nil between turns
