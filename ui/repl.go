@@ -68,8 +68,7 @@ type REPL struct {
 	branch   Brancher
 	approver *termApprover
 	journal  *windows.UndoJournal
-	notify   *notifier // ACI_NOTIFY (notify.go)
-	herr     error     // why the input history is not saved, if it is not
+	herr     error // why the input history is not saved, if it is not
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // the running turn's; nil between turns
@@ -85,6 +84,8 @@ type REPL struct {
 	typing *typeahead
 	later  []string
 	own    map[string]int
+
+	notify *notifier // ACI_NOTIFY (notify.go)
 }
 
 // Brancher starts a branch of from at turn (the REPL's /fork).
