@@ -9,6 +9,7 @@ import { Windows } from './wins.js';
 import { initServerStatus, unauthorized } from './server.js';
 import { ModelPicker, confirmEnd } from './manage.js';
 import { offerRewind } from './rewind.js';
+import { arm, markTitle, notifyEvent, offerPermission } from './notify.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -22,6 +23,7 @@ const ui = {
   model: $('model'), end: $('end'), confirm: $('confirm'),
 };
 initServerStatus(ui.banner);
+offerPermission(document.querySelector('.head-right'));
 const models = new ModelPicker(ui.model);
 
 const STATE_LABEL = {
@@ -176,7 +178,7 @@ function renderHead() {
     ? `${tokens(u.prompt_tokens)} in · ${tokens(u.completion_tokens)} out` + (u.cached_tokens ? ` · ${tokens(u.cached_tokens)} cached` : '')
     : '';
   ui.usage.title = 'tokens this session: prompt, completion, cached';
-  document.title = `${ui.title.textContent} · aci`;
+  document.title = markTitle(`${ui.title.textContent} · aci`);
 }
 
 function showEmpty() {
@@ -225,6 +227,7 @@ async function open(id) {
     wins.update(w);
     loadWindow(gen, w.id);
   }
+  arm((info.turns || []).length);
   openEvents(gen);
   ui.input.focus();
 }
@@ -301,6 +304,7 @@ async function reconcile(gen) {
 }
 
 function onEvent(type, d) {
+  notifyEvent(type, d, S.id);
   switch (type) {
     case 'state':
       setState(d.state);
