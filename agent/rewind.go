@@ -1,6 +1,11 @@
 package agent
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/aci-dev/aci/windows"
+)
 
 // RewindTranscript starts the branch a rewind continues: a new transcript
 // holding the parent's turns before question (so its history is what the
@@ -23,4 +28,48 @@ func (t *Transcript) create() error {
 		return nil
 	}
 	return t.createLocked()
+}
+
+// ViewsBefore is what the model had been shown of each window just before
+// question n, when this process asked it (nil otherwise). A rewind hands
+// it to the branch (AdoptViews) so that windows reopened as they were are
+// not shown again: the next request adds only the question.
+func (a *Agent) ViewsBefore(n int) map[string]windows.View {
+	m, ok := a.conv.markOf(n)
+	if !ok {
+		return nil
+	}
+	return m.views
+}
+
+// AdoptViews takes views as what the model knows of the windows open now
+// whose view is still exactly that; the others are shown afresh as after
+// any restore. Call it right after Restore or Resume, before a turn.
+func (a *Agent) AdoptViews(views map[string]windows.View) { a.conv.views.adopt(views) }
+
+// snapshot is what the history shows of each window now, for a question's
+// mark; a collapsed window is left out (it is shown whole again).
+func (v *views) snapshot() map[string]windows.View {
+	out := make(map[string]windows.View, len(v.shown))
+	for id, s := range v.shown {
+		if !s.collapsed {
+			out[id] = s.view
+		}
+	}
+	return out
+}
+
+// adopt marks each open window whose view equals the one given as shown.
+func (v *views) adopt(views map[string]windows.View) {
+	for _, w := range v.wm.Windows() {
+		id := w.ID()
+		was, ok := views[id]
+		if !ok || v.shown[id] != nil {
+			continue
+		}
+		if cur := w.View(); reflect.DeepEqual(cur, was) {
+			v.shown[id] = &shown{view: cur, lastUsed: v.step}
+			delete(v.orphans, id)
+		}
+	}
 }

@@ -116,6 +116,9 @@ func (s *Session) Rewind(ctx context.Context, turn int, files, conversation bool
 	if err != nil {
 		return res, fmt.Errorf("rewind the conversation: %w", err)
 	}
+	// Windows reopened as the model last saw them before the question are
+	// not shown again: the next request adds only the question.
+	b.agent.AdoptViews(s.agent.ViewsBefore(turn))
 	res.Branch = b
 	return res, nil
 }

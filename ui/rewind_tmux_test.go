@@ -89,7 +89,7 @@ func TestREPLRewindFilesAndConversation(t *testing.T) {
 	s.waitPrompt()
 
 	s.typeLine("/rewind")
-	s.waitFor("question [2]")
+	s.waitUntil("the list again", func(scr string) bool { return strings.Count(scr, "question [2]") == 2 })
 	s.typeLine("1")
 	s.waitFor("restore: Enter files and conversation")
 	s.typeLine("")
