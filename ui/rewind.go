@@ -67,6 +67,11 @@ func (r *REPL) cmdRewind(arg string) bool {
 	}
 	r.use(res.Branch)
 	old.Close()
+	// Notes for the model about what happened after the question (an
+	// /undo, a !command) belong to the conversation left behind.
+	r.mu.Lock()
+	r.pending = nil
+	r.mu.Unlock()
 	r.out.note(fmt.Sprintf("back before question %d; the later turns stay in session %s (aci --resume %s)", n, old.ID(), old.ID()))
 	r.in.prefill(encodeEntry(typedQuestion(res.Question)))
 	return false
