@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/windows"
 )
 
 // messagesOf is a recorded request's messages array as sent.
@@ -120,4 +122,53 @@ func TestRewindCostAgainstAFreshStart(t *testing.T) {
 	}
 	t.Cleanup(fresh.Close)
 	row("a fresh session (without turns 1 and 2)", func() error { _, err := fresh.Run(ctx, edited); return err })
+}
+
+// The three choices: files only leaves the conversation; conversation
+// only leaves the files (and forgets their changes, so a later rewind of
+// files does not reach past what the model knows); a question the session
+// does not have, or a turn running, is refused.
+func TestRewindChoices(t *testing.T) {
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: call("launcher", "open", `{"app":"file","target":"a.txt"}`) + call("file_1", "edit", `{"old_text":"a0","new_text":"a1"}`)},
+		fakeai.Reply{Content: "one"},
+		fakeai.Reply{Content: call("file_1", "edit", `{"old_text":"a1","new_text":"a2"}`)},
+		fakeai.Reply{Content: "two"},
+	)
+	f, work := newFactory(t, srv)
+	path := filepath.Join(work, "a.txt")
+	os.WriteFile(path, []byte("a0\n"), 0o644)
+	read := func() string { b, _ := os.ReadFile(path); return string(b) }
+	ctx := context.Background()
+	s, err := f.New(ctx, Options{Workdir: work, Journal: windows.NewUndoJournal()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	for _, q := range []string{"first", "second"} {
+		if _, err := s.Run(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Rewind(ctx, 3, true, true); !errors.Is(err, ErrNoTurn) {
+		t.Errorf("rewind to a question not asked: %v", err)
+	}
+	res, err := s.Rewind(ctx, 2, true, false)
+	if err != nil || res.Branch != nil || res.Files == nil || len(res.Files.Restored) != 1 || read() != "a1\n" {
+		t.Fatalf("files only: %+v %v, a.txt %q", res, err, read())
+	}
+	if n := len(s.Info().Turns); n != 2 {
+		t.Errorf("files only changed the conversation: %d turns", n)
+	}
+	res, err = s.Rewind(ctx, 1, false, true)
+	if err != nil || res.Branch == nil || res.Files != nil || read() != "a1\n" {
+		t.Fatalf("conversation only: %+v %v, a.txt %q", res, err, read())
+	}
+	t.Cleanup(res.Branch.Close)
+	if n := len(res.Branch.Info().Turns); n != 0 {
+		t.Errorf("the branch holds %d turns", n)
+	}
+	if res, err := s.Rewind(ctx, 1, true, false); err != nil || res.Files != nil || res.FilesNote == "" || read() != "a1\n" {
+		t.Errorf("files after a conversation-only rewind: %+v %v, a.txt %q", res, err, read())
+	}
 }
