@@ -11,6 +11,9 @@ Usage:
   echo "question" | aci      answer one question; the answer goes to stdout
   aci -p "question"          the same; piped stdin is appended as context
   echo "question" | aci -p   the same, the question read from stdin
+  aci -p "/NAME args"        run a slash command: /init, /review [TARGET], a
+                             command file (.aci/commands, .claude/commands,
+                             ~/.config/aci/commands) or a skill
   aci serve                  sessions over HTTP, with a web page (aci serve --help)
   aci acp                    an agent for editors over the Agent Client
                              Protocol (aci acp --help)

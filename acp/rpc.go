@@ -181,6 +181,9 @@ func (c *conn) dispatch(ctx context.Context, line []byte, h handler, wg *sync.Wa
 			defer wg.Done()
 			res, err := c.handle(ctx, h, m)
 			c.reply(m.ID, res, err)
+			if f, ok := res.(followed); ok && err == nil {
+				f.then()
+			}
 		}()
 	}
 }

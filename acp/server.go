@@ -52,10 +52,11 @@ type acpSession struct {
 	up  *updates
 	cwd string
 
-	mu        sync.Mutex
-	prompting bool
-	cancel    context.CancelFunc
-	cancelled bool
+	mu           sync.Mutex
+	prompting    bool
+	cancel       context.CancelFunc
+	cancelled    bool
+	commandsSent []availableCommand // what the editor was told last (commands.go)
 }
 
 // Run speaks ACP on in and out until in ends or ctx is done; then every
@@ -203,7 +204,7 @@ func (srv *server) newSession(ctx context.Context, p newSessionParams) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return newSessionResult{SessionID: s.id}, nil
+	return followed{newSessionResult{SessionID: s.id}, s.sendCommands}, nil
 }
 
 // loadSession continues a stored session (made by any front end in that
@@ -222,7 +223,7 @@ func (srv *server) loadSession(ctx context.Context, p loadSessionParams) (any, e
 	if stored := s.s.Resumed(); stored != nil {
 		s.replay(*stored)
 	}
-	return struct{}{}, nil
+	return followed{struct{}{}, s.sendCommands}, nil
 }
 
 // open builds an aci session for the editor: new, or resuming id.
@@ -361,6 +362,7 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 	}
 	start := time.Now()
 	_, err = s.s.Run(ctx, question)
+	s.sendCommands()
 	srv.log.Printf("session %s: prompt ended after %s: %v", s.id, time.Since(start).Round(time.Millisecond), err)
 	s.mu.Lock()
 	cancelled := s.cancelled
@@ -378,6 +380,8 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 		return promptResult{StopReason: stopCancel}, nil
 	case errors.Is(err, session.ErrBusy):
 		return nil, &rpcError{Code: codeInvalidRequest, Message: err.Error()}
+	case errors.Is(err, session.ErrUsage): // a command file that cannot run
+		return nil, invalidParams("%v", err)
 	}
 	cfg := srv.cfg.Factory.Config()
 	return nil, &rpcError{Code: codeInternalError, Message: agent.Describe(err, cfg.Client.BaseURL, s.s.Model())}

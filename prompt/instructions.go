@@ -15,6 +15,7 @@ const MaxInstructionBytes = 32 << 10
 type Instruction struct {
 	Path string // relative to the working directory when inside it
 	Text string
+	User bool // the person's own, for every project (instructions_user.go)
 }
 
 // LoadInstructions reads AGENTS.md from the git root (or the working

@@ -28,7 +28,11 @@ func System(base string, h Hints) string {
 	fmt.Fprintf(&b, "- OS: %s\n", h.OS)
 	fmt.Fprintf(&b, "- Today's date: %s\n", h.Date)
 	for _, in := range h.Instructions {
-		fmt.Fprintf(&b, "\n# Project instructions (%s)\n%s\n", in.Path, strings.TrimSpace(in.Text))
+		kind := "Project"
+		if in.User {
+			kind = "The person's"
+		}
+		fmt.Fprintf(&b, "\n# %s instructions (%s)\n%s\n", kind, in.Path, strings.TrimSpace(in.Text))
 	}
 	if s := strings.TrimSpace(h.Summary); s != "" {
 		b.WriteString("\n# Summary of the conversation so far\nEarlier messages were compressed into this summary; the windows are still open and live.\n")

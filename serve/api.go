@@ -150,6 +150,10 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusConflict, "this session runs in a terminal: ask there (a message sent while its turn runs joins the turn)")
 	case errors.Is(err, session.ErrClosed):
 		s.fail(w, http.StatusNotFound, "the session was ended: load it again with GET /api/sessions/%s", ss.ID())
+	case errors.Is(err, session.ErrUsage): // a command file that cannot run
+		s.fail(w, http.StatusBadRequest, "%v", err)
+	case errors.Is(err, session.ErrCommandBusy):
+		s.fail(w, http.StatusConflict, "%v", err)
 	case err != nil:
 		s.fail(w, http.StatusInternalServerError, "start the turn: %v", err)
 	case steered:

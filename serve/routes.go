@@ -25,6 +25,7 @@ func (s *Server) routes() []route {
 		{"GET", "/{$}", s.page},
 		{"GET", "/api/openapi.json", s.openapi},
 		{"GET", "/api/models", s.models},
+		{"GET", "/api/commands", s.commands},
 		{"GET", "/api/sessions", s.list},
 		{"POST", "/api/sessions", s.create},
 		{"GET", "/api/sessions/{id}", s.get},

@@ -229,6 +229,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir})
 		apps = append(apps, windows.MCPAppWith(s.pool))
 	}
+	if app := skillApp(opt.Workdir, say); app != nil {
+		apps = append(apps, app)
+	}
 	s.wm = windows.NewManager(env, apps...)
 
 	acfg := f.cfg.Agent
@@ -236,7 +239,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		Workdir:      opt.Workdir,
 		OS:           runtime.GOOS + "/" + runtime.GOARCH,
 		Date:         f.cfg.Now().Format("2006-01-02"),
-		Instructions: prompt.LoadInstructions(opt.Workdir),
+		Instructions: prompt.LoadAllInstructions(prompt.UserInstructionsPath(), opt.Workdir),
 	}
 	s.instructions = acfg.Hints.Instructions
 	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)

@@ -131,16 +131,30 @@ func (s *Session) State() State {
 // Run answers one question, blocking: the REPL and pipe mode call it. A
 // second turn while one runs gets ErrBusy.
 func (s *Session) Run(ctx context.Context, question string) (string, error) {
-	ctx, n, err := s.begin(ctx, question)
+	p, err := s.Expand(question)
 	if err != nil {
 		return "", err
 	}
-	return s.turn(ctx, n, question)
+	return s.RunPrompt(ctx, p)
+}
+
+// RunPrompt is Run for a question Expand made (the REPL adds its notes
+// to the expanded text).
+func (s *Session) RunPrompt(ctx context.Context, p Prompt) (string, error) {
+	ctx, n, err := s.begin(ctx, p.Typed)
+	if err != nil {
+		return "", err
+	}
+	return s.turn(ctx, n, p)
 }
 
 // Start answers one question in the background and returns its turn
 // number; events tell how it goes.
 func (s *Session) Start(question string) (int, error) {
+	p, err := s.Expand(question)
+	if err != nil {
+		return 0, err
+	}
 	ctx, n, err := s.begin(context.Background(), question)
 	if err != nil {
 		return 0, err
@@ -151,9 +165,14 @@ func (s *Session) Start(question string) (int, error) {
 				s.publish(Notice{Kind: "error", Text: "internal error in the turn"})
 			}
 		}()
-		s.turn(ctx, n, question)
+		s.turn(ctx, n, p)
 		// Messages that came after the turn's last request start the next.
 		for q := s.Queued(); q != ""; q = s.Queued() {
+			p, err := s.Expand(q)
+			if err != nil {
+				s.publish(Notice{Kind: "error", Text: err.Error()})
+				continue
+			}
 			ctx, n, err := s.begin(context.Background(), q)
 			if errors.Is(err, ErrBusy) {
 				s.Send(q) // another turn began meanwhile: the messages join it
@@ -162,7 +181,7 @@ func (s *Session) Start(question string) (int, error) {
 			if err != nil {
 				return
 			}
-			s.turn(ctx, n, q)
+			s.turn(ctx, n, p)
 		}
 	}()
 	return n, nil
@@ -187,7 +206,8 @@ func (s *Session) begin(ctx context.Context, question string) (context.Context, 
 }
 
 // turn runs turn n to its end.
-func (s *Session) turn(ctx context.Context, n int, question string) (string, error) {
+func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
+	question := p.Typed
 	s.run.Lock()
 	start := time.Now()
 	defer func() {
@@ -208,7 +228,7 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 	s.publish(Turn{Turn: n, Question: q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
-	answer, err := s.agent.Run(ctx, question)
+	answer, err := s.runPrompt(ctx, p)
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
 	if err == nil {

@@ -39,6 +39,9 @@ func (s *Session) Steer(text string) (int, error) {
 // starts takes messages only while a turn runs (ErrAttached otherwise).
 func (s *Session) Send(text string) (turn int, steered bool, err error) {
 	for {
+		if s.Running() && s.namesCommand(text) {
+			return 0, false, ErrCommandBusy // a command is a turn of its own
+		}
 		n, err := s.Steer(text)
 		if !errors.Is(err, ErrIdle) {
 			return n, err == nil, err

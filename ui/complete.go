@@ -18,7 +18,7 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 	head := string(line[:pos])
 	if strings.HasPrefix(head, "/") && !strings.ContainsAny(head, " \t") {
 		var out [][]rune
-		for _, name := range commandNames() {
+		for _, name := range allCommandNames(c.workdir) {
 			if strings.HasPrefix(name, head) {
 				out = append(out, []rune(name[len(head):]+" "))
 			}

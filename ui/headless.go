@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -112,6 +113,9 @@ func RunHeadless(ctx context.Context, a Runner, question string, h *Headless, st
 	_, err := a.Run(ctx, question)
 	res, werr := h.finish(err)
 	code := exitCode(res)
+	if errors.Is(err, session.ErrUsage) { // a command file that cannot run
+		code = ExitUsage
+	}
 	if res.Error != "" {
 		fmt.Fprintln(stderr, "aci:", res.Error)
 	}

@@ -5,6 +5,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -195,6 +196,9 @@ func RunPipe(ctx context.Context, a Runner, question string, p *Pipe, stdout, st
 	res := p.finish(err)
 	if res.Outcome != session.Answered {
 		fmt.Fprintln(stderr, "aci:", res.Error)
+		if errors.Is(err, session.ErrUsage) { // a command file that cannot run
+			return ExitUsage
+		}
 		return exitCode(res)
 	}
 	fmt.Fprintln(stdout, res.Answer)

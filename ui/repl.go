@@ -300,12 +300,17 @@ func (r *REPL) turn(msg string) {
 	defer r.setCancel(nil)
 	defer r.journal.EndTurn()
 
+	p, err := r.sess.Expand(msg) // a prompt command's file, before the notes go in front
+	if err != nil {
+		r.out.fail(err.Error())
+		return
+	}
 	r.out.beginTurn()
-	msg = r.prepare(ctx, msg)
+	p.Text = r.prepare(ctx, p.Text)
 	r.startTyping("")
 	// The session's result event says how the turn ended: the renderer
 	// draws it.
-	if _, err := r.sess.Run(ctx, msg); errors.Is(err, session.ErrBusy) || errors.Is(err, session.ErrClosed) {
+	if _, err := r.sess.RunPrompt(ctx, p); errors.Is(err, session.ErrBusy) || errors.Is(err, session.ErrClosed) {
 		r.out.fail(err.Error())
 	}
 	draft := r.stopTyping()

@@ -134,15 +134,16 @@ func TestParseSlash(t *testing.T) {
 }
 
 func TestSlashCompleter(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	got, n := completer{}.Do([]rune("/re"), 3)
-	if n != 3 || len(got) != 1 || string(got[0]) != "set " {
+	if n != 3 || len(got) != 3 || string(got[0]) != "set " || string(got[1]) != "view " || string(got[2]) != "wind " { // /reset, /review, /rewind
 		t.Errorf("/re: %q, %d", got, n)
 	}
 	if got, _ := (completer{}).Do([]rune("hello /re"), 9); got != nil {
 		t.Errorf("completed inside a message: %q", got)
 	}
 	all, _ := completer{}.Do([]rune("/"), 1)
-	if len(all) != len(commandNames()) {
-		t.Errorf("/ offers %d of %d commands", len(all), len(commandNames()))
+	if len(all) != len(allCommandNames("")) {
+		t.Errorf("/ offers %d of %d commands", len(all), len(allCommandNames("")))
 	}
 }

@@ -54,7 +54,7 @@ func parseSlash(line string) (name, arg string, ok bool) {
 		return "", "", false
 	}
 	for _, c := range word {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == ':' || c == '.') {
 			return "", "", false
 		}
 	}
@@ -78,6 +78,9 @@ func findCommand(name string) *command {
 // command runs a slash command; true means leave.
 func (r *REPL) command(name, arg string) bool {
 	c := findCommand(name)
+	if c == nil && r.runPromptCommand(name, arg) {
+		return false
+	}
 	if c == nil {
 		r.out.println(r.out.yellow.Sprint("unknown command /"+sanitize(name)) + r.out.dim.Sprint(" · /help lists the commands"))
 		return false
@@ -112,6 +115,7 @@ func (r *REPL) cmdHelp(string) bool {
 		}
 		o.println(line)
 	}
+	r.helpPromptCommands()
 	o.println(o.bold.Sprint("Keys"))
 	for _, k := range [][2]string{
 		{"Enter", "send; a line ending in \\ continues on the next"},

@@ -38,6 +38,9 @@ func (l *launcher) View() View {
 	for _, name := range l.m.appOrder {
 		app := l.m.apps[name]
 		fmt.Fprintf(&b, "\n- %s: %s (target: %s)", name, app.Desc, app.Target)
+		for _, item := range app.Items {
+			b.WriteString("\n  - " + item)
+		}
 	}
 	return View{Content: b.String()}
 }

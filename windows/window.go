@@ -112,6 +112,9 @@ type App struct {
 	Name   string
 	Desc   string // one line for the launcher
 	Target string // what open's target means for this app
+	// Items are listed by the launcher under the app, one line each (the
+	// skills, by name and description).
+	Items []string
 	// Open makes a window with the given id; it may return a message for
 	// the model after "opened ID".
 	Open func(ctx context.Context, id, target string) (Window, string, error)

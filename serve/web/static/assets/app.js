@@ -10,6 +10,7 @@ import { initServerStatus, unauthorized } from './server.js';
 import { ModelPicker, confirmEnd } from './manage.js';
 import { offerRewind } from './rewind.js';
 import { arm, markTitle, notifyEvent, offerPermission } from './notify.js';
+import { SlashMenu } from './slash.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -409,6 +410,7 @@ ui.input.addEventListener('keydown', (e) => {
   }
 });
 ui.input.addEventListener('input', autosize);
+new SlashMenu(ui.input, ui.composer);
 ui.newBtn.addEventListener('click', () => newSession());
 // The state says a question waits: a click brings it into view.
 ui.state.addEventListener('click', () => {
