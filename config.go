@@ -360,7 +360,8 @@ func envInt(name string, def int) (int, error) {
 // the model can write, must not be able to turn approvals or containment
 // off.
 // Nor may it choose the token of aci serve.
-var safetySwitches = map[string]bool{"ACI_YES": true, "ACI_SANDBOX": true, "ACI_SERVE_TOKEN": true}
+// Nor name a program to run outside containment (ACI_NOTIFY).
+var safetySwitches = map[string]bool{"ACI_YES": true, "ACI_SANDBOX": true, "ACI_SERVE_TOKEN": true, "ACI_NOTIFY": true}
 
 // ownVar reports the variables aci reads from .env: its own settings
 // (OPENAI_*, ACI_*). The rest of a .env belongs to the project: aci does

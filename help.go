@@ -55,6 +55,8 @@ ACI_* variables.
                           for a local server, 180 otherwise)
   ACI_CACHE_TTL           seconds the provider keeps a prompt cached (default
                           300; 0: it never expires)
+  ACI_NOTIFY              auto, bell, osc9, off, or a command reading JSON on
+                          stdin: a long turn's end or a waiting question
   ACI_YES, ACI_SANDBOX    safety switches: from the environment and flags only,
                           never from a file
 

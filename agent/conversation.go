@@ -59,7 +59,7 @@ func newConversation(client Client, wm *windows.Manager, cfg Config, emit func(E
 // Ask begins a turn with the person's question.
 func (c *Conversation) Ask(question string) {
 	c.questions++
-	c.marks = append(c.marks, mark{question: c.questions, at: len(c.history), turn: c.turn, windows: c.wm.Snapshot()})
+	c.marks = append(c.marks, mark{question: c.questions, at: len(c.history), turn: c.turn, windows: c.wm.Snapshot(), views: c.views.snapshot()})
 	c.appendEntry("user", question)
 	c.question = question
 }

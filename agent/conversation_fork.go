@@ -14,10 +14,11 @@ import (
 
 // mark is where a question still in the history begins.
 type mark struct {
-	question int                   // its number, from 1 since the last reset
-	at       int                   // its entry in the history
-	turn     int                   // model replies before it
-	windows  []windows.WindowState // the windows open when it was asked
+	question int                     // its number, from 1 since the last reset
+	at       int                     // its entry in the history
+	turn     int                     // model replies before it
+	windows  []windows.WindowState   // the windows open when it was asked
+	views    map[string]windows.View // what the model knew of them then (rewind.go); nil when restored
 }
 
 // isQuestion reports whether a message is a question of the person: a

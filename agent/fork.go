@@ -23,6 +23,12 @@ func ForkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 	if turn < 1 {
 		return nil, Session{}, fmt.Errorf("%w: turns count from 1, got %d", ErrNoSuchTurn, turn)
 	}
+	return forkTranscript(dir, parentPath, turn, secret)
+}
+
+// forkTranscript is ForkTranscript for any turn from 0 (a branch that
+// keeps no turn: /rewind to the first question).
+func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcript, Session, error) {
 	parent, workdir, err := replay(parentPath)
 	if err != nil {
 		return nil, Session{}, fmt.Errorf("read the session to fork: %w", err)
@@ -43,6 +49,12 @@ func ForkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 		if err := t.writeRaw(line); err != nil {
 			t.Close()
 			os.Remove(t.Path)
+			return nil, Session{}, err
+		}
+	}
+	if len(records) == 0 {
+		// A branch that keeps no record still exists: --sessions lists it.
+		if err := t.create(); err != nil {
 			return nil, Session{}, err
 		}
 	}

@@ -145,23 +145,31 @@ func (t *Transcript) Write(r Record) error {
 		if r.Type == "reset" {
 			return nil // nothing to forget yet: still no file
 		}
-		if t.meta == nil {
-			return errors.New("write transcript: it is closed")
-		}
-		f, err := openClaimed(t.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND)
-		if err != nil {
+		if err := t.createLocked(); err != nil {
 			return err
 		}
-		t.f = f
-		meta := *t.meta
-		meta.Time = time.Now().UTC().Format(time.RFC3339Nano)
-		t.meta = nil
-		if err := t.writeLocked(meta); err != nil {
-			return err
-		}
-		pruneSessions(filepath.Dir(t.Path), meta.Workdir, keptSessions)
 	}
 	return t.writeLocked(r)
+}
+
+// createLocked creates the file with its meta record.
+func (t *Transcript) createLocked() error {
+	if t.meta == nil {
+		return errors.New("write transcript: it is closed")
+	}
+	f, err := openClaimed(t.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND)
+	if err != nil {
+		return err
+	}
+	t.f = f
+	meta := *t.meta
+	meta.Time = time.Now().UTC().Format(time.RFC3339Nano)
+	t.meta = nil
+	if err := t.writeLocked(meta); err != nil {
+		return err
+	}
+	pruneSessions(filepath.Dir(t.Path), meta.Workdir, keptSessions)
+	return nil
 }
 
 func (t *Transcript) writeLocked(r Record) error {

@@ -327,6 +327,7 @@ func (s *Server) options(model string) session.Options {
 		Model:    model,
 		Approver: s.cfg.Approver,
 		Say:      func(line string) { s.log.Print(line) },
+		Journal:  newJournal(),
 	}
 	if s.withOptions != nil {
 		s.withOptions(&opt)

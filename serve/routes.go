@@ -36,6 +36,7 @@ func (s *Server) routes() []route {
 		{"POST", "/api/sessions/{id}/approvals/{request_id}", s.approve},
 		{"GET", "/api/sessions/{id}/windows/{window_id}", s.window},
 		{"POST", "/api/sessions/{id}/fork", s.fork},
+		{"POST", "/api/sessions/{id}/rewind", s.rewind},
 	}
 }
 

@@ -220,6 +220,7 @@ func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
 		s.mu.Unlock()
 		s.run.Unlock()
 	}()
+	defer s.journalTurn(n)()
 	q := s.f.cfg.Agent.Redact(question)
 	// The question itself is stored once, as the user message the agent
 	// writes next; the turn record only marks where the turn begins.

@@ -84,6 +84,8 @@ type REPL struct {
 	typing *typeahead
 	later  []string
 	own    map[string]int
+
+	notify *notifier // ACI_NOTIFY (notify.go)
 }
 
 // Brancher starts a branch of from at turn (the REPL's /fork).
@@ -129,6 +131,8 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 		return nil, fmt.Errorf("cannot read the terminal: %w", err)
 	}
 	r.in = in
+	r.notify = newNotifier(environ, term, termFocus, func(s string) { r.out.interject(s) })
+	r.notify.lock = &out.mu
 	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn, pauseTyping: r.pauseTyping}
 	out.spin.draft = r.draft
 	return r, nil
@@ -137,6 +141,7 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 // Approve asks the person at the terminal; the REPL is the windows'
 // Approver.
 func (r *REPL) Approve(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+	r.notifyWaiting(req)
 	return r.approver.Approve(ctx, req)
 }
 
@@ -152,6 +157,9 @@ func (r *REPL) Event(ev session.Event) {
 		}
 	}
 	r.out.event(ev)
+	if res, ok := ev.(session.Result); ok {
+		r.notifyTurn(res)
+	}
 }
 
 // Journal is the record of file changes /undo puts back; give it to the
@@ -170,6 +178,7 @@ func (r *REPL) Close() { r.in.Close() }
 // way out, a panic included.
 func (r *REPL) Run(s *session.Session, branch Brancher) int {
 	defer r.in.Close()
+	defer func() { r.sess.Close() }() // a rewound conversation's session too
 	r.use(s)
 	r.branch = branch
 	resumed := s.Resumed()
@@ -253,6 +262,10 @@ func (r *REPL) loop() int {
 		lastCtrlC = time.Time{}
 		msg = strings.TrimSpace(msg)
 		if msg == "" {
+			continue
+		}
+		if msg == escEscLine {
+			r.cmdRewind("")
 			continue
 		}
 		if err := r.in.remember(msg); err != nil {

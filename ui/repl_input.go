@@ -27,6 +27,8 @@ type input struct {
 	keyWait bool // the next key may answer a question at once
 	key     rune // the key that did
 	keys    string
+	esc     escEsc // Esc Esc at an empty prompt (rewind_keys.go)
+	preset  string // the next line's text, as if typed (prefill)
 
 	// stdin is readline's input; closed first, it ends a read readline's
 	// terminal loop may be blocked in (after a one-key answer it reads on
@@ -49,6 +51,7 @@ func newInput(stdin *os.File, term io.Writer, hist *history, prompt, cont string
 		HistorySearchFold:      true,
 		AutoComplete:           completer{workdir: workdir},
 		FuncFilterInputRune:    in.filterKey,
+		Listener:               readline.FuncListener(in.onChange),
 		EOFPrompt:              "\n", // readline's spelling of "nothing"
 		Stdin:                  in.stdin,
 		Stdout:                 term,
@@ -59,9 +62,9 @@ func newInput(stdin *os.File, term io.Writer, hist *history, prompt, cont string
 	}
 	in.rl = rl
 	if pasteMode {
-		io.WriteString(term, bracketedPasteOn)
+		io.WriteString(term, bracketedPasteOn+focusReportOn)
 		in.paste = true
-		in.stopCont = onContinue(func() { io.WriteString(term, bracketedPasteOn) })
+		in.stopCont = onContinue(func() { io.WriteString(term, bracketedPasteOn+focusReportOn) })
 	}
 	in.syncHistory()
 	return in, nil
@@ -77,7 +80,7 @@ func (in *input) Close() {
 		in.stdin.Close()
 		in.rl.Close()
 		if in.paste {
-			io.WriteString(in.term, bracketedPasteOff)
+			io.WriteString(in.term, bracketedPasteOff+focusReportOff)
 		}
 		in.restore()
 	})
@@ -94,10 +97,13 @@ func (in *input) readMessage() (msg string, blank bool, err error) {
 			prompt = in.cont
 		}
 		in.rl.SetPrompt(prompt)
-		line, err := in.rl.Readline()
+		line, err := in.armedRead(!j.pending())
 		if err != nil {
 			in.pastes.reset()
 			return "", line == "" && !j.pending(), err
+		}
+		if line == escEscLine {
+			return line, false, nil
 		}
 		if msg, done := j.add(decodeEntry(line)); done {
 			return in.pastes.expand(msg), false, nil
@@ -140,6 +146,9 @@ func (in *input) askKey(prompt string, keys string) (rune, string, error) {
 func (in *input) filterKey(r rune) (rune, bool) {
 	in.keyMu.Lock()
 	defer in.keyMu.Unlock()
+	if r == escEscKey {
+		return in.escKey()
+	}
 	if !in.keyWait {
 		return r, true
 	}
@@ -196,6 +205,8 @@ func (j *joiner) add(line string) (string, bool) {
 // prefill puts text at the next prompt, as if typed there.
 func (in *input) prefill(text string) {
 	if text != "" {
-		in.rl.WriteStdin([]byte(text))
+		in.keyMu.Lock()
+		in.preset += text // the next read starts with it (rewind_keys.go)
+		in.keyMu.Unlock()
 	}
 }

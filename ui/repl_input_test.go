@@ -136,7 +136,7 @@ func TestParseSlash(t *testing.T) {
 func TestSlashCompleter(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	got, n := completer{}.Do([]rune("/re"), 3)
-	if n != 3 || len(got) != 2 || string(got[0]) != "set " || string(got[1]) != "view " { // /reset, /review
+	if n != 3 || len(got) != 3 || string(got[0]) != "set " || string(got[1]) != "view " || string(got[2]) != "wind " { // /reset, /review, /rewind
 		t.Errorf("/re: %q, %d", got, n)
 	}
 	if got, _ := (completer{}).Do([]rune("hello /re"), 9); got != nil {

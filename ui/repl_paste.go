@@ -33,6 +33,7 @@ type pasteReader struct {
 	held    []byte // a possible marker cut by the end of a read
 	paste   []byte // the paste so far
 	inPaste bool
+	escEsc  escPair // Esc pressed twice (rewind_keys.go)
 }
 
 func (p *pasteReader) Read(b []byte) (int, error) {
@@ -41,7 +42,15 @@ func (p *pasteReader) Read(b []byte) (int, error) {
 			p.buf = make([]byte, 4096)
 		}
 		n, err := p.r.Read(p.buf)
-		p.feed(p.buf[:n])
+		chunk := p.buf[:n]
+		if !p.inPaste {
+			chunk = termFocus.strip(chunk) // notify_focus.go
+		}
+		if key, ok := p.escEsc.pair(chunk, p.inPaste); ok {
+			p.held, p.out = nil, append(p.out, key...) // the first Esc is held: it goes
+			continue
+		}
+		p.feed(chunk)
 		if err != nil {
 			if !p.inPaste {
 				p.out, p.held = append(p.out, p.held...), nil

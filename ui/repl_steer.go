@@ -51,7 +51,7 @@ func (t *typeahead) run() {
 		if err != nil {
 			return
 		}
-		for _, line := range t.feed(buf[:n]) {
+		for _, line := range t.feed(termFocus.strip(buf[:n])) {
 			t.onLine(line)
 		}
 	}

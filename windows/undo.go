@@ -20,6 +20,7 @@ type UndoJournal struct {
 	mu    sync.Mutex
 	turns []*turnChanges // finished turns that changed files, oldest first
 	cur   *turnChanges   // the running turn's, nil until it changes a file
+	next  int            // the question the running turn answers (BeginTurn), for /rewind
 }
 
 // fileSnapshot is a file's content and mode, or that it did not exist.
@@ -32,6 +33,7 @@ type fileSnapshot struct {
 // turnChanges are one turn's files: how each was before the turn, and
 // how aci left it at the end of the turn.
 type turnChanges struct {
+	turn   int // the question it answered (0: not told)
 	order  []string
 	before map[string]fileSnapshot
 	after  map[string]fileSnapshot
@@ -50,7 +52,7 @@ func (j *UndoJournal) Record(path string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.cur == nil {
-		j.cur = &turnChanges{before: map[string]fileSnapshot{}}
+		j.cur = &turnChanges{turn: j.next, before: map[string]fileSnapshot{}}
 	}
 	if _, ok := j.cur.before[path]; ok {
 		return
@@ -64,7 +66,7 @@ func (j *UndoJournal) BeforeCommand(dir string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.cur == nil {
-		j.cur = &turnChanges{before: map[string]fileSnapshot{}}
+		j.cur = &turnChanges{turn: j.next, before: map[string]fileSnapshot{}}
 	}
 	if j.cur.hasTree {
 		return
@@ -122,6 +124,12 @@ func (j *UndoJournal) Undo() (UndoResult, error) {
 	}
 	t := j.turns[len(j.turns)-1]
 	j.turns = j.turns[:len(j.turns)-1]
+	return undoTurn(t), nil
+}
+
+// undoTurn puts back the files of one turn, leaving alone those changed
+// since it ended.
+func undoTurn(t *turnChanges) UndoResult {
 	var res UndoResult
 	handled := map[string]bool{}
 	for _, p := range t.order {
@@ -147,7 +155,7 @@ func (j *UndoJournal) Undo() (UndoResult, error) {
 	if t.hasTree {
 		undoCommandChanges(t.tree, t.treeAfter, handled, &res)
 	}
-	return res, nil
+	return res
 }
 
 func readState(path string) fileSnapshot {

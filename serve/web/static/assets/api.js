@@ -55,6 +55,8 @@ export const decide = (id, requestID, decision) =>
   api('POST', `api/sessions/${enc(id)}/approvals/${enc(requestID)}`, { decision });
 export const getWindow = (id, windowID) => api('GET', `api/sessions/${enc(id)}/windows/${enc(windowID)}`);
 export const fork = (id, turn) => api('POST', `api/sessions/${enc(id)}/fork`, { turn });
+export const rewind = (id, turn, files, conversation) =>
+  api('POST', `api/sessions/${enc(id)}/rewind`, { turn, files, conversation });
 export const eventsURL = (id) => `api/sessions/${enc(id)}/events`;
 
 // The event types of §7.

@@ -8,6 +8,8 @@ import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
 import { initServerStatus, unauthorized } from './server.js';
 import { ModelPicker, confirmEnd } from './manage.js';
+import { offerRewind } from './rewind.js';
+import { arm, markTitle, notifyEvent, offerPermission } from './notify.js';
 import { SlashMenu } from './slash.js';
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +24,7 @@ const ui = {
   model: $('model'), end: $('end'), confirm: $('confirm'),
 };
 initServerStatus(ui.banner);
+offerPermission(document.querySelector('.head-right'));
 const models = new ModelPicker(ui.model);
 
 const STATE_LABEL = {
@@ -41,6 +44,19 @@ const S = {
 const conv = new Conversation(ui.log, {
   forkTurn: (index) => index, // a turn's index counts from 1: fork keeps turns 1..index
   onFork: (turn) => forkAt(turn),
+  onRewind: (turn, btn) => offerRewind(btn, turn, {
+    id: () => S.id, toast, fail,
+    open: async (id) => {
+      history.pushState(null, '', '#' + encodeURIComponent(id));
+      await open(id);
+      refreshList();
+    },
+    putBack: (text) => {
+      ui.input.value = text;
+      autosize();
+      ui.input.focus();
+    },
+  }),
   onDecide: (requestID, decision) => API.decide(S.id, requestID, decision),
 });
 const wins = new Windows(ui.wins, ui.winCount);
@@ -163,7 +179,7 @@ function renderHead() {
     ? `${tokens(u.prompt_tokens)} in · ${tokens(u.completion_tokens)} out` + (u.cached_tokens ? ` · ${tokens(u.cached_tokens)} cached` : '')
     : '';
   ui.usage.title = 'tokens this session: prompt, completion, cached';
-  document.title = `${ui.title.textContent} · aci`;
+  document.title = markTitle(`${ui.title.textContent} · aci`);
 }
 
 function showEmpty() {
@@ -212,6 +228,7 @@ async function open(id) {
     wins.update(w);
     loadWindow(gen, w.id);
   }
+  arm((info.turns || []).length);
   openEvents(gen);
   ui.input.focus();
 }
@@ -288,6 +305,7 @@ async function reconcile(gen) {
 }
 
 function onEvent(type, d) {
+  notifyEvent(type, d, S.id);
   switch (type) {
     case 'state':
       setState(d.state);

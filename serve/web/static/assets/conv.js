@@ -36,7 +36,7 @@ function firstLine(s) {
 }
 
 export class Conversation {
-  // hooks: onFork(turn), onDecide(requestID, decision) → Promise, forkTurn(index) → fork's "turn".
+  // hooks: onFork(turn), onRewind(turn, button), onDecide(requestID, decision) → Promise, forkTurn(index) → fork's "turn".
   constructor(root, hooks) {
     this.root = root;
     this.hooks = hooks;
@@ -91,9 +91,15 @@ export class Conversation {
         title: 'Start a new branch holding the turns up to this one',
         onclick: () => this.hooks.onFork(this.hooks.forkTurn(index)),
       }, icon('branch'), 'fork');
+      const rewindBtn = el('button', {
+        class: 'rewind ghost',
+        type: 'button',
+        title: 'Go back to just before this question: files and conversation, or either',
+        onclick: () => this.hooks.onRewind && this.hooks.onRewind(index, rewindBtn),
+      }, '↺ rewind to here');
       const qtext = el('div', { class: 'q-text' });
       const sec = el('section', { class: 'turn', 'data-turn': index },
-        el('div', { class: 'q' }, el('span', { class: 'turn-no' }, String(index)), qtext, forkBtn),
+        el('div', { class: 'q' }, el('span', { class: 'turn-no' }, String(index)), qtext, rewindBtn, forkBtn),
         body);
       rec = { index, sec, body, qtext, text: null, foot: null };
       // Keep the blocks in turn order whatever order they come in.
