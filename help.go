@@ -16,7 +16,8 @@ Usage:
                              Protocol (aci acp --help)
 
 Flags:
-  -p QUESTION          ask one question and exit (without QUESTION: stdin)
+  -p QUESTION          ask one question and exit (without QUESTION: stdin);
+                       a flag-like QUESTION needs -- first: aci -p -- --help
   --yes                approve dangerous commands without asking (also ACI_YES=1)
   --model NAME         model name (overrides OPENAI_MODEL)
   --max-steps N        model calls per turn (overrides ACI_MAX_STEPS)
