@@ -7,7 +7,8 @@ package main
 const mainHelp = `aci — a terminal coding agent
 
 Usage:
-  aci                        interactive session (on a terminal)
+  aci                        interactive session (on a terminal); before a dangerous
+                             action it asks: y, n or a (always), then Enter
   echo "question" | aci      answer one question; the answer goes to stdout
   aci -p "question"          the same; piped stdin is appended as context
   echo "question" | aci -p   the same, the question read from stdin
