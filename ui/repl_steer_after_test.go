@@ -74,12 +74,13 @@ func TestREPLSteerAfterApprovals(t *testing.T) {
 					fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": gateCommand}})},
 				fakeai.Reply{Content: "noted the steer"},
 			)
-			var args []string
-			if tc.serve {
-				args = []string{"--serve", "127.0.0.1:0"}
-			}
-			s := startREPL(t, srv, nil, args...)
+			s := startREPL(t, srv, nil)
 			s.waitPrompt()
+			if tc.serve {
+				s.typeLine("/serve 127.0.0.1:0")
+				s.waitFor("web page: ")
+				s.waitPrompt()
+			}
 			s.typeLine("write them")
 			for i := 1; i <= tc.approvals; i++ {
 				s.waitUntil(fmt.Sprintf("question %d", i), func(scr string) bool { return strings.Count(scr, "allow? ›") == i })
@@ -98,14 +99,19 @@ func TestREPLSteerAfterApprovals(t *testing.T) {
 	}
 }
 
-// The same after a question answered and a turn cut short with Ctrl-C.
+// The same after Ctrl-C at a question, a question answered and Ctrl-C
+// during a command.
 func TestREPLSteerAfterCtrlC(t *testing.T) {
 	t.Parallel()
-	target := filepath.Join(t.TempDir(), "out.txt")
+	outside := t.TempDir()
+	one, two := filepath.Join(outside, "one.txt"), filepath.Join(outside, "two.txt")
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": target}},
-			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "x\n"}},
+			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": one}},
+			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "x\n"}})},
+		fakeai.Reply{Content: fakeai.ToolCall(
+			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": two}},
+			fakeai.Call{Window: "file_2", Action: "write", Params: map[string]any{"content": "x\n"}},
 			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}},
 			fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "sleep 30"}})},
 		fakeai.Reply{Content: fakeai.ToolCall(
@@ -114,15 +120,26 @@ func TestREPLSteerAfterCtrlC(t *testing.T) {
 	)
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
-	s.typeLine("write it, then wait")
+	s.typeLine("write one")
 	s.waitFor("allow? ›")
-	s.typeLine("yes")
-	s.waitFor("▸ bash_1 run sleep 30")
 	s.keys("C-c")
 	s.waitFor("⊘ interrupted")
 	s.waitPrompt()
+	s.typeLine("write two, then wait")
+	s.waitUntil("the second question", func(scr string) bool { return strings.Count(scr, "allow? ›") == 2 })
+	s.typeLine("yes")
+	s.waitFor("▸ bash_1 run sleep 30")
+	s.keys("C-c")
+	s.waitUntil("the second interruption", func(scr string) bool { return strings.Count(scr, "⊘ interrupted") == 2 })
+	s.waitPrompt()
 	s.typeLine("now the gate")
-	s.steerThroughGate("steer after ctrl-c", 2)
+	s.steerThroughGate("steer after ctrl-c", 3)
 	s.waitFor("noted the steer")
+	if _, err := os.Stat(one); err == nil {
+		t.Errorf("the write asked about when Ctrl-C was pressed happened")
+	}
+	if _, err := os.Stat(two); err != nil {
+		t.Errorf("the allowed write: %v", err)
+	}
 	s.exitsOnCtrlD()
 }
