@@ -11,7 +11,8 @@ import (
 // did would be the first letter of a sentence typed there ("absolutely
 // not" allowing for the session). A whole line, ended by Enter, answers:
 // y or yes allows, a or always allows for the session, n or no denies,
-// and what follows n or no is the reason the model reads. Any other text
+// and what follows n, or no and a comma, is the reason the model reads
+// ("no way" is read whole). Any other text
 // denies with that text as the reason; a line that starts with an
 // allowing word but goes on ("yes but not src") is asked again, as the
 // one thing it cannot mean is a plain yes.
@@ -61,7 +62,16 @@ func readAnswer(line string) (verdict, string) {
 			return verdictAlways, ""
 		}
 		return verdictUnsure, ""
-	case "n", "no":
+	case "n":
+		return verdictNo, rest
+	case "no":
+		// "no, keep it": the reason follows; "no way" is said whole.
+		if sep := strings.TrimSpace(text[end:]); sep == "" || !strings.ContainsRune(",.;:!-–—", []rune(sep)[0]) {
+			if rest == "" {
+				return verdictNo, ""
+			}
+			return verdictNo, text
+		}
 		return verdictNo, rest
 	}
 	return verdictNo, text
