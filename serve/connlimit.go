@@ -13,11 +13,13 @@ import (
 // out the page: when a cap is reached, the oldest connection that is not
 // answering a request (it has sent no complete request yet, or waits
 // idle between two) is closed to make room; a new connection is refused
-// only when every one counted is busy. Half-open connections that stay
-// under the caps are closed by the header timeout.
+// only when every one counted is busy. A connection whose request is
+// waiting to be read is busy too: it may be the page's, just accepted
+// among thousands of others. Half-open connections that stay under the
+// caps are closed by the header timeout.
 const (
-	maxConns          = 512
-	maxConnsPerClient = 256
+	maxConns          = 1024
+	maxConnsPerClient = 512
 )
 
 // connLimit is a net.Listener that keeps at most total connections, and
@@ -100,12 +102,12 @@ func (l *connLimit) admit(c net.Conn) *limitedConn {
 	return lc
 }
 
-// oldestIdle is the oldest counted connection not answering a request,
-// of client ("" any).
+// oldestIdle is the oldest counted connection not answering a request
+// and with none waiting to be read, of client ("" any).
 func (l *connLimit) oldestIdle(client string) *limitedConn {
 	for e := l.order.Front(); e != nil; e = e.Next() {
 		c := e.Value.(*limitedConn)
-		if !c.busy && (client == "" || c.client == client) {
+		if !c.busy && (client == "" || c.client == client) && !waiting(c.Conn) {
 			return c
 		}
 	}
