@@ -30,6 +30,7 @@ func TestREPLApprovalDoesWhatItSays(t *testing.T) {
 	}{
 		{name: "y", typed: []string{"y"}, delete: true},
 		{name: "n", typed: []string{"n"}},
+		{name: "a", typed: []string{"a"}, delete: true},
 		{name: "yes", typed: []string{"yes"}, delete: true},
 		{name: "always", typed: []string{"always"}, delete: true},
 		{name: "absolutely not", typed: []string{"absolutely not"}, reason: "absolutely not"},
