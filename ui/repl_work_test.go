@@ -153,7 +153,7 @@ func TestREPLAlwaysCoversTheExactDangerousCommand(t *testing.T) {
 	}
 }
 
-func TestREPLApprovalOneKeyNo(t *testing.T) {
+func TestREPLApprovalNo(t *testing.T) {
 	t.Parallel()
 	target := filepath.Join(t.TempDir(), "out.txt")
 	srv := fakeai.New(t, approvalReplies(target)...)
