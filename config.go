@@ -106,7 +106,10 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.Help, "help", false, "")
 	fs.BoolVar(&c.Help, "h", false, "")
 	format := fs.String("output-format", string(ui.FormatText), "")
-	args = bareP(args, fs)
+	args, err := cmd.bareP(args, fs)
+	if err != nil {
+		return c, err
+	}
 	set := map[string]bool{}
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -136,7 +139,6 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	if err := cmd.checkAllowed(set); err != nil {
 		return c, err
 	}
-	var err error
 	if c.OutputFormat, err = ui.ParseOutputFormat(*format); err != nil {
 		return c, usageErr("%v", err)
 	}

@@ -7,7 +7,8 @@ package main
 const mainHelp = `aci — a terminal coding agent
 
 Usage:
-  aci                        interactive session (on a terminal)
+  aci                        interactive session (on a terminal); before a dangerous
+                             action it asks: y, n or a (always), then Enter
   echo "question" | aci      answer one question; the answer goes to stdout
   aci -p "question"          the same; piped stdin is appended as context
   echo "question" | aci -p   the same, the question read from stdin
@@ -19,7 +20,8 @@ Usage:
                              Protocol (aci acp --help)
 
 Flags:
-  -p QUESTION          ask one question and exit (without QUESTION: stdin)
+  -p QUESTION          ask one question and exit (without QUESTION: stdin);
+                       a flag-like QUESTION needs -- first: aci -p -- --help
   --yes                approve dangerous commands without asking (also ACI_YES=1)
   --model NAME         model name (overrides OPENAI_MODEL)
   --max-steps N        model calls per turn (overrides ACI_MAX_STEPS)

@@ -169,6 +169,13 @@ func TestACPMalformedMessages(t *testing.T) {
 			t.Errorf("%s %v: %+v, want error %d", c.method, c.params, m.Error, c.code)
 		}
 	}
+	// A prompt over 256 KiB of text, as aci serve's message limit.
+	big := strings.Repeat("x", 200<<10)
+	m := e.wait(e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{
+		map[string]any{"type": "text", "text": big}, map[string]any{"type": "text", "text": big}}}))
+	if m.Error == nil || m.Error.Code != -32602 || !strings.Contains(m.Error.Message, "limit of 256 KiB") {
+		t.Errorf("a 400 KiB prompt: %+v", m.Error)
+	}
 	if got := e.prompt(sid, "are you there?"); got != "end_turn" {
 		t.Fatalf("after the bad messages: stopReason %q", got)
 	}

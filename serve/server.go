@@ -160,7 +160,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 // turns are cancelled, their commands and MCP servers end, transcripts
 // stay. It returns nil after a shutdown asked for by ctx.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	lim := newConnLimit(ln, maxConns, maxConnsPerClient) // connlimit.go
 	hs := &http.Server{
+		ConnState:         lim.ConnState,
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		// A connection left open with no request is closed: a client that
@@ -170,7 +172,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:    s.log,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(lim) }()
 	select {
 	case err := <-errc:
 		s.Close()

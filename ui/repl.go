@@ -133,7 +133,7 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 	r.in = in
 	r.notify = newNotifier(environ, term, termFocus, func(s string) { r.out.interject(s) })
 	r.notify.lock = &out.mu
-	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn, pauseTyping: r.pauseTyping}
+	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn}
 	out.spin.draft = r.draft
 	return r, nil
 }

@@ -42,10 +42,7 @@ func (p *pasteReader) Read(b []byte) (int, error) {
 			p.buf = make([]byte, 4096)
 		}
 		n, err := p.r.Read(p.buf)
-		chunk := p.buf[:n]
-		if !p.inPaste {
-			chunk = termFocus.strip(chunk) // notify_focus.go
-		}
+		chunk := p.buf[:n] // focus reports are gone already (repl_keys.go)
 		if key, ok := p.escEsc.pair(chunk, p.inPaste); ok {
 			p.held, p.out = nil, append(p.out, key...) // the first Esc is held: it goes
 			continue
