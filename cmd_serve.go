@@ -36,6 +36,7 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 	}
 	srv, err := serve.New(serve.Config{
 		Approver: approver,
+		Mode:     cfg.PermissionMode,
 		Factory:  newFactory(cfg, say),
 		Workdir:  workdir,
 		Token:    token,

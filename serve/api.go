@@ -322,6 +322,7 @@ func (s *Server) options(model string) session.Options {
 		Workdir:  s.cfg.Workdir,
 		Model:    model,
 		Approver: s.cfg.Approver,
+		Mode:     s.cfg.Mode,
 		Say:      func(line string) { s.log.Print(line) },
 	}
 	if s.withOptions != nil {

@@ -86,6 +86,8 @@ type Options struct {
 	// Resume continues the latest session of Workdir, or ResumeID's.
 	Resume   bool
 	ResumeID string
+	// Mode is the permission mode the session starts in ("" is default).
+	Mode windows.PermMode
 	// Say receives one-line notes about starting (what was resumed, why a
 	// transcript could not be written, MCP configuration problems).
 	Say func(string)
@@ -221,6 +223,8 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		env.Approver = windows.ApproverFunc(s.approve)
 	}
 	env.Live = s.liveOutput
+	s.mode = windows.NewModeSwitch(opt.Mode)
+	env.Mode, env.Approver = s.mode, s.yesApprover(env.Approver)
 	if opt.Env != nil {
 		opt.Env(&env)
 	}

@@ -85,6 +85,11 @@ type Session struct {
 	views  map[string]windowView // what window events said last
 
 	stopTicker chan struct{}
+
+	mode         *windows.ModeSwitch // the permission mode (mode.go)
+	toldMode     windows.PermMode    // the mode the model was last told of
+	planReady    bool                // the last turn ended in plan mode
+	planAccepted bool                // the next question carries out a plan
 }
 
 type callInfo struct {
@@ -207,7 +212,8 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 	s.publish(Turn{Turn: n, Question: q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
-	answer, err := s.agent.Run(ctx, question)
+	answer, err := s.agent.Run(ctx, s.withModeNote(question))
+	s.endPlanTurn(err)
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
 	if err == nil {

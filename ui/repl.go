@@ -129,7 +129,7 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 		return nil, fmt.Errorf("cannot read the terminal: %w", err)
 	}
 	r.in = in
-	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn, pauseTyping: r.pauseTyping}
+	r.approver = &termApprover{out: out, in: in, cancelTurn: r.cancelTurn, pauseTyping: r.pauseTyping}
 	out.spin.draft = r.draft
 	return r, nil
 }

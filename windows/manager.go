@@ -38,6 +38,8 @@ type Env struct {
 	// is a background task's id, "" for a command run in the foreground),
 	// or nil. The writer must never block.
 	Live func(windowID, taskID string) io.Writer
+	// Mode is the session's permission mode (mode.go); nil is default.
+	Mode *ModeSwitch
 }
 
 // Journal records a file before aci changes it.

@@ -18,15 +18,22 @@ type Grant struct {
 	// a command with the session's own /tmp sees these real ones,
 	// read-only unless also in Write.
 	Machine []string
+	// ReadOnlyWorkspace makes the workspace read-only for the command
+	// (plan mode): it may read everything it could, and change nothing
+	// there. Write is ignored then.
+	ReadOnlyWorkspace bool
 }
 
 // Empty reports a grant that changes nothing.
-func (g Grant) Empty() bool { return len(g.Write) == 0 && len(g.Machine) == 0 }
+func (g Grant) Empty() bool { return len(g.Write) == 0 && len(g.Machine) == 0 && !g.ReadOnlyWorkspace }
 
 // apply returns p with g added for a command contained by k.
 func (g Grant) apply(k Kind, p Policy) Policy {
 	if g.Empty() {
 		return p
+	}
+	if g.ReadOnlyWorkspace {
+		return g.readOnly(k, p)
 	}
 	var write []string
 	for _, w := range g.Write {
@@ -147,9 +154,35 @@ func (s *Sandbox) Adds(g Grant) bool {
 	if !s.Contained() || g.Empty() {
 		return false
 	}
+	if g.ReadOnlyWorkspace {
+		return true // the session's sandbox has the workspace writable
+	}
 	p := g.apply(s.kind, Policy{Workspace: s.policy.Workspace, Writable: s.policy.Writable, PrivateTmp: "private"})
 	if s.kind != Bwrap {
 		return len(g.Write) > 0
 	}
 	return len(p.Granted) > 0 || len(p.Machine) > 0
+}
+
+// readOnly is apply for a grant that makes the workspace read-only: bwrap
+// binds it again read-only over its writable bind (the machine's /tmp
+// paths still shown); Landlock and sandbox-exec leave it out of the
+// writable roots.
+func (g Grant) readOnly(k Kind, p Policy) Policy {
+	if k != Bwrap {
+		p.Workspace = nil
+		return p
+	}
+	p.ReadOnly = append(slices.Clip(p.ReadOnly), p.Workspace...)
+	// A missing protected file needs no stand-in (nothing can create it),
+	// and bwrap could not make its mount point in a read-only folder.
+	p.StandIns = nil
+	if p.PrivateTmp != "" {
+		for _, m := range g.Machine {
+			if m = filepath.Clean(m); filepath.IsAbs(m) && privateTmpPath(m) && !underAny(m, p.Workspace) {
+				p.Machine = appendUnique(p.Machine, m)
+			}
+		}
+	}
+	return p
 }

@@ -10,5 +10,6 @@ func Granted(g sandbox.Grant) RunOption {
 	return func(o *runOpts) {
 		o.grant.Write = append(o.grant.Write, g.Write...)
 		o.grant.Machine = append(o.grant.Machine, g.Machine...)
+		o.grant.ReadOnlyWorkspace = o.grant.ReadOnlyWorkspace || g.ReadOnlyWorkspace
 	}
 }
