@@ -35,6 +35,8 @@ func (s *Server) routes() []route {
 		{"POST", "/api/sessions/{id}/approvals/{request_id}", s.approve},
 		{"GET", "/api/sessions/{id}/windows/{window_id}", s.window},
 		{"POST", "/api/sessions/{id}/fork", s.fork},
+		{"POST", "/api/sessions/{id}/mode", s.setMode},
+		{"POST", "/api/sessions/{id}/plan/accept", s.acceptPlan},
 	}
 }
 

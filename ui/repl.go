@@ -94,6 +94,7 @@ type Brancher func(ctx context.Context, from *session.Session, turn int) (*sessi
 func (r *REPL) use(s *session.Session) {
 	old := r.sess
 	r.sess, r.agent, r.client = s, s.Agent(), s.Client()
+	r.showMode(s.Mode())
 	if old != nil && old.Attached() && r.cfg.Serve != nil {
 		if u, err := r.cfg.Serve("", s); err == nil {
 			r.out.note("the web page: " + u)
@@ -129,6 +130,7 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 		return nil, fmt.Errorf("cannot read the terminal: %w", err)
 	}
 	r.in = in
+	in.onShiftTab = r.cycleMode
 	r.approver = &termApprover{out: out, in: in, cancelTurn: r.cancelTurn, pauseTyping: r.pauseTyping}
 	out.spin.draft = r.draft
 	return r, nil
@@ -150,6 +152,8 @@ func (r *REPL) Event(ev session.Event) {
 		if e.By != "" {
 			return // the terminal's own answer, said there already
 		}
+	case session.ModeEvent:
+		r.modeEvent(e)
 	}
 	r.out.event(ev)
 }
@@ -269,6 +273,7 @@ func (r *REPL) loop() int {
 			continue
 		}
 		r.turn(msg)
+		r.offerPlan()
 		if sig := r.quit.Load(); sig != 0 {
 			return 128 + int(sig) // as any Unix program ended by a signal
 		}

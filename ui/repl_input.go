@@ -22,6 +22,9 @@ type input struct {
 	paste  bool // bracketed paste mode was switched on
 
 	prompt, cont string
+	promptMu     sync.Mutex
+	reading      bool   // a message is being read at prompt
+	onShiftTab   func() // Shift-Tab was pressed (repl_mode.go)
 
 	keyMu   sync.Mutex
 	keyWait bool // the next key may answer a question at once
@@ -89,12 +92,18 @@ func (in *input) readMessage() (msg string, blank bool, err error) {
 	var j joiner
 	defer in.syncHistory()
 	for {
+		in.promptMu.Lock()
 		prompt := in.prompt
 		if j.pending() {
 			prompt = in.cont
 		}
+		in.reading = !j.pending()
 		in.rl.SetPrompt(prompt)
+		in.promptMu.Unlock()
 		line, err := in.rl.Readline()
+		in.promptMu.Lock()
+		in.reading = false
+		in.promptMu.Unlock()
 		if err != nil {
 			in.pastes.reset()
 			return "", line == "" && !j.pending(), err
@@ -138,6 +147,12 @@ func (in *input) askKey(prompt string, keys string) (rune, string, error) {
 // filterKey sees every key readline reads: the first key of an answer to
 // askKey, if it is one of its keys, ends the line at once.
 func (in *input) filterKey(r rune) (rune, bool) {
+	if string(r) == shiftTabMark {
+		if in.onShiftTab != nil {
+			go in.onShiftTab() // not on readline's goroutine: it redraws
+		}
+		return 0, false
+	}
 	in.keyMu.Lock()
 	defer in.keyMu.Unlock()
 	if !in.keyWait {

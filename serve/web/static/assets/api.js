@@ -55,10 +55,12 @@ export const decide = (id, requestID, decision) =>
   api('POST', `api/sessions/${enc(id)}/approvals/${enc(requestID)}`, { decision });
 export const getWindow = (id, windowID) => api('GET', `api/sessions/${enc(id)}/windows/${enc(windowID)}`);
 export const fork = (id, turn) => api('POST', `api/sessions/${enc(id)}/fork`, { turn });
+export const setMode = (id, mode) => api('POST', `api/sessions/${enc(id)}/mode`, { mode });
+export const acceptPlan = (id) => api('POST', `api/sessions/${enc(id)}/plan/accept`);
 export const eventsURL = (id) => `api/sessions/${enc(id)}/events`;
 
 // The event types of §7.
-export const EVENT_TYPES = ['text', 'tool_call', 'output', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'steer', 'usage'];
+export const EVENT_TYPES = ['text', 'tool_call', 'output', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'steer', 'usage', 'mode'];
 
 // EventStream reads a session's Server-Sent Events with fetch rather than
 // EventSource, for one reason: the first request can send Last-Event-ID 0

@@ -8,6 +8,7 @@ import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
 import { initServerStatus, unauthorized } from './server.js';
 import { ModelPicker, confirmEnd } from './manage.js';
+import { ModeSelector } from './mode.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -22,6 +23,7 @@ const ui = {
 };
 initServerStatus(ui.banner);
 const models = new ModelPicker(ui.model);
+const modes = new ModeSelector($('mode'), $('accept-plan'), (err) => fail(err));
 
 const STATE_LABEL = {
   idle: 'idle', awaiting_model: 'thinking', awaiting_approval: 'needs approval', executing: 'running',
@@ -186,6 +188,7 @@ async function open(id) {
   renderList();
   setState('idle');
   showEmpty();
+  modes.show(id, 'default', false);
   if (!id) return;
   let info;
   try {
@@ -207,6 +210,7 @@ async function open(id) {
   conv.load(info.turns, info.state && info.state !== 'idle');
   showEmpty();
   setState(info.state);
+  modes.show(id, info.mode, info.plan_ready);
   for (const w of info.windows || []) {
     wins.update(w);
     loadWindow(gen, w.id);
@@ -303,6 +307,9 @@ function onEvent(type, d) {
       break;
     case 'usage':
       refreshInfo();
+      break;
+    case 'mode':
+      modes.event(d);
       break;
     case 'turn': {
       conv.handle(type, d);
