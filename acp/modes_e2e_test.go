@@ -40,7 +40,7 @@ func TestACPModesPlanAndAccept(t *testing.T) {
 	var res struct {
 		SessionID string `json:"sessionId"`
 		Modes     struct {
-			CurrentModeID  string `json:"currentModeId"`
+			CurrentModeID  string                `json:"currentModeId"`
 			AvailableModes []struct{ ID string } `json:"availableModes"`
 		} `json:"modes"`
 	}
