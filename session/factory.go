@@ -225,6 +225,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	env.Live = s.liveOutput
 	s.mode = windows.NewModeSwitch(opt.Mode)
 	env.Mode, env.Approver = s.mode, s.yesApprover(env.Approver)
+	s.loadPolicy(&env)
 	if opt.Env != nil {
 		opt.Env(&env)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/tools/rules"
+	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -90,6 +92,8 @@ type Session struct {
 	toldMode     windows.PermMode    // the mode the model was last told of
 	planReady    bool                // the last turn ended in plan mode
 	planAccepted bool                // the next question carries out a plan
+	policy       settings.Policy     // the settings' permissions and hooks (rules.go)
+	rules        *rules.Set
 }
 
 type callInfo struct {

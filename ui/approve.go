@@ -48,7 +48,7 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 	}
 	o := a.out
 	o.println("  " + o.bold.Sprint("y") + " yes · " + o.bold.Sprint("n") + " no · " + o.bold.Sprint("a") +
-		" always (" + sanitize(scope) + ", this session) · or type why not, then Enter")
+		" always (" + sanitize(scope) + ", this session) · " + o.bold.Sprint("p") + " always for this project · or type why not, then Enter")
 	prompt := "  " + o.bold.Sprint("allow?") + " › "
 	// Keys typed ahead during the turn (the next question, perhaps) must
 	// not answer: "a" would allow for the whole session.
@@ -74,6 +74,9 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 		case 'a':
 			o.println("  " + o.green.Sprint("✓ allowed for this session: "+sanitize(scope)))
 			return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix}
+		case 'p':
+			o.println("  " + o.green.Sprint("✓ allowed for this project: "+sanitize(scope)+" (/permissions lists and removes rules)"))
+			return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix, Project: true}
 		case 'n':
 			return windows.Decision{}
 		}

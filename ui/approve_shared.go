@@ -13,9 +13,9 @@ import (
 // page is asked too, with a reader the page's answer can stop.
 func (a *termApprover) askKey(ctx context.Context, prompt string, shared *session.SharedQuestion) (rune, string, error) {
 	if shared == nil {
-		return a.in.askKey(prompt, "yna")
+		return a.in.askKey(prompt, "ynap")
 	}
-	return askKeysUntil(ctx, a.in.fd, prompt, "yna", func(s string) { a.out.raw(s) })
+	return askKeysUntil(ctx, a.in.fd, prompt, "ynap", func(s string) { a.out.raw(s) })
 }
 
 // decidedElsewhere says in the terminal what the web page decided.

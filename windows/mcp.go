@@ -340,6 +340,9 @@ func (w *mcpWindow) call(ctx context.Context, name string, args Args) Result {
 // approve asks before a tool that may change something runs; nil means
 // it may. "Always" allows the tool with any arguments for the session.
 func (w *mcpWindow) approve(ctx context.Context, tool string, readOnly bool, params map[string]any) *Result {
+	if r := w.env.denied("tool", w.name+"."+tool); r != nil {
+		return r
+	}
 	if readOnly {
 		return nil
 	}

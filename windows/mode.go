@@ -138,6 +138,9 @@ func planRefusal(what string) *Result {
 // read-only becomes one to ask about. Other modes change nothing (ok
 // false: the caller goes on as usual).
 func (w *bashWindow) commandGate(v *guard.Verdict, command string, uncontained bool) (opts []shell.RunOption, refused *Result, ok bool) {
+	if r := w.env.denied("command", command); r != nil {
+		return nil, r, true
+	}
 	switch w.env.Mode.Get() {
 	case ModeAsk:
 		if !v.Dangerous && !guard.ReadOnly(command) {
