@@ -37,6 +37,7 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 	srv, err := serve.New(serve.Config{
 		Approver: approver,
 		Mode:     cfg.PermissionMode,
+		Trust:    cfg.Trust,
 		Factory:  newFactory(cfg, say),
 		Workdir:  workdir,
 		Token:    token,

@@ -40,6 +40,7 @@ type config struct {
 	Stream         bool
 	Yes            bool
 	PermissionMode windows.PermMode  // --permission-mode, or yes for --yes (config_mode.go)
+	Trust          bool              // --trust: the project's hooks and MCP servers run (PROTOCOL.md §10)
 	Sandbox        string            // ACI_SANDBOX or --sandbox: workspace or off
 	DotEnv         map[string]string // entries .env set (safety switches excluded), for the secret checks
 	Resume         bool
@@ -105,6 +106,7 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	fs.Var(serveAt, "serve", "")
 	sandboxFlag := fs.String("sandbox", "", "")
 	permMode := fs.String("permission-mode", "", "")
+	fs.BoolVar(&c.Trust, "trust", false, "")
 	fs.BoolVar(&c.Version, "version", false, "")
 	fs.BoolVar(&c.Help, "help", false, "")
 	fs.BoolVar(&c.Help, "h", false, "")

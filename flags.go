@@ -21,7 +21,7 @@ type command struct {
 
 var (
 	mainCmd = command{name: "aci", help: mainHelp, flags: names(
-		"p", "yes", "model", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode"),
+		"p", "yes", "model", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			if f == "addr" {
 				return "--addr is for aci serve: aci serve --addr HOST:PORT (see aci serve --help)"
@@ -29,7 +29,7 @@ var (
 			return ""
 		}}
 	serveCmd = command{name: "aci serve", help: serveHelp, flags: names(
-		"addr", "yes", "model", "max-steps", "sandbox", "version", "help", "h", "permission-mode"),
+		"addr", "yes", "model", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
 			case "p", "resume", "sessions", "output-format":

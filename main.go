@@ -127,7 +127,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 
 	// One session type for every front end: what differs is who approves,
 	// who keeps the undo journal and who draws.
-	opts := session.Options{Workdir: workdir, Resume: cfg.Resume, ResumeID: cfg.ResumeID, Mode: cfg.PermissionMode}
+	opts := session.Options{Workdir: workdir, Resume: cfg.Resume, ResumeID: cfg.ResumeID, Mode: cfg.PermissionMode, Trust: cfg.Trust}
 	var repl *ui.REPL
 	if interactive {
 		var notes []string

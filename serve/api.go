@@ -323,6 +323,7 @@ func (s *Server) options(model string) session.Options {
 		Model:    model,
 		Approver: s.cfg.Approver,
 		Mode:     s.cfg.Mode,
+		Trust:    s.cfg.Trust,
 		Say:      func(line string) { s.log.Print(line) },
 	}
 	if s.withOptions != nil {

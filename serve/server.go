@@ -43,6 +43,8 @@ type Config struct {
 	Approver windows.Approver
 	// Mode is the permission mode sessions start in ("" is default).
 	Mode windows.PermMode
+	// Trust lets the project's hooks and MCP servers run (--trust).
+	Trust bool
 	// Page serves GET / and its assets; nil: a short page pointing at the
 	// API.
 	Page http.Handler

@@ -88,6 +88,9 @@ type Options struct {
 	ResumeID string
 	// Mode is the permission mode the session starts in ("" is default).
 	Mode windows.PermMode
+	// Trust lets the project's hooks and MCP servers run in a folder the
+	// person has not trusted yet (--trust, or a yes just now).
+	Trust bool
 	// Say receives one-line notes about starting (what was resumed, why a
 	// transcript could not be written, MCP configuration problems).
 	Say func(string)
@@ -107,6 +110,7 @@ func (f *Factory) New(ctx context.Context, opt Options) (*Session, error) {
 		s.Close()
 		return nil, err
 	}
+	s.sessionStart(ctx, map[bool]string{true: "resume", false: "startup"}[opt.Resume])
 	return s, nil
 }
 
@@ -198,6 +202,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	for _, p := range mcpConfig.Problems {
 		say("MCP configuration: " + p)
 	}
+	s.trustProject(opt, &mcpConfig)
 	if len(opt.MCP) > 0 {
 		if mcpConfig.Servers == nil {
 			mcpConfig.Servers = map[string]mcp.ServerConfig{}
@@ -246,6 +251,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	s.instructions = acfg.Hints.Instructions
 	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)
 	s.agent.SetSteer(s.takeSteers)
+	s.setupHooks()
 	return s, nil
 }
 

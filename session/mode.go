@@ -112,6 +112,7 @@ func (s *Session) yesApprover(next windows.Approver) windows.Approver {
 			s.publish(Notice{Kind: "info", Text: fmt.Sprintf("approved by --yes: %s (%s)", s.f.cfg.Agent.Redact(req.Subject), req.Reason)})
 			return windows.Decision{Allow: true}
 		}
+		s.notify("aci needs your permission: " + s.f.cfg.Agent.Redact(req.Subject))
 		return next.Approve(ctx, req)
 	})
 }

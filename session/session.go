@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/hooks"
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools"
@@ -94,6 +95,9 @@ type Session struct {
 	planAccepted bool                // the next question carries out a plan
 	policy       settings.Policy     // the settings' permissions and hooks (rules.go)
 	rules        *rules.Set
+	trusted      bool          // the project's hooks and MCP servers may run (trust.go)
+	hooks        *hooks.Runner // nil: no hooks (hooks.go)
+	startContext string        // what SessionStart hooks said, for the first question
 }
 
 type callInfo struct {
@@ -216,7 +220,12 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 	s.publish(Turn{Turn: n, Question: q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
-	answer, err := s.agent.Run(ctx, s.withModeNote(question))
+	answer, err := "", error(nil)
+	if q, herr := s.withHookContext(ctx, question); herr != nil {
+		err = herr
+	} else {
+		answer, err = s.agent.Run(ctx, s.withModeNote(q))
+	}
 	s.endPlanTurn(err)
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
@@ -280,6 +289,7 @@ func (s *Session) Close() {
 	}
 	s.mu.Unlock()
 	s.Wait()
+	s.sessionEnd()
 	s.run.Lock()
 	s.wm.CloseAll()
 	s.run.Unlock()

@@ -267,7 +267,7 @@ func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args
 		}
 	}
 	v.Reason += says
-	if modeOpts, refused, ok := w.commandGate(&v, command, args.Bool("uncontained")); ok {
+	if modeOpts, refused, ok := w.commandGate(ctx, &v, command, args.Bool("uncontained")); ok {
 		return modeOpts, v.Machine, refused
 	}
 	if grant != nil {

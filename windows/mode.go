@@ -1,6 +1,7 @@
 package windows
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -137,9 +138,12 @@ func planRefusal(what string) *Result {
 // read-only) or its refusal; in ask mode a command not known to be
 // read-only becomes one to ask about. Other modes change nothing (ok
 // false: the caller goes on as usual).
-func (w *bashWindow) commandGate(v *guard.Verdict, command string, uncontained bool) (opts []shell.RunOption, refused *Result, ok bool) {
+func (w *bashWindow) commandGate(ctx context.Context, v *guard.Verdict, command string, uncontained bool) (opts []shell.RunOption, refused *Result, ok bool) {
 	if r := w.env.denied("command", command); r != nil {
 		return nil, r, true
+	}
+	if !v.Dangerous && hookDecision(ctx) == "ask" {
+		*v = guard.Verdict{Dangerous: true, Reason: "a PreToolUse hook asks", Machine: v.Machine}
 	}
 	switch w.env.Mode.Get() {
 	case ModeAsk:
@@ -164,7 +168,10 @@ func (w *bashWindow) commandGate(v *guard.Verdict, command string, uncontained b
 
 // fileGate applies the mode to a file write: refused in plan mode, asked
 // in ask mode.
-func (w *fileWindow) fileGate(v *guard.Verdict) *Result {
+func (w *fileWindow) fileGate(ctx context.Context, v *guard.Verdict) *Result {
+	if !v.Dangerous && hookDecision(ctx) == "ask" {
+		*v = guard.Verdict{Dangerous: true, Reason: "a PreToolUse hook asks", Part: w.title}
+	}
 	switch w.env.Mode.Get() {
 	case ModePlan:
 		return planRefusal("write " + w.title)

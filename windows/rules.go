@@ -1,6 +1,7 @@
 package windows
 
 import (
+	"context"
 	"strings"
 
 	"github.com/aci-dev/aci/protocol"
@@ -72,4 +73,18 @@ func ruleFor(req ApprovalRequest, prefix string) (rules.Rule, bool) {
 	}
 	parsed.Reason = r.Reason
 	return parsed, parsed.Covers(req.Kind, req.Subject, r.Reason)
+}
+
+type hookDecisionKey struct{}
+
+// WithHookDecision carries a PreToolUse hook's permission decision for
+// the action run with ctx: "allow" answers its questions yes (deny rules
+// and plan mode still refuse), "ask" asks even what would not be asked.
+func WithHookDecision(ctx context.Context, decision string) context.Context {
+	return context.WithValue(ctx, hookDecisionKey{}, decision)
+}
+
+func hookDecision(ctx context.Context) string {
+	d, _ := ctx.Value(hookDecisionKey{}).(string)
+	return d
 }
