@@ -147,6 +147,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 		defer repl.Close()
 		opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
+		if !opts.Trust {
+			opts.Trust = askTrust(repl, workdir, opts.Say)
+		}
 		s, err := factory.New(context.Background(), opts)
 		if err != nil {
 			repl.Close()
