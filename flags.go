@@ -38,7 +38,7 @@ var (
 			return ""
 		}}
 	acpCmd = command{name: "aci acp", help: acpHelp, flags: names(
-		"model", "max-steps", "sandbox", "version", "help", "h", "permission-mode"),
+		"model", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
 			case "yes":

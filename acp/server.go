@@ -32,6 +32,7 @@ type Config struct {
 	Version string           // aci's, for agentInfo
 	Log     *log.Logger      // where the connection's troubles go; nil discards them
 	Mode    windows.PermMode // the mode sessions start in (--permission-mode)
+	Trust   bool             // the project's hooks and MCP servers run (--trust)
 }
 
 // server is one connection's state.
@@ -260,6 +261,7 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 		Workdir:  cwd,
 		Approver: perm,
 		Mode:     srv.cfg.Mode,
+		Trust:    srv.cfg.Trust,
 		Events:   a.up.event,
 		MCP:      extra,
 		Say:      func(line string) { srv.log.Printf("session: %s", line) },
