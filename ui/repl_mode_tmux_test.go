@@ -53,3 +53,34 @@ func TestREPLShiftTabAndAcceptPlan(t *testing.T) {
 	s.typeLine("/mode")
 	s.waitFor("mode default: only dangerous actions are asked")
 }
+
+// In ask mode an edit that default mode makes without a question is
+// asked; y lets it happen.
+func TestREPLAskModeAsksBeforeAnEdit(t *testing.T) {
+	t.Parallel()
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": "a.txt"}},
+			fakeai.Call{Window: "file_1", Action: "edit", Params: map[string]any{"old_text": "alpha", "new_text": "beta"}},
+		)},
+		fakeai.Reply{Content: "edited"},
+	)
+	work := t.TempDir()
+	os.WriteFile(filepath.Join(work, "a.txt"), []byte("alpha\n"), 0o644)
+	s := startPaneIn(t, srv, work, t.TempDir(), nil, func(bin string) []string { return []string{bin, "--permission-mode", "ask"} })
+	s.waitUntil("ask in the prompt", func(scr string) bool { return lastLine(scr) == "ask ›" })
+	s.typeLine("edit a.txt")
+	scr := s.waitFor("allow? ›")
+	if !strings.Contains(scr, "ask mode: every file change is asked") {
+		t.Errorf("the question does not say why:\n%s", scr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "alpha\n" {
+		t.Fatal("the edit ran before the answer")
+	}
+	s.keys("y")
+	s.waitFor("edited")
+	s.waitPrompt()
+	if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "beta\n" {
+		t.Errorf("after y: %q", b)
+	}
+}
