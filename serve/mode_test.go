@@ -60,3 +60,44 @@ func TestModeAndAcceptPlan(t *testing.T) {
 		t.Errorf("after accepting: %q, %v", b, err)
 	}
 }
+
+// GET /api/trust names what the folder would run; POST trusts it, and a
+// session made afterwards runs the project's hook.
+func TestTrustFolderOverAPI(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	r := newRig(t, []fakeai.Reply{{Content: "hi"}, {Content: "hi again"}})
+	marker := filepath.Join(r.dir, "hook-ran")
+	os.MkdirAll(filepath.Join(r.dir, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(r.dir, ".claude", "settings.json"),
+		[]byte(`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "touch `+marker+`"}]}]}}`), 0o644)
+	var info struct {
+		Lines   []string
+		Trusted bool
+	}
+	r.must(200, "GET", "/api/trust", nil, &info)
+	if info.Trusted || len(info.Lines) != 1 || !strings.Contains(info.Lines[0], "touch "+marker) {
+		t.Fatalf("trust info %+v", info)
+	}
+	id := r.newSession()
+	ev := r.events(id, "")
+	r.ask(id, "hello")
+	ev.until(idle)
+	ev.close()
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("an untrusted project hook ran")
+	}
+	r.must(400, "POST", "/api/trust", `{"trust": false}`, nil)
+	r.must(200, "POST", "/api/trust", `{"trust": true}`, nil)
+	r.must(200, "GET", "/api/trust", nil, &info)
+	if !info.Trusted {
+		t.Error("not trusted after POST")
+	}
+	id = r.newSession()
+	ev = r.events(id, "")
+	defer ev.close()
+	r.ask(id, "hello")
+	ev.until(idle)
+	if _, err := os.Stat(marker); err != nil {
+		t.Error("the trusted project hook did not run in a new session")
+	}
+}

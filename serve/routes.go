@@ -37,6 +37,8 @@ func (s *Server) routes() []route {
 		{"POST", "/api/sessions/{id}/fork", s.fork},
 		{"POST", "/api/sessions/{id}/mode", s.setMode},
 		{"POST", "/api/sessions/{id}/plan/accept", s.acceptPlan},
+		{"GET", "/api/trust", s.trustInfo},
+		{"POST", "/api/trust", s.trust},
 	}
 }
 

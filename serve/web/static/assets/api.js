@@ -57,6 +57,8 @@ export const getWindow = (id, windowID) => api('GET', `api/sessions/${enc(id)}/w
 export const fork = (id, turn) => api('POST', `api/sessions/${enc(id)}/fork`, { turn });
 export const setMode = (id, mode) => api('POST', `api/sessions/${enc(id)}/mode`, { mode });
 export const acceptPlan = (id) => api('POST', `api/sessions/${enc(id)}/plan/accept`);
+export const trustInfo = () => api('GET', 'api/trust');
+export const trust = () => api('POST', 'api/trust', { trust: true });
 export const eventsURL = (id) => `api/sessions/${enc(id)}/events`;
 
 // The event types of §7.

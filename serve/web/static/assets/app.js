@@ -8,7 +8,7 @@ import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
 import { initServerStatus, unauthorized } from './server.js';
 import { ModelPicker, confirmEnd } from './manage.js';
-import { ModeSelector } from './mode.js';
+import { ModeSelector, askTrust } from './mode.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -447,6 +447,7 @@ setInterval(() => {
 
 (async () => {
   models.load();
+  askTrust(ui.confirm, el, (err) => fail(err));
   await refreshList();
   if (!location.hash && S.list.length) {
     history.replaceState(null, '', '#' + encodeURIComponent(S.list[0].id));

@@ -64,3 +64,41 @@ export class ModeSelector {
     }
   }
 }
+
+// askTrust asks once, when the folder's project hooks or MCP servers are
+// not trusted as they are now, whether they may run (PROTOCOL.md section
+// 10): yes is kept by the server for the sessions made from then on.
+export async function askTrust(dialog, el, onError) {
+  let info;
+  try {
+    info = await API.trustInfo();
+  } catch (err) {
+    return; // an older server, or not reachable: nothing to ask
+  }
+  if (info.trusted || !info.lines || info.lines.length === 0) return;
+  const ok = el('button', { type: 'button', class: 'primary', value: 'trust' }, 'Trust this folder');
+  const no = el('button', { type: 'button', value: 'no' }, 'Not now');
+  dialog.replaceChildren(
+    el('h2', {}, 'Trust this folder?'),
+    el('p', {}, "This folder's project settings would run code on your machine:"),
+    el('ul', { class: 'mono' }, ...info.lines.map((l) => el('li', {}, l))),
+    el('p', {}, 'Trusted, they run in the sessions started from now on, until they change. Not trusted, they are skipped.'),
+    el('div', { class: 'dialog-row' }, no, ok));
+  const yes = await new Promise((resolve) => {
+    const done = (v) => {
+      dialog.close();
+      resolve(v);
+    };
+    ok.addEventListener('click', () => done(true));
+    no.addEventListener('click', () => done(false));
+    dialog.addEventListener('cancel', () => resolve(false), { once: true });
+    dialog.showModal();
+    no.focus();
+  });
+  if (!yes) return;
+  try {
+    await API.trust();
+  } catch (err) {
+    onError(err);
+  }
+}
