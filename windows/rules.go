@@ -66,7 +66,11 @@ func ruleFor(req ApprovalRequest, prefix string) (rules.Rule, bool) {
 	default:
 		return r, false
 	}
-	r.Reason = reasonKey(req)
+	if req.Kind == "command" {
+		// The guard's reasons differ by what a command does; a host or a
+		// tool is asked about for one reason only.
+		r.Reason = reasonKey(req)
+	}
 	parsed, err := rules.Parse(r.String())
 	if err != nil {
 		return r, false
