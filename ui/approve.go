@@ -75,7 +75,12 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 			o.println("  " + o.green.Sprint("✓ allowed for this session: "+sanitize(scope)))
 			return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix}
 		case 'p':
-			o.println("  " + o.green.Sprint("✓ allowed for this project: "+sanitize(scope)+" (/permissions lists and removes rules)"))
+			rule, ok := windows.ProjectRule(req, prefix)
+			if !ok {
+				o.println("  " + o.green.Sprint("✓ allowed for this session: "+sanitize(scope)) + o.dim.Sprint(" (no project rule can say this action)"))
+				return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix}
+			}
+			o.println("  " + o.green.Sprint("✓ allowed for this project: "+sanitize(rule)+" (/permissions lists and removes rules)"))
 			return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix, Project: true}
 		case 'n':
 			return windows.Decision{}

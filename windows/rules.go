@@ -38,6 +38,14 @@ func reasonKey(req ApprovalRequest) string {
 	return strings.TrimSpace(r)
 }
 
+// ProjectRule is the rule "always for this project" would save for req
+// (prefix: the command prefix the person is shown), as written; ok is
+// false where no rule can say the action.
+func ProjectRule(req ApprovalRequest, prefix string) (string, bool) {
+	r, ok := ruleFor(req, prefix)
+	return r.String(), ok
+}
+
 // ruleFor is the rule an "always" answer to req saves: the command (or
 // the prefix the person was shown), the host fetched or connected to, the
 // MCP tool. ok is false where no rule can say it (a file, a command
@@ -49,6 +57,9 @@ func ruleFor(req ApprovalRequest, prefix string) (rules.Rule, bool) {
 		p := req.Subject
 		if prefix != "" {
 			p = prefix
+		}
+		if strings.ContainsAny(p, "*?[") {
+			return r, false // a * in a rule stands for words: wider than what was asked
 		}
 		r = rules.Rule{Kind: "bash", Pattern: p}
 	case "fetch", "network":
