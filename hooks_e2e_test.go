@@ -177,3 +177,20 @@ func TestUntrustedProjectHooksDoNotRun(t *testing.T) {
 		t.Fatalf("--trust did not run the project hook: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// A UserPromptSubmit hook that exits 2 drops the question: the model is
+// not asked, the person reads the hook's stderr.
+func TestPromptHookDropsTheQuestion(t *testing.T) {
+	dir, xdg := t.TempDir(), t.TempDir()
+	putFile(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
+		"UserPromptSubmit": {group("", `python3 -c 'import json,sys; p=json.load(sys.stdin)["prompt"]; sys.exit(0 if "password" not in p else (print("no secrets in questions", file=sys.stderr) or 2))'`, 0)},
+	}))
+	srv := fakeai.New(t, fakeai.Reply{Content: "never"})
+	r := aci(t, dir, srv, "my password is hunter2", []string{"XDG_CONFIG_HOME=" + xdg})
+	if !strings.Contains(r.stderr, "no secrets in questions") || r.code == 0 {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times", n)
+	}
+}
