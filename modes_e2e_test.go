@@ -108,3 +108,28 @@ func TestPermissionModeFlag(t *testing.T) {
 		t.Errorf("--yes with plan: exit %d stderr:\n%s", r.code, r.stderr)
 	}
 }
+
+// Without containment plan mode runs only commands known to be read-only.
+func TestPlanModeWithoutSandbox(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "grep alpha a.txt"}),
+			call("bash_1", "run", map[string]any{"command": "echo x > b.txt"}),
+		)},
+		fakeai.Reply{Content: "Plan: nothing"},
+	)
+	r := aci(t, dir, srv, "look", []string{"ACI_SANDBOX=off"}, "--permission-mode", "plan")
+	if r.code != 0 {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
+		t.Fatal("plan mode without a sandbox ran a writing command")
+	}
+	results := srv.Requests()[1].Messages[len(srv.Requests()[1].Messages)-1].Content
+	if !strings.Contains(results, "alpha") || !strings.Contains(results, "refused in plan mode: echo x > b.txt") {
+		t.Errorf("results:\n%s", results)
+	}
+}

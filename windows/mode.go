@@ -156,12 +156,12 @@ func (w *bashWindow) commandGate(ctx context.Context, v *guard.Verdict, command 
 			return nil, planRefusal(command + " (" + v.Reason + ")"), true
 		case uncontained:
 			return nil, planRefusal("running a command outside the sandbox"), true
-		case w.shell.Contained():
+		case w.shell.Contained() && w.shell.Sandbox().ReadOnlyHolds():
 			return []shell.RunOption{shell.Granted(sandbox.Grant{Machine: v.Machine, ReadOnlyWorkspace: true})}, nil, true
 		case guard.ReadOnly(command):
 			return nil, nil, true
 		}
-		return nil, planRefusal(command + " (commands cannot be contained here, and this one is not known to be read-only)"), true
+		return nil, planRefusal(command + " (the sandbox here cannot make the workspace read-only, and this command is not known to be read-only)"), true
 	}
 	return nil, nil, false
 }

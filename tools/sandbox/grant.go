@@ -186,3 +186,22 @@ func (g Grant) readOnly(k Kind, p Policy) Policy {
 	}
 	return p
 }
+
+// ReadOnlyHolds reports whether a ReadOnlyWorkspace grant keeps the whole
+// workspace read-only here: always under bwrap; under Landlock and
+// sandbox-exec, which only grant, not where a writable root (a temp
+// folder) holds the workspace.
+func (s *Sandbox) ReadOnlyHolds() bool {
+	if !s.Contained() {
+		return false
+	}
+	if s.kind == Bwrap {
+		return true
+	}
+	for _, w := range s.policy.Workspace {
+		if underAny(w, s.policy.Writable) {
+			return false
+		}
+	}
+	return true
+}
