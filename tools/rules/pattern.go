@@ -114,15 +114,32 @@ func (r Rule) Covers(kind, subject, reason string) bool {
 // Refuses reports whether a deny rule refuses the request: for commands,
 // any command of a list or pipeline that the pattern names.
 func (r Rule) Refuses(kind, subject string) bool {
+	return r.refuses(kind, subject, commandParts(kind, subject))
+}
+
+// refuses is Refuses with the command's parts split once for all rules.
+func (r Rule) refuses(kind, subject string, parts []string) bool {
 	if r.Kind == "bash" && kind == "command" {
-		for _, part := range separators.Split(subject, -1) {
-			if commandMatch(strings.TrimSpace(part), r.Pattern, true) {
+		for _, part := range parts {
+			if commandMatch(part, r.Pattern, true) {
 				return true
 			}
 		}
 		return false
 	}
 	return r.Covers(kind, subject, "")
+}
+
+// commandParts are a command line's simple commands (nil for other kinds).
+func commandParts(kind, subject string) []string {
+	if kind != "command" {
+		return nil
+	}
+	parts := separators.Split(subject, -1)
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
 }
 
 // separators split a command line into its simple commands, roughly: a

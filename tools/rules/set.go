@@ -153,17 +153,36 @@ func (s *Set) Denied(kind, subject string) (Rule, bool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, l := range append(append([]Listed{}, s.person...), s.project...) {
-		if l.Deny && l.Rule.Refuses(kind, subject) {
-			return l.Rule, true
+	if !s.anyDeny() {
+		return Rule{}, false
+	}
+	parts := commandParts(kind, subject)
+	for _, list := range [][]Listed{s.person, s.project} {
+		for _, l := range list {
+			if l.Deny && l.Rule.refuses(kind, subject, parts) {
+				return l.Rule, true
+			}
 		}
 	}
 	for _, r := range s.saved.Deny {
-		if r.Refuses(kind, subject) {
+		if r.refuses(kind, subject, parts) {
 			return r, true
 		}
 	}
 	return Rule{}, false
+}
+
+// anyDeny reports whether there is a deny rule at all (s.mu held).
+func (s *Set) anyDeny() bool {
+	if len(s.project) > 0 || len(s.saved.Deny) > 0 {
+		return true
+	}
+	for _, l := range s.person {
+		if l.Deny {
+			return true
+		}
+	}
+	return false
 }
 
 // Allowed returns the allow rule that covers the request, if any.
