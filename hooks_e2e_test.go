@@ -194,3 +194,43 @@ func TestPromptHookDropsTheQuestion(t *testing.T) {
 		t.Errorf("the model was asked %d times", n)
 	}
 }
+
+// A PreToolUse hook's JSON permissionDecision "allow" answers aci's
+// question (pipe mode would deny it); "deny" refuses with its reason; a
+// SessionStart hook's output reaches the model with the first question.
+func TestHookJSONDecisionsAndSessionStart(t *testing.T) {
+	dir, xdg, home := t.TempDir(), t.TempDir(), t.TempDir()
+	outside := filepath.Join(home, "build")
+	putFile(t, filepath.Join(outside, "f"), "x")
+	decide := `python3 -c 'import json,sys
+d=json.load(sys.stdin); c=d["tool_input"]["command"]
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny" if "curl" in c else "allow", "permissionDecisionReason": "no network from here"}}))'`
+	putFile(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
+		"PreToolUse":   {group("Bash", decide, 0)},
+		"SessionStart": {group("", "echo 'The build lives in ~/build.'", 0)},
+	}))
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "rm -rf " + outside, "uncontained": true}),
+			call("bash_1", "run", map[string]any{"command": "curl -s https://example.com"}),
+		)},
+		fakeai.Reply{Content: "done"},
+	)
+	r := aci(t, dir, srv, "clean the build", []string{"XDG_CONFIG_HOME=" + xdg, "HOME=" + home})
+	if r.code != 0 {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Errorf("the hook's allow did not answer the question:\n%s", r.stderr)
+	}
+	reqs := srv.Requests()
+	first := reqs[0].Messages[len(reqs[0].Messages)-1].Content
+	if !strings.Contains(first, "The build lives in ~/build.") {
+		t.Errorf("the SessionStart context is not with the first question:\n%s", first)
+	}
+	results := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	if !strings.Contains(results, "blocked by a PreToolUse hook of the person's: no network from here") {
+		t.Errorf("the deny's reason did not reach the model:\n%s", results)
+	}
+}
