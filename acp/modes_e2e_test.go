@@ -83,3 +83,48 @@ func TestACPModesPlanAndAccept(t *testing.T) {
 		t.Errorf("mode updates %v, want plan then default", modes)
 	}
 }
+
+// "Always allow in this project" keeps a rule: a new session runs the
+// same command without asking the editor.
+func TestACPAlwaysForThisProject(t *testing.T) {
+	dir, home, xdg := t.TempDir(), t.TempDir(), t.TempDir()
+	run := func() []fakeai.Reply {
+		return []fakeai.Reply{
+			{Content: fakeai.ToolCall(
+				call("launcher", "open", map[string]any{"app": "bash"}),
+				call("bash_1", "run", map[string]any{"command": "touch made.txt"}),
+			)},
+			{Content: "done"},
+		}
+	}
+	srv := fakeai.New(t, append(run(), run()...)...)
+	e := startACP(t, dir, srv, "HOME="+home, "XDG_CONFIG_HOME="+xdg)
+	e.call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}}, nil)
+	var res struct {
+		SessionID string `json:"sessionId"`
+	}
+	e.call("session/new", map[string]any{"cwd": dir, "mcpServers": []any{}}, &res)
+	e.call("session/set_mode", map[string]any{"sessionId": res.SessionID, "modeId": "ask"}, nil)
+	asked := 0
+	e.setHandler(func(m rpcMsg) (any, error) {
+		if m.Method != "session/request_permission" {
+			return nil, nil
+		}
+		asked++
+		if !strings.Contains(string(m.Params), "allow_always_project") {
+			t.Errorf("no project option: %s", m.Params)
+		}
+		return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "allow_always_project"}}, nil
+	})
+	e.prompt(res.SessionID, "make it")
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil || asked != 1 {
+		t.Fatalf("asked %d times; made.txt: %v", asked, err)
+	}
+	os.Remove(filepath.Join(dir, "made.txt"))
+	e.call("session/new", map[string]any{"cwd": dir, "mcpServers": []any{}}, &res)
+	e.call("session/set_mode", map[string]any{"sessionId": res.SessionID, "modeId": "ask"}, nil)
+	e.prompt(res.SessionID, "make it again")
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil || asked != 1 {
+		t.Errorf("the project rule did not apply in a new session: asked %d times; made.txt: %v", asked, err)
+	}
+}
