@@ -192,3 +192,6 @@ func withContext(question, context string) string {
 	}
 	return question + "\n\n<hook-context>\n" + context + "\n</hook-context>"
 }
+
+// HasHooks reports whether any hook runs in this session.
+func (s *Session) HasHooks() bool { return s.hooks != nil }

@@ -97,3 +97,18 @@ func (in *input) setPrompt(p string) {
 		in.rl.Refresh()
 	}
 }
+
+// modeStatus is /status's line: the mode, the rules and the hooks.
+func (r *REPL) modeStatus() string {
+	m := r.sess.Mode()
+	line := string(m) + ": " + m.Describe()
+	if set := r.sess.Rules(); set != nil {
+		if n := len(set.List()); n > 0 {
+			line += fmt.Sprintf(" · %d rules (/permissions)", n)
+		}
+	}
+	if r.sess.HasHooks() {
+		line += " · hooks on"
+	}
+	return line
+}
