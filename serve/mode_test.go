@@ -101,3 +101,39 @@ func TestTrustFolderOverAPI(t *testing.T) {
 		t.Error("the trusted project hook did not run in a new session")
 	}
 }
+
+// On a server started with --yes, sessions answer their own questions in
+// mode yes; switched to default, the next question goes to the clients.
+func TestYesServerModeSwitch(t *testing.T) {
+	outside := t.TempDir()
+	r := newRig(t, []fakeai.Reply{
+		{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "file", "target": filepath.Join(outside, "a.txt")}),
+			call("file_1", "write", map[string]any{"content": "yes\n"}),
+		)},
+		{Content: "wrote"},
+		{Content: fakeai.ToolCall(call("file_1", "write", map[string]any{"content": "again\n"}))},
+		{Content: "asked"},
+	}, func(_ *sessionConfig, c *Config) { c.Mode = "yes" })
+	id := r.newSession()
+	ev := r.events(id, "")
+	defer ev.close()
+	r.ask(id, "write it")
+	for _, e := range ev.until(idle) {
+		if e.Type == "approval" {
+			t.Fatalf("a question reached the clients in mode yes: %v", e.Data)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "a.txt")); string(b) != "yes\n" {
+		t.Fatalf("mode yes did not write: %q", b)
+	}
+	r.must(200, "POST", "/api/sessions/"+id+"/mode", `{"mode":"default"}`, nil)
+	r.ask(id, "again")
+	ap := ev.until(is("approval"))
+	reqID, _ := ap[len(ap)-1].Data["request_id"].(string)
+	r.must(200, "POST", "/api/sessions/"+id+"/approvals/"+reqID, `{"decision":"deny"}`, nil)
+	ev.until(idle)
+	if b, _ := os.ReadFile(filepath.Join(outside, "a.txt")); string(b) != "yes\n" {
+		t.Errorf("the denied write happened: %q", b)
+	}
+}
