@@ -28,7 +28,7 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 	if token == "" {
 		token = serve.NewToken()
 	}
-	tools.Secrets.Add(token)      // a command that somehow printed it shows [REDACTED]
+	tools.Secrets.Add(token) // a command that somehow printed it shows [REDACTED]
 	// Questions go to the clients; with --yes the sessions start in mode
 	// yes and answer them themselves (a notice event each), until a client
 	// switches a session to another mode.
