@@ -21,7 +21,7 @@ type command struct {
 
 var (
 	mainCmd = command{name: "aci", help: mainHelp, flags: names(
-		"p", "yes", "model", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h"),
+		"p", "yes", "model", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			if f == "addr" {
 				return "--addr is for aci serve: aci serve --addr HOST:PORT (see aci serve --help)"
@@ -29,7 +29,7 @@ var (
 			return ""
 		}}
 	serveCmd = command{name: "aci serve", help: serveHelp, flags: names(
-		"addr", "yes", "model", "max-steps", "sandbox", "version", "help", "h"),
+		"addr", "yes", "model", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
 			case "p", "resume", "sessions", "output-format":
@@ -38,7 +38,7 @@ var (
 			return ""
 		}}
 	acpCmd = command{name: "aci acp", help: acpHelp, flags: names(
-		"model", "max-steps", "sandbox", "version", "help", "h"),
+		"model", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
 			case "yes":
@@ -80,7 +80,7 @@ var misspelled = map[string]string{
 	"yolo": "yes", "y": "yes", "dangerously-skip-permissions": "yes", "yes-always": "yes",
 	"max-turns": "max-steps", "steps": "max-steps", "continue": "resume", "c": "resume",
 	"output": "output-format", "format": "output-format", "o": "output-format",
-	"v": "version", "V": "version",
+	"v": "version", "V": "version", "mode": "permission-mode",
 }
 
 // unknownFlag turns the flag package's "flag provided but not defined"

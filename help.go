@@ -23,6 +23,10 @@ Flags:
   -p QUESTION          ask one question and exit (without QUESTION: stdin);
                        a flag-like QUESTION needs -- first: aci -p -- --help
   --yes                approve dangerous commands without asking (also ACI_YES=1)
+  --permission-mode M  ask (every change asked), default, plan (nothing
+                       changes; accept the plan to carry it out) or yes
+  --trust              run this folder's project hooks and MCP servers
+                       without asking whether it is trusted
   --model NAME         model name (overrides OPENAI_MODEL)
   --max-steps N        model calls per turn (overrides ACI_MAX_STEPS)
   --resume [ID]        continue the most recent session of this directory
@@ -86,6 +90,8 @@ Flags:
   --model NAME       model name (overrides OPENAI_MODEL)
   --max-steps N      model calls per turn (overrides ACI_MAX_STEPS)
   --yes              approve dangerous actions without asking a client
+  --permission-mode M  the mode sessions start in: ask, default, plan or yes
+  --trust            run the folder's project hooks and MCP servers
   --sandbox MODE     workspace (commands contained) or off
   --version          print the version
   --help             show this help
@@ -119,6 +125,8 @@ Flags:
   --model NAME     model name (overrides OPENAI_MODEL)
   --max-steps N    model calls per turn (overrides ACI_MAX_STEPS)
   --sandbox MODE   workspace (commands contained) or off
+  --permission-mode M  the mode sessions start in: ask, default or plan
+  --trust          run the folder's project hooks and MCP servers
   --version        print the version
   --help           show this help
 

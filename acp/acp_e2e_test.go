@@ -263,7 +263,7 @@ func TestACPPermission(t *testing.T) {
 				optKinds = append(optKinds, o.Kind)
 			}
 			if p.SessionID != sid || p.ToolCall.ToolCallID != "call_1_2" || p.ToolCall.Title != "rm -rf ~/precious" || p.ToolCall.Kind != "execute" ||
-				strings.Join(optKinds, ",") != "allow_once,allow_always,reject_once,reject_always" {
+				strings.Join(optKinds, ",") != "allow_once,allow_always,allow_always,reject_once,reject_always" {
 				t.Errorf("permission request = %s", reqs[0].Params)
 			}
 			_, err := os.Stat(sentinel)

@@ -29,8 +29,10 @@ import (
 // Config is what Run needs.
 type Config struct {
 	Factory *session.Factory
-	Version string      // aci's, for agentInfo
-	Log     *log.Logger // where the connection's troubles go; nil discards them
+	Version string           // aci's, for agentInfo
+	Log     *log.Logger      // where the connection's troubles go; nil discards them
+	Mode    windows.PermMode // the mode sessions start in (--permission-mode)
+	Trust   bool             // the project's hooks and MCP servers run (--trust)
 }
 
 // server is one connection's state.
@@ -139,13 +141,19 @@ func (srv *server) handle(ctx context.Context, method string, params json.RawMes
 			return nil, err
 		}
 		return srv.prompt(ctx, p)
+	case "session/set_mode":
+		var p setModeParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return srv.setMode(p)
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: "method not found: " + method}
 }
 
 func isKnown(method string) bool {
 	switch method {
-	case "session/new", "session/load", "session/prompt":
+	case "session/new", "session/load", "session/prompt", "session/set_mode":
 		return true
 	}
 	return false
@@ -204,7 +212,7 @@ func (srv *server) newSession(ctx context.Context, p newSessionParams) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return followed{newSessionResult{SessionID: s.id}, s.sendCommands}, nil
+	return followed{newSessionResult{SessionID: s.id, Modes: modeState(s.s.Mode())}, s.sendCommands}, nil
 }
 
 // loadSession continues a stored session (made by any front end in that
@@ -223,7 +231,9 @@ func (srv *server) loadSession(ctx context.Context, p loadSessionParams) (any, e
 	if stored := s.s.Resumed(); stored != nil {
 		s.replay(*stored)
 	}
-	return followed{struct{}{}, s.sendCommands}, nil
+	return followed{struct {
+		Modes *sessionModeState `json:"modes"`
+	}{modeState(s.s.Mode())}, s.sendCommands}, nil
 }
 
 // open builds an aci session for the editor: new, or resuming id.
@@ -251,6 +261,8 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	opt := session.Options{
 		Workdir:  cwd,
 		Approver: perm,
+		Mode:     srv.cfg.Mode,
+		Trust:    srv.cfg.Trust,
 		Events:   a.up.event,
 		MCP:      extra,
 		Say:      func(line string) { srv.log.Printf("session: %s", line) },
@@ -362,6 +374,9 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 	}
 	start := time.Now()
 	_, err = s.s.Run(ctx, question)
+	if err == nil {
+		_, err = s.offerPlan(ctx, srv.c)
+	}
 	s.sendCommands()
 	srv.log.Printf("session %s: prompt ended after %s: %v", s.id, time.Since(start).Round(time.Millisecond), err)
 	s.mu.Lock()

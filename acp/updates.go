@@ -70,6 +70,8 @@ func (u *updates) event(ev session.Event) {
 		u.current = ""
 		delete(u.outputs, e.Call.ID)
 		u.send(u.result(e))
+	case session.ModeEvent:
+		u.modeEvent(e)
 	case session.Notice:
 		if e.Kind == "compression" {
 			u.notice("info", "the earlier conversation was summarised to fit the model's context")

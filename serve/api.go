@@ -326,6 +326,8 @@ func (s *Server) options(model string) session.Options {
 		Workdir:  s.cfg.Workdir,
 		Model:    model,
 		Approver: s.cfg.Approver,
+		Mode:     s.cfg.Mode,
+		Trust:    s.cfg.Trust,
 		Say:      func(line string) { s.log.Print(line) },
 		Journal:  newJournal(),
 	}

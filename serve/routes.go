@@ -37,6 +37,10 @@ func (s *Server) routes() []route {
 		{"GET", "/api/sessions/{id}/windows/{window_id}", s.window},
 		{"POST", "/api/sessions/{id}/fork", s.fork},
 		{"POST", "/api/sessions/{id}/rewind", s.rewind},
+		{"POST", "/api/sessions/{id}/mode", s.setMode},
+		{"POST", "/api/sessions/{id}/plan/accept", s.acceptPlan},
+		{"GET", "/api/trust", s.trustInfo},
+		{"POST", "/api/trust", s.trust},
 	}
 }
 

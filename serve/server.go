@@ -41,6 +41,10 @@ type Config struct {
 	// Approver answers every session's questions (aci serve --yes); nil:
 	// each becomes an approval event that waits for a client's decision.
 	Approver windows.Approver
+	// Mode is the permission mode sessions start in ("" is default).
+	Mode windows.PermMode
+	// Trust lets the project's hooks and MCP servers run (--trust).
+	Trust bool
 	// Page serves GET / and its assets; nil: a short page pointing at the
 	// API.
 	Page http.Handler

@@ -86,6 +86,11 @@ type Options struct {
 	// Resume continues the latest session of Workdir, or ResumeID's.
 	Resume   bool
 	ResumeID string
+	// Mode is the permission mode the session starts in ("" is default).
+	Mode windows.PermMode
+	// Trust lets the project's hooks and MCP servers run in a folder the
+	// person has not trusted yet (--trust, or a yes just now).
+	Trust bool
 	// Say receives one-line notes about starting (what was resumed, why a
 	// transcript could not be written, MCP configuration problems).
 	Say func(string)
@@ -105,6 +110,7 @@ func (f *Factory) New(ctx context.Context, opt Options) (*Session, error) {
 		s.Close()
 		return nil, err
 	}
+	s.sessionStart(ctx, map[bool]string{true: "resume", false: "startup"}[opt.Resume])
 	return s, nil
 }
 
@@ -196,6 +202,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	for _, p := range mcpConfig.Problems {
 		say("MCP configuration: " + p)
 	}
+	s.trustProject(opt, &mcpConfig)
 	if len(opt.MCP) > 0 {
 		if mcpConfig.Servers == nil {
 			mcpConfig.Servers = map[string]mcp.ServerConfig{}
@@ -221,6 +228,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		env.Approver = windows.ApproverFunc(s.approve)
 	}
 	env.Live = s.liveOutput
+	s.mode = windows.NewModeSwitch(opt.Mode)
+	env.Mode, env.Approver = s.mode, s.yesApprover(env.Approver)
+	s.loadPolicy(&env)
 	if opt.Env != nil {
 		opt.Env(&env)
 	}
@@ -244,6 +254,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	s.instructions = acfg.Hints.Instructions
 	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)
 	s.agent.SetSteer(s.takeSteers)
+	s.setupHooks()
 	return s, nil
 }
 

@@ -7,10 +7,13 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/hooks"
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/tools/rules"
+	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -85,6 +88,16 @@ type Session struct {
 	views  map[string]windowView // what window events said last
 
 	stopTicker chan struct{}
+
+	mode         *windows.ModeSwitch // the permission mode (mode.go)
+	toldMode     windows.PermMode    // the mode the model was last told of
+	planReady    bool                // the last turn ended in plan mode
+	planAccepted bool                // the next question carries out a plan
+	policy       settings.Policy     // the settings' permissions and hooks (rules.go)
+	rules        *rules.Set
+	trusted      bool          // the project's hooks and MCP servers may run (trust.go)
+	hooks        *hooks.Runner // nil: no hooks (hooks.go)
+	startContext string        // what SessionStart hooks said, for the first question
 }
 
 type callInfo struct {
@@ -228,7 +241,14 @@ func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
 	s.publish(Turn{Turn: n, Question: q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
-	answer, err := s.runPrompt(ctx, p)
+	answer, err := "", error(nil)
+	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
+		err = herr
+	} else {
+		p.Text = s.withModeNote(text)
+		answer, err = s.runPrompt(ctx, p)
+	}
+	s.endPlanTurn(err)
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
 	if err == nil {
@@ -291,6 +311,7 @@ func (s *Session) Close() {
 	}
 	s.mu.Unlock()
 	s.Wait()
+	s.sessionEnd()
 	s.run.Lock()
 	s.wm.CloseAll()
 	s.run.Unlock()

@@ -73,6 +73,14 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 		case verdictUnsure:
 			o.println("  " + o.yellow.Sprint("not an answer: ") + sanitize(strings.TrimSpace(line)) +
 				o.dim.Sprint(" (y or yes alone allows; no, then why, denies)"))
+		case verdictProject:
+			rule, ok := windows.ProjectRule(req, prefix)
+			if !ok {
+				o.println("  " + o.green.Sprint("✓ allowed for this session: "+sanitize(scope)) + o.dim.Sprint(" (no project rule can say this action)"))
+				return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix}
+			}
+			o.println("  " + o.green.Sprint("✓ allowed for this project: "+sanitize(rule)+" (/permissions lists and removes rules)"))
+			return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix, Project: true}
 		}
 	}
 }

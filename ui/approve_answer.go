@@ -10,7 +10,8 @@ import (
 // Answers at the terminal's question. Nothing answers at once: a key that
 // did would be the first letter of a sentence typed there ("absolutely
 // not" allowing for the session). A whole line, ended by Enter, answers:
-// y or yes allows, a or always allows for the session, n or no denies,
+// y or yes allows, a or always allows for the session, p or project for
+// the project (a saved rule), n or no denies,
 // and what follows n, or no and a comma, is the reason the model reads
 // ("no way" is read whole). Any other text
 // denies with that text as the reason; a line that starts with an
@@ -26,6 +27,7 @@ const (
 	verdictAlways                // allow for the session
 	verdictNo                    // deny (with a reason, if one was given)
 	verdictUnsure                // starts like an allowing answer but goes on: ask again
+	verdictProject               // allow for this project (a saved rule)
 )
 
 // readAnswer is what line means, and the reason for a denial.
@@ -62,6 +64,11 @@ func readAnswer(line string) (verdict, string) {
 			return verdictAlways, ""
 		}
 		return verdictUnsure, ""
+	case "p", "project":
+		if rest == "" {
+			return verdictProject, ""
+		}
+		return verdictUnsure, ""
 	case "n":
 		return verdictNo, rest
 	case "no":
@@ -81,7 +88,8 @@ func readAnswer(line string) (verdict, string) {
 func (a *termApprover) answerHint(scope string) string {
 	o := a.out
 	return "  " + o.bold.Sprint("y") + " yes · " + o.bold.Sprint("n") + " no · " + o.bold.Sprint("a") +
-		" always (" + sanitize(scope) + ", this session), then Enter · other text denies and tells the model why"
+		" always (" + sanitize(scope) + ", this session) · " + o.bold.Sprint("p") +
+		" always for this project, then Enter · other text denies and tells the model why"
 }
 
 // errAnswerCut is a question left with Ctrl-C or Ctrl-D.

@@ -21,6 +21,9 @@ type input struct {
 	paste  bool // bracketed paste mode was switched on
 
 	prompt, cont string
+	promptMu     sync.Mutex
+	reading      bool   // a message is being read at prompt
+	onShiftTab   func() // Shift-Tab was pressed (repl_mode.go)
 
 	// keys is the one reader of the terminal (repl_keys.go); readline
 	// reads what it hands on while no one else has the keys.
@@ -98,12 +101,18 @@ func (in *input) readMessage() (msg string, blank bool, err error) {
 	var j joiner
 	defer in.syncHistory()
 	for {
+		in.promptMu.Lock()
 		prompt := in.prompt
 		if j.pending() {
 			prompt = in.cont
 		}
+		in.reading = !j.pending()
 		in.rl.SetPrompt(prompt)
+		in.promptMu.Unlock()
 		line, err := in.armedRead(!j.pending())
+		in.promptMu.Lock()
+		in.reading = false
+		in.promptMu.Unlock()
 		if err != nil {
 			in.pastes.reset()
 			return "", line == "" && !j.pending(), err
@@ -117,8 +126,24 @@ func (in *input) readMessage() (msg string, blank bool, err error) {
 	}
 }
 
-// filterKey sees every key readline reads: Esc Esc (rewind_keys.go).
+// ask reads one line at readline's prompt: the plan's and the folder's
+// yes-or-no questions, asked between turns.
+func (in *input) ask(prompt string) (string, error) {
+	defer in.syncHistory()
+	in.rl.SetPrompt(prompt)
+	line, err := in.rl.Readline()
+	return in.pastes.expand(decodeEntry(line)), err
+}
+
+// filterKey sees every key readline reads: Shift-Tab (repl_mode.go) and
+// Esc Esc (rewind_keys.go).
 func (in *input) filterKey(r rune) (rune, bool) {
+	if string(r) == shiftTabMark {
+		if in.onShiftTab != nil {
+			go in.onShiftTab() // not on readline's goroutine: it redraws
+		}
+		return 0, false
+	}
 	if r != escEscKey {
 		return r, true
 	}

@@ -145,7 +145,7 @@ func (s *pasteStore) reset() { s.expand("") }
 var keyTranslator = strings.NewReplacer(
 	"\x1b[1~", "\x01", "\x1b[7~", "\x01", "\x1bOH", "\x01", "\x1b[H", "\x01",
 	"\x1b[4~", "\x05", "\x1b[8~", "\x05", "\x1bOF", "\x05", "\x1b[F", "\x05",
-	"\x1b\r", newlineMark, "\n", newlineMark,
+	"\x1b\r", newlineMark, "\n", newlineMark, "\x1b[Z", shiftTabMark,
 )
 
 func translateKeys(b []byte) []byte {

@@ -184,7 +184,7 @@ func TestREPLApprovalDenied(t *testing.T) {
 	s.waitPrompt()
 	s.typeLine("write the file")
 	s.waitFor("allow? ›")
-	scr := s.waitFor("a always (this exact action, this session), then Enter · other text denies and tells the model why")
+	scr := s.waitFor("a always (this exact action, this session) · p always for this project, then Enter · other text denies and tells the model why")
 	// The write's diff is shown before the question.
 	for _, want := range []string{"write " + target, "writes outside the workspace", "+written by aci"} {
 		if !strings.Contains(scr, want) {

@@ -272,6 +272,9 @@ func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args
 		}
 	}
 	v.Reason += says
+	if modeOpts, refused, ok := w.commandGate(ctx, &v, command, args.Bool("uncontained")); ok {
+		return modeOpts, v.Machine, refused
+	}
 	if grant != nil {
 		opts = append(opts, grant)
 	}

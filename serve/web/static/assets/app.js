@@ -11,6 +11,7 @@ import { ModelPicker, confirmEnd } from './manage.js';
 import { offerRewind } from './rewind.js';
 import { arm, markTitle, notifyEvent, offerPermission } from './notify.js';
 import { SlashMenu } from './slash.js';
+import { ModeSelector, askTrust } from './mode.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -26,6 +27,7 @@ const ui = {
 initServerStatus(ui.banner);
 offerPermission(document.querySelector('.head-right'));
 const models = new ModelPicker(ui.model);
+const modes = new ModeSelector($('mode'), $('accept-plan'), (err) => fail(err));
 
 const STATE_LABEL = {
   idle: 'idle', awaiting_model: 'thinking', awaiting_approval: 'needs approval', executing: 'running',
@@ -203,6 +205,7 @@ async function open(id) {
   renderList();
   setState('idle');
   showEmpty();
+  modes.show(id, 'default', false);
   if (!id) return;
   let info;
   try {
@@ -224,6 +227,7 @@ async function open(id) {
   conv.load(info.turns, info.state && info.state !== 'idle');
   showEmpty();
   setState(info.state);
+  modes.show(id, info.mode, info.plan_ready);
   for (const w of info.windows || []) {
     wins.update(w);
     loadWindow(gen, w.id);
@@ -322,6 +326,9 @@ function onEvent(type, d) {
       break;
     case 'usage':
       refreshInfo();
+      break;
+    case 'mode':
+      modes.event(d);
       break;
     case 'turn': {
       conv.handle(type, d);
@@ -460,6 +467,7 @@ setInterval(() => {
 
 (async () => {
   models.load();
+  askTrust(ui.confirm, el, (err) => fail(err));
   await refreshList();
   if (!location.hash && S.list.length) {
     history.replaceState(null, '', '#' + encodeURIComponent(S.list[0].id));

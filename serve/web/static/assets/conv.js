@@ -306,7 +306,7 @@ export class Conversation {
       note.textContent = '…';
       try {
         await this.hooks.onDecide(d.request_id, decision);
-        this.settle(rec2, decision === 'deny' ? 'denied' : decision === 'always' ? 'allowed always' : 'allowed', decision);
+        this.settle(rec2, decision === 'deny' ? 'denied' : decision === 'always' ? 'allowed always' : decision === 'always_project' ? 'allowed for this project' : 'allowed', decision);
       } catch (err) {
         if (err.status === 404) this.settle(rec2, 'no longer waiting', 'gone');
         else {
@@ -318,7 +318,8 @@ export class Conversation {
     buttons.append(
       el('button', { type: 'button', class: 'allow', onclick: () => choose('allow') }, 'Allow'),
       el('button', { type: 'button', class: 'deny', onclick: () => choose('deny') }, 'Deny'),
-      el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'));
+      el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'),
+      el('button', { type: 'button', class: 'always', title: 'Keep a rule for this project in your configuration (/permissions lists it)', onclick: () => choose('always_project') }, 'Always (project)'));
     holder.append(card);
     this.pending.add(rec2);
   }
