@@ -22,12 +22,12 @@ import (
 type verdict int
 
 const (
-	verdictNone   verdict = iota // nothing typed: ask on
-	verdictYes                   // allow once
-	verdictAlways                // allow for the session
-	verdictNo                    // deny (with a reason, if one was given)
-	verdictUnsure                // starts like an allowing answer but goes on: ask again
-	verdictProject               // allow for this project (a saved rule)
+	verdictNone    verdict = iota // nothing typed: ask on
+	verdictYes                    // allow once
+	verdictAlways                 // allow for the session
+	verdictNo                     // deny (with a reason, if one was given)
+	verdictUnsure                 // starts like an allowing answer but goes on: ask again
+	verdictProject                // allow for this project (a saved rule)
 )
 
 // readAnswer is what line means, and the reason for a denial.
