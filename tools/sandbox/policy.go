@@ -40,6 +40,9 @@ type Policy struct {
 	// command named: read-only over the private ones, so that it sees
 	// what the person and the file windows see.
 	Machine []string `json:",omitempty"`
+	// Sealed are the workspace's .git entries, bound over themselves so
+	// that no command can move them aside (seal_linux.go).
+	Sealed []string `json:",omitempty"`
 }
 
 // WritableRoots is Workspace and Writable together.

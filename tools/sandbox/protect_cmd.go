@@ -53,7 +53,7 @@ func (s *Sandbox) watchWhileBusy(x *protectIndex) {
 			}
 			s.prot.mu.Unlock()
 			_, made := x.look()
-			if moved := s.quarantineMade(made); len(moved) > 0 {
+			if moved := append(s.quarantineMade(made), s.sealCheck()...); len(moved) > 0 {
 				s.prot.mu.Lock()
 				s.prot.moved = append(s.prot.moved, moved...)
 				s.prot.mu.Unlock()
@@ -122,6 +122,7 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 	mine := append(s.holdStandIns(files, dirs), s.holdStubs(stubs)...)
 	end := func() {}
 	if x := s.indexed(); x != nil {
+		s.sealBegin(x)
 		end = x.begin()
 		s.watchWhileBusy(x)
 	}
@@ -129,6 +130,7 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 	return func() (created []string) {
 		once.Do(func() {
 			end()
+			sealed := s.sealCheck() // before anything else looks at the workspace
 			s.releaseStandIns(mine)
 			s.prot.mu.Lock()
 			created, s.prot.moved = s.prot.moved, nil
@@ -142,6 +144,7 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))
 				}
 			}
+			created = append(created, sealed...)
 		})
 		return created
 	}

@@ -57,6 +57,7 @@ type Sandbox struct {
 	mu       sync.Mutex
 	standIns map[string]*heldStandIn // stand-ins for missing protected paths (protect_cmd.go)
 	prot     protectState            // protected names at any depth (protect_cmd.go)
+	seal     sealState               // exec-relevant files kept as they were (seal.go)
 	outer    *Sandbox                // set for an uncontained command's: see Uncontained
 
 	oneShot    bool       // every command gets a bwrap of its own (Options.OneShot)
@@ -167,6 +168,7 @@ func (s *Sandbox) WrapGranted(argv []string, dir string, l *Link, g Grant, extra
 	p = g.apply(s.kind, p)
 	if s.kind == Bwrap {
 		p.Protected = s.protectedPresent(p.Protected)
+		p.Sealed = s.sealedEntries()
 	}
 	return wrap(s.kind, p, argv, dir)
 }

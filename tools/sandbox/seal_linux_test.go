@@ -1,0 +1,131 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitInit makes dir a repository with one commit, its config and a hook
+// of the person's own.
+func gitInit(t *testing.T, dir string) {
+	t.Helper()
+	for _, args := range [][]string{
+		{"init", "-q", "."},
+		{"-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "init"},
+		{"config", "user.name", "person"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, ".git", "hooks", "pre-commit"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
+}
+
+// runReleased runs script contained and returns its output, exit code and
+// what its release said.
+func runReleased(t *testing.T, s *Sandbox, dir, script string) (string, int, []string) {
+	t.Helper()
+	argv, release, err := s.Command([]string{"bash", "-c", script}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	return string(out), code, release()
+}
+
+// plant is what each route ends with: a hook and an fsmonitor in the git
+// folder at g (relative to the command's folder).
+func plant(g string) string {
+	return "printf '#!/bin/sh\\ntouch MARK\\n' > " + g + "/hooks/post-commit; chmod +x " + g + "/hooks/post-commit; " +
+		"printf '[core]\\n\\tfsmonitor = touch MARK\\n' >> " + g + "/config"
+}
+
+// Each route a command may take to change what git runs in the workspace
+// (a nested repository's folder included) ends with the git folder as it
+// was, and the result naming it.
+func TestSealRoutes(t *testing.T) {
+	// Scripts run in the workspace; repo is the repository they aim at.
+	routes := []struct{ name, script, repo string }{
+		{"rename of .git, copy back", "mv .git .gitx && cp -a .gitx .git && rm -rf .gitx; " + plant(".git"), "."},
+		{"write straight in", plant(".git"), "."},
+		{"git init over it", "git init -q . ; " + plant(".git"), "."},
+		{"tar extract over it", "mkdir -p /tmp/x/.git/hooks && printf '[core]\\n\\tfsmonitor = touch MARK\\n' > /tmp/x/.git/config && printf '#!/bin/sh\\ntouch MARK\\n' > /tmp/x/.git/hooks/post-commit && tar -C /tmp/x -cf /tmp/x.tar .git && tar -xf /tmp/x.tar", "."},
+		{"a .git file pointing elsewhere", "mv .git .gitx ; rm -rf .git; echo 'gitdir: .gitx' > .git ; " + plant(".gitx"), "."},
+		{"nested: write straight in", plant("sub/repo/.git"), "sub/repo"},
+		{"nested: rename of .git", "mv sub/repo/.git sub/repo/.gitx && cp -a sub/repo/.gitx sub/repo/.git; " + plant("sub/repo/.git"), "sub/repo"},
+		{"nested: rename of the parent folder", "mv sub subx && cp -a subx sub && rm -rf subx; " + plant("sub/repo/.git"), "sub/repo"},
+		{"nested: rename of a folder two up, git init", "mv sub subx && mkdir -p sub/repo && git -C sub/repo init -q && " + plant("sub/repo/.git"), "sub/repo"},
+		{"nested: python script", `mv sub s2 && python3 -c "
+import shutil, os
+shutil.copytree('s2', 'sub', symlinks=True)
+open('sub/repo/.git/config','a').write('[core]\n\tfsmonitor = touch MARK\n')
+open('sub/repo/.git/hooks/post-commit','w').write('#!/bin/sh\ntouch MARK\n')
+os.chmod('sub/repo/.git/hooks/post-commit', 0o755)
+shutil.rmtree('s2')"`, "sub/repo"},
+		{"nested: perl script", `mv sub s3 && perl -e '
+system("cp", "-a", "s3", "sub");
+open(my $f, ">>", "sub/repo/.git/config"); print $f "[core]\n\tfsmonitor = touch MARK\n"; close $f;
+open($f, ">", "sub/repo/.git/hooks/post-commit"); print $f "#!/bin/sh\ntouch MARK\n"; close $f; chmod 0755, "sub/repo/.git/hooks/post-commit"'`, "sub/repo"},
+		{"nested: git -C from elsewhere", "mv sub s4 && cp -a s4 sub && git -C sub/repo config core.fsmonitor 'touch MARK' && git -C sub/repo config alias.st '!touch MARK'", "sub/repo"},
+	}
+	for _, r := range routes {
+		t.Run(r.name, func(t *testing.T) {
+			tr := newTree(t)
+			repo := filepath.Join(tr.ws, r.repo)
+			os.MkdirAll(repo, 0o755)
+			gitInit(t, tr.ws)
+			if r.repo != "." {
+				gitInit(t, repo)
+			}
+			tr.policy.ReadOnly = readOnlyUnder(nil, tr.ws, nil, "", tr.policy.WritableRoots())
+			s := mustSandbox(t, tr.policy, Bwrap)
+			t.Cleanup(s.Close)
+			before, _ := os.ReadFile(filepath.Join(repo, ".git", "config"))
+			mark := filepath.Join(tr.root, "ran")
+			out, code, notes := runReleased(t, s, tr.ws, strings.ReplaceAll(r.script, "MARK", mark))
+			t.Logf("exit %d: %s\nnotes: %q", code, out, notes)
+			after, err := os.ReadFile(filepath.Join(repo, ".git", "config"))
+			if err != nil || string(after) != string(before) {
+				t.Errorf("config after: %q, %v", after, err)
+			}
+			if _, err := os.Lstat(filepath.Join(repo, ".git", "hooks", "post-commit")); err == nil {
+				t.Error("the planted hook is still there")
+			}
+			if fi, err := os.Lstat(filepath.Join(repo, ".git")); err != nil || !fi.IsDir() {
+				t.Errorf(".git is no longer a folder: %v", err)
+			}
+			// The person's next git status and commit on the machine run
+			// nothing the command planted.
+			for _, args := range [][]string{{"status"}, {"-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "next"}, {"st"}} {
+				cmd := exec.Command("git", args...)
+				cmd.Dir = repo
+				cmd.Run()
+			}
+			if _, err := os.Stat(mark); err == nil {
+				t.Error("the planted program ran on the machine")
+			}
+			// Refused (the command's own error says so, and the result's
+			// note when a rename was), or undone and named.
+			refused := code != 0 && (strings.Contains(out, "Read-only file system") || strings.Contains(out, "Device or resource busy"))
+			if code != 0 && strings.Contains(out, "Device or resource busy") && !strings.Contains(s.Explain(out, code, tr.ws), "cannot be renamed, replaced or removed") {
+				t.Errorf("a refused rename is not explained: %q in %q", s.Explain(out, code, tr.ws), out)
+			}
+			if len(notes) == 0 && !refused {
+				t.Errorf("nothing said about the change (exit %d)", code)
+			}
+		})
+	}
+}
