@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // overrides come before the subcommand: command-line -c wins over every
@@ -63,6 +64,7 @@ var noContent = map[string]bool{"rev-parse": true, "config": true}
 // driver the configuration defines is blanked, so that attributes, the
 // repository's included, select none that runs.
 func Command(ctx context.Context, dir string, extraEnv []string, args ...string) *exec.Cmd {
+	runHooks()
 	full := append([]string{}, overrides...)
 	if len(args) > 0 && !noContent[subcommand(args)] {
 		full = append(full, blankDrivers(ctx, dir)...)
@@ -88,6 +90,29 @@ func Output(ctx context.Context, dir string, extraEnv []string, stdin []byte, ar
 		return out, fmt.Errorf("git %s: %w: %s", subcommand(args), err, strings.TrimSpace(errb.String()))
 	}
 	return out, nil
+}
+
+var hooks struct {
+	sync.Mutex
+	list []func()
+}
+
+// BeforeEach registers f to run before each git call: the sandbox puts
+// back what a running command or task changed in a repository's git
+// folder before aci's git reads it.
+func BeforeEach(f func()) {
+	hooks.Lock()
+	hooks.list = append(hooks.list, f)
+	hooks.Unlock()
+}
+
+func runHooks() {
+	hooks.Lock()
+	list := hooks.list
+	hooks.Unlock()
+	for _, f := range list {
+		f()
+	}
 }
 
 // diffing are the subcommands that take --no-ext-diff and --no-textconv.

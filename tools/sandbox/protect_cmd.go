@@ -130,7 +130,6 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 	return func() (created []string) {
 		once.Do(func() {
 			end()
-			sealed := s.sealCheck() // before anything else looks at the workspace
 			s.releaseStandIns(mine)
 			s.prot.mu.Lock()
 			created, s.prot.moved = s.prot.moved, nil
@@ -139,6 +138,7 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 				_, made := x.look()
 				created = append(created, s.quarantineMade(made)...)
 			}
+			sealed := s.sealCheck()
 			for _, u := range unguarded {
 				if _, err := os.Lstat(u); err == nil {
 					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))

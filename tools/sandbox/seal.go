@@ -5,10 +5,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/aci-dev/aci/tools/safegit"
 )
 
 // The seal keeps what git, shells and editors execute in the workspace as
@@ -209,11 +212,17 @@ func pointedGitDir(file string) string {
 func (s *Sandbox) sealBegin(x *protectIndex) {
 	idle := !x.running()
 	s.protectedPresent(nil) // the index's first walk finds the nested .git folders
-	roots := s.sealRoots(append(x.presentProtected(), s.policy.Protected...))
+	s.sealBeginRoots(s.sealRoots(append(x.presentProtected(), s.policy.Protected...)), idle)
+}
+
+// sealBeginRoots saves the roots not kept yet, and when idle those that
+// changed.
+func (s *Sandbox) sealBeginRoots(roots []sealRoot, idle bool) {
 	s.seal.mu.Lock()
 	defer s.seal.mu.Unlock()
 	if s.seal.saved == nil {
 		s.seal.saved, s.seal.roots = map[string]*sealedFile{}, map[string]sealRoot{}
+		sealRegister(s)
 	}
 	for _, r := range roots {
 		_, known := s.seal.roots[r.path]
@@ -358,6 +367,7 @@ func (f *sealedFile) same(path string, deep bool) bool {
 // what changed, returning what it did ("path (put back ...): why"). It is
 // the end of a command, a periodic look, or the step before aci runs git.
 func (s *Sandbox) sealCheck() []string {
+	notes := s.sealNew()
 	s.seal.mu.Lock()
 	defer s.seal.mu.Unlock()
 	if s.seal.roots == nil {
@@ -369,7 +379,6 @@ func (s *Sandbox) sealCheck() []string {
 	}
 	// Parents first: a .git put back before what is in it.
 	sort.Slice(roots, func(i, j int) bool { return roots[i].path < roots[j].path })
-	var notes []string
 	for _, r := range roots {
 		changed := s.sealDiff(r)
 		if len(changed) == 0 {
@@ -511,8 +520,26 @@ func (x *protectIndex) noteGit(p string, d fs.DirEntry, late bool) {
 		x.gits = map[string]bool{}
 	}
 	if _, ok := x.gits[p]; !ok {
-		x.gits[p] = late
+		made := false
+		if fi, err := os.Lstat(p); late && err == nil {
+			made = x.madeWhileBusy(ctime(fi))
+		}
+		x.gits[p] = made
 	}
+}
+
+// lateGits are the .git entries the index met after its first walk.
+func (x *protectIndex) lateGits() []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var out []string
+	for p, late := range x.gits {
+		if late {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // gitEntries are the .git entries the index met, sorted.
@@ -559,4 +586,41 @@ func (s *Sandbox) sealedEntries() []string {
 // refused rename or removal there was about (Explain).
 func sealedPath(path string) bool {
 	return filepath.Base(path) == ".git" || strings.Contains(path, "/.git/") || strings.HasPrefix(path, ".git/")
+}
+
+// sealing are the sandboxes with a seal, for the step before aci's own
+// git calls (resealRunning).
+var sealing struct {
+	sync.Mutex
+	list []*Sandbox
+	once sync.Once
+}
+
+// sealRegister notes s as sealed, and hooks the check into aci's git
+// calls once per process.
+func sealRegister(s *Sandbox) {
+	sealing.once.Do(func() { safegit.BeforeEach(resealRunning) })
+	sealing.Lock()
+	sealing.list = append(sealing.list, s)
+	sealing.Unlock()
+}
+
+// resealRunning puts back what the running commands and tasks of each
+// sandbox changed so far, before aci runs git on the machine; what it
+// did is said with the next command that ends.
+func resealRunning() {
+	sealing.Lock()
+	list := slices.Clone(sealing.list)
+	sealing.Unlock()
+	for _, s := range list {
+		x := s.indexed()
+		if x == nil || !x.running() {
+			continue
+		}
+		if notes := s.sealCheck(); len(notes) > 0 {
+			s.prot.mu.Lock()
+			s.prot.moved = append(s.prot.moved, notes...)
+			s.prot.mu.Unlock()
+		}
+	}
 }

@@ -129,3 +129,50 @@ open($f, ">", "sub/repo/.git/hooks/post-commit"); print $f "#!/bin/sh\ntouch MAR
 		})
 	}
 }
+
+// A repository a command makes is kept, without the hooks and the config
+// lines that would run a program on the machine; a .git file pointing
+// to a folder the command filled is cleaned the same way.
+func TestSealNewRepository(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	mark := filepath.Join(tr.root, "ran")
+	runReleased(t, s, tr.ws, "true") // the first look, before the command
+	script := "mkdir -p new && git -C new init -q && git -C new config core.fsmonitor 'touch MARK' && git -C new config alias.st '!touch MARK' && " +
+		"git -C new config user.name model && printf '#!/bin/sh\\ntouch MARK\\n' > new/.git/hooks/pre-commit && chmod +x new/.git/hooks/pre-commit && " +
+		"mkdir -p other && git init -q --bare /tmp/gd && git -C /tmp/gd config core.fsmonitor 'touch MARK' && cp -a /tmp/gd other/.gd && echo 'gitdir: .gd' > other/.git"
+	out, code, notes := runReleased(t, s, tr.ws, strings.ReplaceAll(script, "MARK", mark))
+	t.Logf("exit %d: %s\nnotes: %q", code, out, notes)
+	if code != 0 {
+		t.Fatal("the command failed")
+	}
+	for _, dir := range []string{"new", "other"} {
+		cfg, _ := exec.Command("git", "config", "--file", filepath.Join(tr.ws, dir, map[string]string{"new": ".git", "other": ".gd"}[dir], "config"), "--list").Output()
+		if strings.Contains(string(cfg), "fsmonitor") || strings.Contains(string(cfg), "alias") {
+			t.Errorf("%s config still has: %s", dir, cfg)
+		}
+	}
+	if !strings.Contains(string(must(exec.Command("git", "-C", filepath.Join(tr.ws, "new"), "config", "user.name").Output())), "model") {
+		t.Error("the harmless config was lost")
+	}
+	if _, err := os.Lstat(filepath.Join(tr.ws, "new", ".git", "hooks", "pre-commit")); err == nil {
+		t.Error("the hook is still there")
+	}
+	if j := strings.Join(notes, "\n"); !strings.Contains(j, "new/.git (a git folder the command made") || !strings.Contains(j, "other/.git") {
+		t.Errorf("notes: %q", notes)
+	}
+	for _, dir := range []string{"new", "other"} {
+		for _, args := range [][]string{{"status"}, {"st"}, {"-c", "user.email=a@b", "commit", "-q", "--allow-empty", "-m", "x"}} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = filepath.Join(tr.ws, dir)
+			cmd.Run()
+		}
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Error("the planted program ran on the machine")
+	}
+}
+
+func must(b []byte, _ error) []byte { return b }
