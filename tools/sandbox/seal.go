@@ -153,7 +153,10 @@ func (s *Sandbox) sealRoots(protected []string) []sealRoot {
 	}
 	for _, p := range protected {
 		p = strings.TrimSuffix(p, "/")
-		if strings.Contains(filepath.Base(p), "*") {
+		s.mu.Lock()
+		standIn := s.standIns[p] != nil // aci's empty stand-in, not a file to keep
+		s.mu.Unlock()
+		if standIn || strings.Contains(filepath.Base(p), "*") {
 			continue
 		}
 		if _, err := os.Lstat(p); err == nil && within(p, ws) {
