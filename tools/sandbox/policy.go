@@ -43,6 +43,10 @@ type Policy struct {
 	// Sealed are the workspace's .git entries, bound over themselves so
 	// that no command can move them aside (seal_linux.go).
 	Sealed []string `json:",omitempty"`
+	// Pinned are folders inside a grant bound over themselves, so that a
+	// granted command cannot rename away what stays read-only in them
+	// (grant_protect.go).
+	Pinned []string `json:",omitempty"`
 }
 
 // WritableRoots is Workspace and Writable together.

@@ -199,7 +199,7 @@ func (s *Sandbox) CommandGranted(argv []string, dir string, l *Link, g Grant, ex
 	if err != nil || s.Kind() != Bwrap || s.tmpDir == "" {
 		return out, func() []string { return nil }, err
 	}
-	return out, s.protectCommand(s.grantStubs(g)), nil
+	return out, s.watchGrant(g, s.protectCommand(s.grantStubs(g))), nil
 }
 
 // processState is the process-wide setting, from ACI_SANDBOX.

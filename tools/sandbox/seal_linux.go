@@ -34,3 +34,13 @@ func sealBindArgs(out []string, entries, readOnly []string) []string {
 	}
 	return out
 }
+
+// pinArgs binds the pinned folders over themselves, parents first.
+func pinArgs(out []string, pinned []string) []string {
+	pinned = slices.Clone(pinned)
+	slices.Sort(pinned)
+	for _, d := range pinned {
+		out = append(out, "--bind", d, d)
+	}
+	return out
+}
