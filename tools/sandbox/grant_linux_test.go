@@ -169,3 +169,42 @@ func TestGrantKeepsProtectedHomePaths(t *testing.T) {
 func pyList(items []string) string {
 	return "['" + strings.Join(items, "', '") + "']"
 }
+
+// A granted path reaches the machine's file whatever ".." or links the
+// command names it by: the folders a ".." climbs out of are there as on
+// the machine (the guard names them in Machine), and a link on the way
+// is a link to the granted target, not a read-only copy of it.
+func TestGrantReachesTheRealPath(t *testing.T) {
+	tr := newTree(t)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	base, err := os.MkdirTemp("/tmp", "aci-grant-real-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	os.MkdirAll(filepath.Join(base, "a", "b"), 0o755)
+	os.MkdirAll(filepath.Join(base, "c", "d"), 0o755)
+	os.WriteFile(filepath.Join(base, "c", "d", "f"), []byte("x"), 0o644)
+	target := filepath.Join(tr.root, "elsewhere")
+	os.MkdirAll(filepath.Join(target, "old"), 0o755)
+	os.Symlink(target, filepath.Join(base, "lnk"))
+
+	g := Grant{Write: []string{filepath.Join(base, "c")}, Machine: []string{filepath.Join(base, "a", "b"), filepath.Join(base, "c", "d")}}
+	dotted := filepath.Join(base, "a", "b", "..", "..", "c", "d")
+	if out, code := runGranted(t, s, tr.ws, "rm -rf "+dotted, g); code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if _, err := os.Lstat(filepath.Join(base, "c", "d")); err == nil {
+		t.Errorf("%s reported done, but c/d is still on the machine", dotted)
+	}
+	g = Grant{Write: []string{target}, Machine: []string{filepath.Join(base, "lnk", "old")}}
+	if out, code := runGranted(t, s, tr.ws, "rm -rf "+filepath.Join(base, "lnk", "old")+" && echo new > "+filepath.Join(base, "lnk", "new"), g); code != 0 {
+		t.Fatalf("through the link: exit %d: %s", code, out)
+	}
+	if _, err := os.Lstat(filepath.Join(target, "old")); err == nil {
+		t.Error("the folder behind the link is still there")
+	}
+	if b, _ := os.ReadFile(filepath.Join(target, "new")); string(b) != "new\n" {
+		t.Errorf("the file written through the link: %q", b)
+	}
+}
