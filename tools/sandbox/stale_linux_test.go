@@ -4,8 +4,8 @@ package sandbox
 
 import (
 	"os/exec"
-	"syscall"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
