@@ -160,7 +160,7 @@ func (s *Sandbox) sealRoots(protected []string) []sealRoot {
 			continue
 		}
 		if _, err := os.Lstat(p); err == nil && within(p, ws) {
-			out = append(out, sealRoot{path: p, deep: true, why: s.policy.protected(p)})
+			out = append(out, sealRoot{path: p, deep: true, why: protectedWhy(ws, ws, p)})
 		}
 	}
 	return out

