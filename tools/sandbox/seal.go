@@ -146,6 +146,13 @@ func (s *Sandbox) sealRoots(protected []string) []sealRoot {
 			sealRoot{path: filepath.Join(g, "hooks"), deep: true, why: whyGitHooks},
 			sealRoot{path: filepath.Join(g, "info", "attributes"), deep: true, why: whyGitAttrs},
 			sealRoot{path: filepath.Join(g, "commondir"), deep: true, why: whyGitCommon})
+		for _, cfg := range []string{filepath.Join(g, "config"), filepath.Join(g, "config.worktree")} {
+			for _, inc := range configIncludes(cfg) {
+				if underAny(inc, s.policy.WritableRoots()) {
+					out = append(out, sealRoot{path: inc, deep: true, why: whyGitConfig})
+				}
+			}
+		}
 		// Submodules' and linked worktrees' git folders live inside.
 		for _, sub := range []string{"modules", "worktrees"} {
 			gitDirs = append(gitDirs, innerGitDirs(filepath.Join(g, sub), 3)...)
@@ -626,4 +633,38 @@ func resealRunning() {
 			s.prot.mu.Unlock()
 		}
 	}
+}
+
+// configIncludes are the files a git config file includes (include.path,
+// includeIf.*.path), resolved as git does: relative to the including
+// file, ~ for the home folder. One in the workspace must be kept too: git
+// obeys it like the config itself.
+func configIncludes(cfg string) []string {
+	b, err := os.ReadFile(cfg)
+	if err != nil || len(b) > sealMaxFile {
+		return nil
+	}
+	var out []string
+	inInclude := false
+	for _, line := range strings.Split(string(b), "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "[") {
+			sec := strings.ToLower(strings.TrimLeft(l, "[ \t"))
+			inInclude = strings.HasPrefix(sec, "include]") || strings.HasPrefix(sec, "include ") || strings.HasPrefix(sec, "includeif")
+			continue
+		}
+		key, val, ok := strings.Cut(l, "=")
+		if !inInclude || !ok || !strings.EqualFold(strings.TrimSpace(key), "path") {
+			continue
+		}
+		p := strings.Trim(strings.TrimSpace(val), `"`)
+		if rest, ok := strings.CutPrefix(p, "~/"); ok {
+			home, _ := os.UserHomeDir()
+			p = filepath.Join(home, rest)
+		} else if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(cfg), p)
+		}
+		out = append(out, realAbove(filepath.Clean(p)))
+	}
+	return out
 }

@@ -79,6 +79,7 @@ shutil.rmtree('s2')"`, "sub/repo"},
 system("cp", "-a", "s3", "sub");
 open(my $f, ">>", "sub/repo/.git/config"); print $f "[core]\n\tfsmonitor = touch MARK\n"; close $f;
 open($f, ">", "sub/repo/.git/hooks/post-commit"); print $f "#!/bin/sh\ntouch MARK\n"; close $f; chmod 0755, "sub/repo/.git/hooks/post-commit"'`, "sub/repo"},
+		{"a file the config includes", "printf '[core]\\n\\tfsmonitor = touch MARK\\n' >> team.gitconfig", "."},
 		{"nested: git -C from elsewhere", "mv sub s4 && cp -a s4 sub && git -C sub/repo config core.fsmonitor 'touch MARK' && git -C sub/repo config alias.st '!touch MARK'", "sub/repo"},
 	}
 	for _, r := range routes {
@@ -90,6 +91,9 @@ open($f, ">", "sub/repo/.git/hooks/post-commit"); print $f "#!/bin/sh\ntouch MAR
 			if r.repo != "." {
 				gitInit(t, repo)
 			}
+			// The person's config includes a file of the work tree.
+			os.WriteFile(filepath.Join(tr.ws, "team.gitconfig"), []byte("[user]\n\tname = team\n"), 0o644)
+			exec.Command("git", "-C", tr.ws, "config", "include.path", "../team.gitconfig").Run()
 			tr.policy.ReadOnly = readOnlyUnder(nil, tr.ws, nil, "", tr.policy.WritableRoots())
 			s := mustSandbox(t, tr.policy, Bwrap)
 			t.Cleanup(s.Close)
@@ -201,4 +205,39 @@ func TestSealProtectedInSubfolder(t *testing.T) {
 	if j := strings.Join(notes, "\n"); !strings.Contains(j, "sub/AGENTS.md (put back") || !strings.Contains(j, "sub/.vscode (put back") || !strings.Contains(j, "sub/.envrc (put back as it was before the command changed it): direnv runs") {
 		t.Errorf("notes: %q", notes)
 	}
+}
+
+// BenchmarkSealCheck measures what the seal adds to each command: its
+// record before and its check after, for a repository with git's sample
+// hooks, a nested repository and protected files in a subfolder, with
+// nothing changed (the usual case).
+func BenchmarkSealCheck(b *testing.B) {
+	ws := b.TempDir()
+	t := &testing.T{}
+	gitInit(t, ws)
+	os.MkdirAll(filepath.Join(ws, "sub", "repo"), 0o755)
+	gitInit(t, filepath.Join(ws, "sub", "repo"))
+	os.MkdirAll(filepath.Join(ws, "sub", ".vscode"), 0o755)
+	os.WriteFile(filepath.Join(ws, "sub", ".vscode", "tasks.json"), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(ws, "sub", "AGENTS.md"), []byte("x"), 0o644)
+	p := DefaultPolicy(ws)
+	s, err := New(p, Options{Force: Bwrap})
+	if err != nil {
+		b.Skip(err)
+	}
+	s.privateTmp()
+	x := s.indexed()
+	s.sealBegin(x)
+	s.sealCheck()
+	for b.Loop() {
+		s.sealBegin(x)
+		end := x.begin()
+		end()
+		if notes := s.sealCheck(); len(notes) > 0 {
+			b.Fatal(notes)
+		}
+	}
+	s.seal.mu.Lock()
+	b.ReportMetric(float64(len(s.seal.saved)), "paths")
+	s.seal.mu.Unlock()
 }
