@@ -270,12 +270,14 @@ func (s *Sandbox) watchUncontained() func() []string {
 	// made is moved away now, and said with this command.
 	_, before := x.look()
 	early := s.quarantineMade(before)
+	resume := s.sealPause() // seal.go
 	end := x.begin()
 	s.watchWhileBusy(x)
 	var once sync.Once
 	return func() (created []string) {
 		once.Do(func() {
 			end()
+			resume()
 			_, made := x.look()
 			created = append(early, s.quarantineMade(made)...)
 			s.prot.mu.Lock()

@@ -75,7 +75,8 @@ type sealRoot struct {
 
 // sealState is a Sandbox's saved copy.
 type sealState struct {
-	mu    sync.Mutex
+	mu     sync.Mutex
+	paused int // uncontained commands running: what they change is the person's choice
 	saved map[string]*sealedFile // every path below each root, roots included
 	roots map[string]sealRoot
 }
@@ -377,6 +378,12 @@ func (f *sealedFile) same(path string, deep bool) bool {
 // what changed, returning what it did ("path (put back ...): why"). It is
 // the end of a command, a periodic look, or the step before aci runs git.
 func (s *Sandbox) sealCheck() []string {
+	s.seal.mu.Lock()
+	paused := s.seal.paused > 0
+	s.seal.mu.Unlock()
+	if paused {
+		return nil
+	}
 	notes := s.sealNew()
 	s.seal.mu.Lock()
 	defer s.seal.mu.Unlock()
@@ -667,4 +674,27 @@ func configIncludes(cfg string) []string {
 		out = append(out, realAbove(filepath.Clean(p)))
 	}
 	return out
+}
+
+// sealPause stops the checks while a command the person allowed to run
+// outside the sandbox runs (a git remote add, a submodule added there are
+// theirs); resume takes what it changed as the new saved copy.
+func (s *Sandbox) sealPause() (resume func()) {
+	s.seal.mu.Lock()
+	s.seal.paused++
+	s.seal.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			var present []string
+			if x := s.indexed(); x != nil {
+				present = x.presentProtected()
+			}
+			roots := s.sealRoots(append(present, s.policy.Protected...))
+			s.seal.mu.Lock()
+			s.seal.paused--
+			s.seal.mu.Unlock()
+			s.sealBeginRoots(roots, true)
+		})
+	}
 }

@@ -241,3 +241,31 @@ func BenchmarkSealCheck(b *testing.B) {
 	b.ReportMetric(float64(len(s.seal.saved)), "paths")
 	s.seal.mu.Unlock()
 }
+
+// What a command the person allowed to run outside the sandbox changes in
+// .git (a remote added) is theirs: kept, and the saved copy from then on.
+func TestSealKeepsUncontainedChanges(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	runReleased(t, s, tr.ws, "true")
+	u := s.Uncontained()
+	argv, release, err := u.Command([]string{"bash", "-c", "git remote add origin https://example.com/r.git"}, tr.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = tr.ws
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	resealRunning() // as before a git call of aci's: nothing to put back
+	release()
+	if _, _, notes := runReleased(t, s, tr.ws, "true"); len(notes) > 0 {
+		t.Errorf("notes: %q", notes)
+	}
+	if out, _ := exec.Command("git", "-C", tr.ws, "remote", "get-url", "origin").Output(); !strings.Contains(string(out), "example.com") {
+		t.Errorf("the remote the person allowed is gone: %q", out)
+	}
+}
