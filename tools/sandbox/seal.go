@@ -76,9 +76,9 @@ type sealRoot struct {
 // sealState is a Sandbox's saved copy.
 type sealState struct {
 	mu     sync.Mutex
-	paused int // uncontained commands running: what they change is the person's choice
-	saved map[string]*sealedFile // every path below each root, roots included
-	roots map[string]sealRoot
+	paused int                    // uncontained commands running: what they change is the person's choice
+	saved  map[string]*sealedFile // every path below each root, roots included
+	roots  map[string]sealRoot
 }
 
 // The reasons named in a result.
