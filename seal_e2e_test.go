@@ -123,3 +123,51 @@ fs.writeFileSync('sub/repo/.git/hooks/post-commit', '#!/bin/sh\ntouch MARK\n', {
 		})
 	}
 }
+
+// Started in a linked worktree, a contained command can change neither
+// the main repository's config and hooks, which the worktree's git obeys,
+// nor the worktree's own git folder, nor the .git file that points there;
+// the person's next git in the worktree and in the main repository runs
+// nothing it planted.
+func TestE2ESealedWorktree(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	containedOrSkip(t, root)
+	main, wt := filepath.Join(root, "main"), filepath.Join(root, "wt")
+	os.MkdirAll(main, 0o755)
+	gitAt(t, main, "init", "-q", ".")
+	gitAt(t, main, "commit", "-q", "--allow-empty", "-m", "first")
+	gitAt(t, main, "worktree", "add", "-q", wt)
+	mark := filepath.Join(t.TempDir(), "ran")
+	common := filepath.Join(main, ".git")
+	before, _ := os.ReadFile(filepath.Join(common, "config"))
+	pointer, _ := os.ReadFile(filepath.Join(wt, ".git"))
+	script := "g=$(git rev-parse --git-common-dir); w=$(git rev-parse --git-dir); " +
+		strings.ReplaceAll(plantIn("$g", mark), "$g", `"$g"`) + "; " + strings.ReplaceAll(plantIn("$w", mark), "$w", `"$w"`) +
+		"; git config extensions.worktreeConfig true; printf '[core]\\n\\tfsmonitor = touch " + mark + "\\n' > \"$w/config.worktree\"" +
+		"; mv \"$g\" \"$g.x\"; echo 'gitdir: /tmp/elsewhere' > .git"
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		runCall(script),
+		fakeai.Reply{Content: "done"},
+	)
+	if r := aci(t, wt, srv, "go", []string{"HOME=" + home}, "--yes"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	t.Logf("result: %.600s", resultOf(t, srv, "call_2_1"))
+	if b, _ := os.ReadFile(filepath.Join(common, "config")); string(b) != string(before) {
+		t.Errorf("the main repository's config changed:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(wt, ".git")); string(b) != string(pointer) {
+		t.Errorf("the worktree's .git file changed: %q", b)
+	}
+	for _, dir := range []string{wt, main} {
+		gitAt(t, dir, "status")
+		gitAt(t, dir, "st")
+		os.WriteFile(filepath.Join(dir, "f.txt"), []byte("x"), 0o644)
+		gitAt(t, dir, "add", "f.txt")
+		gitAt(t, dir, "commit", "-q", "-m", "next")
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("what the command planted ran on the machine")
+	}
+}
