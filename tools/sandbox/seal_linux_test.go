@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gitInit makes dir a repository with one commit, its config and a hook
@@ -267,5 +268,47 @@ func TestSealKeepsUncontainedChanges(t *testing.T) {
 	}
 	if out, _ := exec.Command("git", "-C", tr.ws, "remote", "get-url", "origin").Output(); !strings.Contains(string(out), "example.com") {
 		t.Errorf("the remote the person allowed is gone: %q", out)
+	}
+}
+
+// What a long command or background task plants in a git folder is put
+// back while it still runs (the periodic look), not only at its end.
+func TestSealWhileRunning(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	os.MkdirAll(filepath.Join(tr.ws, "sub", "repo"), 0o755)
+	gitInit(t, filepath.Join(tr.ws, "sub", "repo"))
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	cfg := filepath.Join(tr.ws, "sub", "repo", ".git", "config")
+	before, _ := os.ReadFile(cfg)
+	argv, release, err := s.Command([]string{"bash", "-c", "sleep 0.3; mv sub subx && cp -a subx sub; echo '[core] fsmonitor = evil' >> sub/repo/.git/config; sleep 8"}, tr.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = tr.ws
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	planted := false
+	restored := false
+	for end := time.Now().Add(watchEvery + 4*time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(cfg)
+		if strings.Contains(string(b), "evil") {
+			planted = true
+		} else if planted && string(b) == string(before) {
+			restored = true
+			break
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	notes := release()
+	if !planted || !restored {
+		t.Errorf("planted %v, put back while running %v", planted, restored)
+	}
+	if j := strings.Join(notes, "\n"); !strings.Contains(j, "sub/repo/.git/config (put back") {
+		t.Errorf("notes: %q", notes)
 	}
 }
