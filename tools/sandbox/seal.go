@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/aci-dev/aci/tools/safegit"
 )
@@ -71,6 +72,11 @@ type sealRoot struct {
 	path string
 	deep bool
 	why  string
+	// bound: a protected file, bound read-only for each command that
+	// started after it was saved (seal_held.go).
+	bound   bool
+	savedAt time.Time
+	anc     []statID // the folders between the workspace and it, when saved
 }
 
 // sealState is a Sandbox's saved copy.
@@ -168,7 +174,7 @@ func (s *Sandbox) sealRoots(protected []string) []sealRoot {
 			continue
 		}
 		if _, err := os.Lstat(p); err == nil && within(p, ws) {
-			out = append(out, sealRoot{path: p, deep: true, why: protectedWhy(ws, ws, p)})
+			out = append(out, sealRoot{path: p, deep: true, why: protectedWhy(ws, ws, p), bound: true})
 		}
 	}
 	return out
@@ -250,6 +256,10 @@ func (s *Sandbox) sealSave(r sealRoot) {
 		if r.covers(p) {
 			delete(s.seal.saved, p)
 		}
+	}
+	r.savedAt, r.anc = time.Now(), s.ancestors(r.path)
+	if prev, ok := s.seal.roots[r.path]; ok && !prev.savedAt.IsZero() {
+		r.savedAt = prev.savedAt // bound since it was first saved
 	}
 	s.seal.roots[r.path] = r
 	budget := sealMaxBytes
@@ -399,6 +409,10 @@ func (s *Sandbox) sealCheck() []string {
 	for _, r := range roots {
 		changed := s.sealDiff(r)
 		if len(changed) == 0 {
+			continue
+		}
+		if s.sealHeld(r) {
+			s.sealSave(r) // no contained command could have: the person's change
 			continue
 		}
 		sort.Strings(changed)

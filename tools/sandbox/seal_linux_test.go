@@ -312,3 +312,47 @@ func TestSealWhileRunning(t *testing.T) {
 		t.Errorf("notes: %q", notes)
 	}
 }
+
+// What the person changes in place while a command runs, in files no
+// contained command could change (the root repository's config, a
+// protected file bound for the running command), is theirs: kept, not
+// put back.
+func TestSealKeepsThePersonsChanges(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	os.MkdirAll(filepath.Join(tr.ws, "sub"), 0o755)
+	os.WriteFile(filepath.Join(tr.ws, "sub", "AGENTS.md"), []byte("rules\n"), 0o644)
+	tr.policy.ReadOnly = readOnlyUnder(nil, tr.ws, nil, "", tr.policy.WritableRoots())
+	tr.policy.Protected, tr.policy.StandIns = protectedCandidates(tr.ws, tr.ws)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	runReleased(t, s, tr.ws, "true")
+	time.Sleep(10 * time.Millisecond)
+	argv, release, err := s.Command([]string{"bash", "-c", "sleep 1"}, tr.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = tr.ws
+	cmd.Start()
+	appendTo := func(p, text string) {
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(text)
+		f.Close()
+	}
+	appendTo(filepath.Join(tr.ws, ".git", "config"), "[branch \"main\"]\n\tremote = origin\n")
+	appendTo(filepath.Join(tr.ws, "sub", "AGENTS.md"), "more rules\n")
+	cmd.Wait()
+	if notes := release(); len(notes) > 0 {
+		t.Errorf("the person's changes were taken for the command's: %q", notes)
+	}
+	if b, _ := os.ReadFile(filepath.Join(tr.ws, "sub", "AGENTS.md")); string(b) != "rules\nmore rules\n" {
+		t.Errorf("sub/AGENTS.md = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(tr.ws, ".git", "config")); !strings.Contains(string(b), "remote = origin") {
+		t.Errorf(".git/config lost the person's change: %q", b)
+	}
+}
