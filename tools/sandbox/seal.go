@@ -407,6 +407,9 @@ func (s *Sandbox) sealCheck() []string {
 	// Parents first: a .git put back before what is in it.
 	sort.Slice(roots, func(i, j int) bool { return roots[i].path < roots[j].path })
 	for _, r := range roots {
+		if aciWriting(r) {
+			continue
+		}
 		changed := s.sealDiff(r)
 		if len(changed) == 0 {
 			continue
@@ -711,4 +714,63 @@ func (s *Sandbox) sealPause() (resume func()) {
 			s.sealBeginRoots(roots, true)
 		})
 	}
+}
+
+// aciWrites are the paths aci itself is writing (a file window's atomic
+// write, asked of the person where the file is protected): the seal
+// neither takes them for a command's change nor puts them back.
+var aciWrites struct {
+	sync.Mutex
+	n map[string]int
+}
+
+// sealAciWrite notes that aci is about to put temp file tmp (".NAME.aci-…")
+// in place of NAME; done takes what it wrote as the saved copy.
+func sealAciWrite(tmp string) (done func()) {
+	base := filepath.Base(tmp)
+	i := strings.LastIndex(base, ".aci-")
+	if !strings.HasPrefix(base, ".") || i <= 1 {
+		return func() {}
+	}
+	final := filepath.Join(filepath.Dir(tmp), base[1:i])
+	aciWrites.Lock()
+	if aciWrites.n == nil {
+		aciWrites.n = map[string]int{}
+	}
+	aciWrites.n[final]++
+	aciWrites.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			sealing.Lock()
+			list := slices.Clone(sealing.list)
+			sealing.Unlock()
+			for _, s := range list {
+				s.seal.mu.Lock()
+				for _, r := range s.seal.roots {
+					if within(final, r.path) {
+						s.sealSave(r)
+					}
+				}
+				s.seal.mu.Unlock()
+			}
+			aciWrites.Lock()
+			if aciWrites.n[final]--; aciWrites.n[final] <= 0 {
+				delete(aciWrites.n, final)
+			}
+			aciWrites.Unlock()
+		})
+	}
+}
+
+// aciWriting reports whether aci is writing a path within root r.
+func aciWriting(r sealRoot) bool {
+	aciWrites.Lock()
+	defer aciWrites.Unlock()
+	for p := range aciWrites.n {
+		if within(p, r.path) {
+			return true
+		}
+	}
+	return false
 }

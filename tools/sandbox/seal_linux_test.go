@@ -356,3 +356,38 @@ func TestSealKeepsThePersonsChanges(t *testing.T) {
 		t.Errorf(".git/config lost the person's change: %q", b)
 	}
 }
+
+// aci's own write of a protected file (a file window, asked of the
+// person) while a command runs is kept, though it replaces the file.
+func TestSealKeepsAcisOwnWrite(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	os.MkdirAll(filepath.Join(tr.ws, "sub"), 0o755)
+	agents := filepath.Join(tr.ws, "sub", "AGENTS.md")
+	os.WriteFile(agents, []byte("rules\n"), 0o644)
+	tr.policy.Protected, tr.policy.StandIns = protectedCandidates(tr.ws, tr.ws)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	runReleased(t, s, tr.ws, "true")
+	argv, release, err := s.Command([]string{"bash", "-c", "sleep 0.5"}, tr.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = tr.ws
+	cmd.Start()
+	tmp := filepath.Join(tr.ws, "sub", ".AGENTS.md.aci-0123")
+	os.WriteFile(tmp, []byte("new rules\n"), 0o644)
+	done := NoteTemp(tmp)
+	resealRunning() // a check between the write and its end
+	os.Rename(tmp, agents)
+	done()
+	resealRunning()
+	cmd.Wait()
+	if notes := release(); len(notes) > 0 {
+		t.Errorf("aci's own write was taken for the command's: %q", notes)
+	}
+	if b, _ := os.ReadFile(agents); string(b) != "new rules\n" {
+		t.Errorf("sub/AGENTS.md = %q", b)
+	}
+}
