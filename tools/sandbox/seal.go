@@ -599,6 +599,11 @@ func (x *protectIndex) presentProtected() []string {
 	return out
 }
 
+// maxSealedBinds bounds the .git entries bound in place (three mounts
+// each): a workspace of many vendored repositories does not pay a mount
+// per repository and command.
+const maxSealedBinds = 32
+
 // sealedEntries are the workspace's .git entries known now (the root's,
 // and the nested ones the index found), for the binds that keep them in
 // place (sealBindArgs).
@@ -610,6 +615,9 @@ func (s *Sandbox) sealedEntries() []string {
 	if x := s.indexed(); x != nil && s.tmpDir != "" {
 		s.protectedPresent(nil)
 		for _, e := range x.gitEntries() {
+			if len(out) >= maxSealedBinds {
+				break // the rest are kept by the after-check alone
+			}
 			out = appendUnique(out, e)
 		}
 	}
