@@ -122,7 +122,7 @@ func (s *Sandbox) sealRoots(protected []string) []sealRoot {
 		switch {
 		case err == nil && fi.Mode().IsRegular():
 			out = append(out, sealRoot{path: e, deep: true, why: whyGitFile})
-			if gd := pointedGitDir(e); gd != "" {
+			if gd := pointedGitDir(e); gd != "" && underAny(gd, s.policy.WritableRoots()) {
 				gitDirs = append(gitDirs, gd)
 			}
 		case err == nil && fi.IsDir():
@@ -241,12 +241,24 @@ func (s *Sandbox) sealBeginRoots(roots []sealRoot, idle bool) {
 		s.seal.saved, s.seal.roots = map[string]*sealedFile{}, map[string]sealRoot{}
 		sealRegister(s)
 	}
+	listed := map[string]bool{}
 	for _, r := range roots {
+		listed[r.path] = true
 		_, known := s.seal.roots[r.path]
 		if known && (!idle || len(s.sealDiff(r)) == 0) {
 			continue
 		}
 		s.sealSave(r)
+	}
+	if !idle {
+		return
+	}
+	// Kept from before but no longer listed (a .git the person removed,
+	// and its parts): as they are now is the person's doing too.
+	for p, r := range s.seal.roots {
+		if !listed[p] && len(s.sealDiff(r)) > 0 {
+			s.sealSave(r)
+		}
 	}
 }
 

@@ -391,3 +391,23 @@ func TestSealKeepsAcisOwnWrite(t *testing.T) {
 		t.Errorf("sub/AGENTS.md = %q", b)
 	}
 }
+
+// A repository the person removes while nothing runs stays removed: the
+// seal does not make its git folder again.
+func TestSealLetsThePersonRemoveARepository(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	os.MkdirAll(filepath.Join(tr.ws, "sub", "repo"), 0o755)
+	gitInit(t, filepath.Join(tr.ws, "sub", "repo"))
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	runReleased(t, s, tr.ws, "true")
+	os.RemoveAll(filepath.Join(tr.ws, "sub", "repo", ".git"))
+	time.Sleep(freshFor)
+	if _, _, notes := runReleased(t, s, tr.ws, "true"); len(notes) > 0 {
+		t.Errorf("notes: %q", notes)
+	}
+	if _, err := os.Lstat(filepath.Join(tr.ws, "sub", "repo", ".git")); err == nil {
+		t.Error("the removed .git was made again")
+	}
+}
