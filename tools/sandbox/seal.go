@@ -264,13 +264,14 @@ func (s *Sandbox) sealBeginRoots(roots []sealRoot, idle bool) {
 
 // sealSave saves root r as it is now (under seal.mu).
 func (s *Sandbox) sealSave(r sealRoot) {
+	wasThere := s.seal.saved[r.path] != nil && !s.seal.saved[r.path].absent
 	for p := range s.seal.saved {
 		if r.covers(p) {
 			delete(s.seal.saved, p)
 		}
 	}
 	r.savedAt, r.anc = time.Now(), s.ancestors(r.path)
-	if prev, ok := s.seal.roots[r.path]; ok && !prev.savedAt.IsZero() {
+	if prev, ok := s.seal.roots[r.path]; ok && wasThere && !prev.savedAt.IsZero() {
 		r.savedAt = prev.savedAt // bound since it was first saved
 	}
 	s.seal.roots[r.path] = r
