@@ -93,8 +93,9 @@ func (s *Sandbox) cleanGitDir(g string) []string {
 			if strings.HasSuffix(e.Name(), ".sample") {
 				continue
 			}
-			s.quarantine(filepath.Join(hooks, e.Name()))
-			taken = append(taken, "hooks/"+e.Name())
+			if s.moveOut(filepath.Join(hooks, e.Name())) {
+				taken = append(taken, "hooks/"+e.Name())
+			}
 		}
 	}
 	for _, cfg := range []string{filepath.Join(g, "config"), filepath.Join(g, "config.worktree")} {
@@ -104,8 +105,9 @@ func (s *Sandbox) cleanGitDir(g string) []string {
 		out, err := exec.Command("git", "config", "--file", cfg, "--null", "--list").Output()
 		if err != nil {
 			// Not one git can read: nothing of it can be trusted.
-			s.quarantine(cfg)
-			taken = append(taken, filepath.Base(cfg))
+			if s.moveOut(cfg) {
+				taken = append(taken, filepath.Base(cfg))
+			}
 			continue
 		}
 		seen := map[string]bool{}
