@@ -411,3 +411,67 @@ func TestSealLetsThePersonRemoveARepository(t *testing.T) {
 		t.Error("the removed .git was made again")
 	}
 }
+
+// A command that moves a folder holding a repository (reorganising a
+// project) keeps it whole at its new place: its hooks stay, its old place
+// is not made again, and nothing is put back.
+func TestSealRepositoryMoved(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	repo := filepath.Join(tr.ws, "vendor2", "lib")
+	os.MkdirAll(repo, 0o755)
+	gitInit(t, repo)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	runReleased(t, s, tr.ws, "true")
+	out, code, notes := runReleased(t, s, tr.ws, "mv vendor2/lib lib && echo '[core] fsmonitor = evil' >> lib/.git/config")
+	t.Logf("exit %d %s notes %q", code, out, notes)
+	if _, err := os.Lstat(filepath.Join(tr.ws, "lib", ".git", "hooks", "pre-commit")); err != nil {
+		t.Error("the moved repository lost its hook")
+	}
+	if _, err := os.Lstat(repo); err == nil {
+		t.Error("the old place was made again")
+	}
+	if b, _ := os.ReadFile(filepath.Join(tr.ws, "lib", ".git", "config")); strings.Contains(string(b), "evil") {
+		t.Errorf("the moved repository's config: %s", b)
+	}
+	if _, _, notes := runReleased(t, s, tr.ws, "true"); len(notes) > 0 {
+		t.Errorf("the next command: %q", notes)
+	}
+}
+
+// A repository moved with its folder and then changed where no bind held
+// it (one made after the session's sandbox started) is put back at its
+// new place.
+func TestSealMovedAndChanged(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	repo := filepath.Join(tr.ws, "sub", "repo")
+	os.MkdirAll(repo, 0o755)
+	gitInit(t, repo)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	runReleased(t, s, tr.ws, "true")
+	x := s.indexed()
+	s.sealBegin(x)
+	end := x.begin() // a command runs: what follows is its doing
+	os.Rename(filepath.Join(tr.ws, "sub"), filepath.Join(tr.ws, "subx"))
+	cfg := filepath.Join(tr.ws, "subx", "repo", ".git", "config")
+	before, _ := os.ReadFile(cfg)
+	f, _ := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("[core]\n\tfsmonitor = evil\n")
+	f.Close()
+	end()
+	time.Sleep(freshFor)
+	x.look()
+	notes := s.sealCheck()
+	if b, _ := os.ReadFile(cfg); string(b) != string(before) {
+		t.Errorf("config at the new place: %s (notes %q)", b, notes)
+	}
+	if j := strings.Join(notes, "\n"); !strings.Contains(j, "subx/repo/.git/config (moved with its folder, and put back") {
+		t.Errorf("notes: %q", notes)
+	}
+	if _, err := os.Lstat(repo); err == nil {
+		t.Error("the old place was made again")
+	}
+}

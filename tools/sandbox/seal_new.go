@@ -35,11 +35,24 @@ func (s *Sandbox) sealNew() []string {
 		return nil
 	}
 	var notes []string
+	late := map[string]bool{}
 	for _, e := range x.lateGits() {
+		late[e] = true
+	}
+	for _, e := range x.gitEntries() {
 		s.seal.mu.Lock()
 		_, known := s.seal.roots[e]
 		s.seal.mu.Unlock()
 		if known {
+			continue
+		}
+		// A kept repository moved here with a folder above it: the same
+		// one, whose parts must still be as saved (seal_moved.go).
+		if moved, n := s.sealMoved(e); moved {
+			notes = append(notes, n...)
+			continue
+		}
+		if !late[e] {
 			continue
 		}
 		g := e
@@ -60,7 +73,7 @@ func (s *Sandbox) sealNew() []string {
 			notes = append(notes, s.relName(e)+" (a git folder the command made; taken out: "+strings.Join(taken, ", ")+"): "+whyGitConfig)
 		}
 	}
-	if len(notes) > 0 {
+	if len(notes) > 0 || len(late) > 0 {
 		s.sealBeginRoots(s.sealRoots(nil), false)
 	}
 	return notes
