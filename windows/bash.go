@@ -339,7 +339,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 		text += "; made links out of the workspace: " + strings.Join(res.LinksOut, ", ")
 	}
 	if len(res.ProtectedMoved) > 0 {
-		text += "; protected files it created were moved out of the workspace: " + strings.Join(res.ProtectedMoved, "; ")
+		text += "; protected files it created or changed were moved out of the workspace or put back: " + strings.Join(res.ProtectedMoved, "; ")
 	}
 	if why := w.stagedWhy(ctx, index); why != "" {
 		text += "; " + why

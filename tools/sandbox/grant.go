@@ -46,6 +46,9 @@ func (g Grant) apply(k Kind, p Policy) Policy {
 			write = appendUnique(write, w)
 		}
 	}
+	home, _ := os.UserHomeDir()
+	var pp Policy
+	pp, write, _ = grantProtect(p, write, home) // grant_protect.go
 	if k != Bwrap {
 		// Landlock and sandbox-exec allow trees: the granted ones join the
 		// writable roots. /tmp is the machine's there.
@@ -53,7 +56,7 @@ func (g Grant) apply(k Kind, p Policy) Policy {
 		return p
 	}
 	p.Granted = write
-	home, _ := os.UserHomeDir()
+	p.ReadOnly, p.Pinned = pp.ReadOnly, pp.Pinned
 	// Inside a granted folder, what stays read-only in the writable roots
 	// stays read-only too (a grant of ~ for rm -rf ~/old leaves ~/.bashrc
 	// as it is), unless that very file was granted.

@@ -44,6 +44,13 @@ type Policy struct {
 	// Kept are the workspace's secret files one command does not read
 	// (secrets.go): each covered by an empty read-only stand-in.
 	Kept []string `json:",omitempty"`
+	// Sealed are the workspace's .git entries, bound over themselves so
+	// that no command can move them aside (seal_linux.go).
+	Sealed []string `json:",omitempty"`
+	// Pinned are folders inside a grant bound over themselves, so that a
+	// granted command cannot rename away what stays read-only in them
+	// (grant_protect.go).
+	Pinned []string `json:",omitempty"`
 }
 
 // WritableRoots is Workspace and Writable together.

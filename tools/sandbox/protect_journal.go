@@ -169,12 +169,13 @@ func dropStandIn(path string, ino uint64) {
 // atomic write's); done strikes it off once it was renamed into place or
 // removed.
 func NoteTemp(path string) (done func()) {
+	sealed := sealAciWrite(path) // the seal takes aci's own write as it is (seal.go)
 	ino := inode(path)
 	if ino == 0 || !journal.write(leftEntry{Path: path, Kind: leftTemp, Ino: ino}) {
-		return func() {}
+		return sealed
 	}
 	var once sync.Once
-	return func() { once.Do(func() { journal.write(leftEntry{Path: path, Gone: true}) }) }
+	return func() { once.Do(func() { journal.write(leftEntry{Path: path, Gone: true}); sealed() }) }
 }
 
 // removeLeftover removes e.Path if it is still what aci left there: the
