@@ -244,7 +244,9 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	a := &acpSession{cwd: cwd}
 	perm := &approver{c: srv.c, timeout: srv.cfg.Factory.Config().ApprovalTimeout, rejected: map[string]bool{}}
 	files := &editorFiles{c: srv.c, read: caps.FS.ReadTextFile, write: caps.FS.WriteTextFile}
-	a.up = newUpdates(func(u any) { srv.c.notify("session/update", sessionNotification{SessionID: a.id, Update: u}) },
+	// The updates are made from the session's events, redacted at their
+	// source; a stored session's replay (replay) passes the redactor.
+	a.up = newUpdates(func(u any) { srv.c.notifyClean("session/update", sessionNotification{SessionID: a.id, Update: u}) },
 		cwd, func() []windows.Window { return a.s.Windows().Windows() }, caps.Session != nil && caps.Session.Notices != nil)
 	perm.running = a.up.runningCall
 	opt := session.Options{
@@ -394,14 +396,20 @@ func (a *acpSession) cancelPrompt() {
 	}
 }
 
-// replay sends a stored conversation as the updates that made it.
+// replay sends a stored conversation as the updates that made it, the
+// secrets removed (a transcript is not an event).
 func (a *acpSession) replay(stored agent.Session) {
+	send := func(u any) {
+		data, _ := json.Marshal(u)
+		var clean json.RawMessage = []byte(tools.Secrets.Redact(string(data)))
+		a.up.send(clean)
+	}
 	for _, it := range stored.Shown {
 		switch it.Kind {
 		case "question":
-			a.up.send(chunk{SessionUpdate: "user_message_chunk", Content: textBlock(it.Text)})
+			send(chunk{SessionUpdate: "user_message_chunk", Content: textBlock(it.Text)})
 		case "answer":
-			a.up.send(chunk{SessionUpdate: "agent_message_chunk", Content: textBlock(it.Text)})
+			send(chunk{SessionUpdate: "agent_message_chunk", Content: textBlock(it.Text)})
 		case "call":
 			if it.Call == nil {
 				continue
@@ -411,7 +419,7 @@ func (a *acpSession) replay(stored agent.Session) {
 			if it.Call.Status == "error" || it.Call.Status == "denied" {
 				tc.Status = statusFailed
 			}
-			a.up.send(tc)
+			send(tc)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -247,7 +248,8 @@ func (u *updates) changedWindow(ev session.ToolResult) string {
 		if w.ID() != id {
 			continue
 		}
-		content := w.View().Content
+		// A window's content is no event: it is redacted here.
+		content := tools.Secrets.Redact(w.View().Content)
 		if content == u.shown[id] {
 			return ""
 		}
@@ -289,7 +291,7 @@ func appOf(id string) string {
 func (u *updates) windowTitle(id string) string {
 	for _, w := range u.windows() {
 		if w.ID() == id {
-			return w.Title()
+			return tools.Secrets.Redact(w.Title())
 		}
 	}
 	return id

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"net/http"
 	"strconv"
@@ -107,9 +106,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // encodeEvent writes one event: its id, its type and its object on one
-// data line (JSON keeps newlines escaped), secrets removed.
+// data line (JSON keeps newlines escaped). The object is the event's one
+// encoding, the same bytes as stream-json's line; the session removed
+// the secrets when it made the event.
 func (s *Server) encodeEvent(buf *bytes.Buffer, ev session.Numbered) {
-	data, err := json.Marshal(ev.Event)
+	data, err := session.Encode(ev.Event)
 	if err != nil {
 		s.log.Printf("event %d (%s) not sent: %v", ev.ID, ev.Type(), err)
 		return
@@ -119,6 +120,6 @@ func (s *Server) encodeEvent(buf *bytes.Buffer, ev session.Numbered) {
 	buf.WriteString("\nevent: ")
 	buf.WriteString(ev.Type())
 	buf.WriteString("\ndata: ")
-	buf.WriteString(s.cfg.Redact(string(data)))
+	buf.Write(data)
 	buf.WriteString("\n\n")
 }

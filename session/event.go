@@ -258,12 +258,13 @@ func PersonOutput(d windows.Result) string { return d.ForPerson() }
 
 func (e ToolResult) MarshalJSON() ([]byte, error) {
 	return marshal(struct {
-		Type   string `json:"type"`
-		CallID string `json:"call_id"`
-		Status string `json:"status"`
-		Text   string `json:"text"`
-		Output string `json:"output,omitempty"`
-	}{"tool_result", e.Call.ID, e.Result.Status, e.Result.Text, PersonOutput(e.Detail)})
+		Type     string `json:"type"`
+		CallID   string `json:"call_id"`
+		Status   string `json:"status"`
+		Text     string `json:"text"`
+		Output   string `json:"output,omitempty"`
+		ExitCode *int   `json:"exit_code,omitempty"`
+	}{"tool_result", e.Call.ID, e.Result.Status, e.Result.Text, PersonOutput(e.Detail), e.Detail.ExitCode})
 }
 
 func (e Window) MarshalJSON() ([]byte, error) {

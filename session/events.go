@@ -88,6 +88,7 @@ type subscriber struct {
 // is dropped. Events no wire carries (reasoning) go to the inline consumer
 // alone.
 func (s *Session) publish(e Event) {
+	e = s.redacted(e)
 	s.pub.Lock()
 	defer s.pub.Unlock()
 	if e.Type() != "" && OnWire(e, WireSSE) {

@@ -58,7 +58,7 @@ export const fork = (id, turn) => api('POST', `api/sessions/${enc(id)}/fork`, { 
 export const eventsURL = (id) => `api/sessions/${enc(id)}/events`;
 
 // The event types of §7.
-export const EVENT_TYPES = ['text', 'tool_call', 'output', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'steer', 'usage'];
+export const EVENT_TYPES = ['text', 'tool_call', 'output', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'steer'];
 
 // EventStream reads a session's Server-Sent Events with fetch rather than
 // EventSource, for one reason: the first request can send Last-Event-ID 0
@@ -150,7 +150,8 @@ export class EventStream {
             try {
               obj = JSON.parse(data.join('\n'));
             } catch { /* not an object of ours */ }
-            if (obj) this.onEvent(type || 'message', obj, Number(id) || 0);
+            // The page reads the event types the server documents, no others.
+            if (obj && EVENT_TYPES.includes(type)) this.onEvent(type, obj, Number(id) || 0);
           }
           type = '';
           data = [];

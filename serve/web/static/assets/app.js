@@ -301,9 +301,6 @@ function onEvent(type, d) {
       refreshInfo();
       refreshListSoon();
       break;
-    case 'usage':
-      refreshInfo();
-      break;
     case 'turn': {
       conv.handle(type, d);
       showEmpty();

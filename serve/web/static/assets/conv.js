@@ -259,6 +259,12 @@ export class Conversation {
     // card, answered, goes.
     if (st === 'denied') for (const c of this.root.querySelectorAll('.approval.settled')) c.remove();
     a.status.textContent = st === 'ok' ? '✓' : st === 'error' ? '✗ error' : st === 'denied' ? '⊘' : st;
+    // A command that exited non-zero did what it was asked, and failed.
+    const failed = typeof d.exit_code === 'number' && d.exit_code !== 0;
+    if (failed) {
+      a.node.classList.add('st-failed');
+      a.status.textContent = `✗ exit ${d.exit_code}`;
+    }
     const out = typeof d.output === 'string' && d.output !== '' ? d.output : d.text || '';
     if (!out) return;
     const lines = out.replace(/\n$/, '').split('\n').length;
@@ -269,7 +275,7 @@ export class Conversation {
     } else pre.textContent = out;
     a.body.append(pre);
     a.status.append(el('span', { class: 'act-lines' }, ` ${lines} line${lines === 1 ? '' : 's'}`));
-    if (lines <= MAX_OPEN_LINES || st !== 'ok') a.node.open = true;
+    if (lines <= MAX_OPEN_LINES || st !== 'ok' || failed) a.node.open = true;
   }
 
   approval(d) {
