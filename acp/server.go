@@ -362,27 +362,35 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 		s.s.Windows().Open(ctx, "file", path)
 	}
 	start := time.Now()
-	_, err = s.s.Run(ctx, question)
-	srv.log.Printf("session %s: prompt ended after %s: %v", s.id, time.Since(start).Round(time.Millisecond), err)
+	res, err := s.s.Ask(ctx, question)
+	srv.log.Printf("session %s: prompt ended after %s: %s %s", s.id, time.Since(start).Round(time.Millisecond), res.Outcome, res.Error)
+	if err != nil { // no turn began
+		return nil, &rpcError{Code: codeInvalidRequest, Message: err.Error()}
+	}
 	s.mu.Lock()
 	cancelled := s.cancelled
 	s.mu.Unlock()
-	switch {
-	case cancelled:
+	if cancelled {
+		// The editor cancelled: ACP wants "cancelled", however the turn ended.
 		return promptResult{StopReason: stopCancel}, nil
-	case err == nil:
-		return promptResult{StopReason: stopEndTurn}, nil
-	case errors.Is(err, agent.ErrStepLimit):
-		return promptResult{StopReason: stopMaxTurns}, nil
-	case agent.Classify(err).Class == agent.ClassContentFilter:
-		return promptResult{StopReason: stopRefusal}, nil
-	case ctx.Err() != nil:
-		return promptResult{StopReason: stopCancel}, nil
-	case errors.Is(err, session.ErrBusy):
-		return nil, &rpcError{Code: codeInvalidRequest, Message: err.Error()}
 	}
-	cfg := srv.cfg.Factory.Config()
-	return nil, &rpcError{Code: codeInternalError, Message: agent.Describe(err, cfg.Client.BaseURL, s.s.Model())}
+	return stopOf(res)
+}
+
+// stopOf maps how the session says the turn ended to ACP's stop reasons;
+// a failure is an error with the result's one line.
+func stopOf(r session.Result) (any, error) {
+	switch {
+	case r.Outcome == session.Answered:
+		return promptResult{StopReason: stopEndTurn}, nil
+	case r.Outcome == session.Interrupted:
+		return promptResult{StopReason: stopCancel}, nil
+	case r.Cause == session.CauseStepLimit:
+		return promptResult{StopReason: stopMaxTurns}, nil
+	case r.Cause == session.CauseRefused:
+		return promptResult{StopReason: stopRefusal}, nil
+	}
+	return nil, &rpcError{Code: codeInternalError, Message: r.Error}
 }
 
 // cancelPrompt ends the running prompt, if any: its model request, its

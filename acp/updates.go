@@ -51,7 +51,7 @@ func (u *updates) event(ev session.Event) {
 		}
 	case session.ToolCall:
 		u.current = e.Call.ID
-		tc := u.describe(e.Call, e.Title)
+		tc := u.described(e)
 		tc.SessionUpdate, tc.Status = "tool_call", statusPending
 		u.send(tc)
 		u.send(toolCall{SessionUpdate: "tool_call_update", ToolCallID: e.Call.ID, Status: statusInProgress})
@@ -97,8 +97,31 @@ func (u *updates) runningCall() string {
 	return u.current
 }
 
-// describe is a call as a tool call: its kind, a title a person reads,
-// the files it touches. title is the window's title when known.
+// described is a call as a tool call: the title, kind and files its
+// window described it with (the same words every front end shows).
+func (u *updates) described(e session.ToolCall) toolCall {
+	if e.Desc.Title == "" {
+		return u.describe(e.Call, e.Title)
+	}
+	tc := toolCall{ToolCallID: e.Call.ID, Kind: e.Desc.Kind, Title: e.Desc.Title}
+	if raw, err := json.Marshal(e.Call.Params); err == nil && e.Call.Params != nil {
+		tc.RawInput = raw
+	}
+	for _, p := range e.Desc.Paths {
+		loc := location{Path: p}
+		if e.Call.ActionID == "view" {
+			var n int
+			json.Unmarshal(e.Call.Params["start_line"], &n)
+			loc.Line = max(n, 1)
+		}
+		tc.Locations = append(tc.Locations, loc)
+	}
+	return tc
+}
+
+// describe is a stored call (a loaded session's replay, which keeps no
+// description) as a tool call: its kind, a title a person reads, the
+// files it touches. title is the window's title when known.
 func (u *updates) describe(c protocol.Call, title string) toolCall {
 	tc := toolCall{ToolCallID: c.ID, Kind: "other"}
 	if raw, err := json.Marshal(c.Params); err == nil && c.Params != nil {

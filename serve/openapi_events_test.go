@@ -26,13 +26,13 @@ func oneOfEach() []session.Event {
 	call := protocol.Call{ID: "call_1", WindowID: "bash_1", ActionID: "run", Params: params}
 	return []session.Event{
 		session.Text{Text: "words & <markup>"},
-		session.ToolCall{Call: call, Title: "~/w"},
+		session.ToolCall{Call: call, Title: "~/w", Desc: windows.Description{Title: "run go test", Kind: "execute", Paths: []string{"/w/a"}}},
 		session.Output{CallID: "call_1", TaskID: "task_1", WindowID: "bash_1", Text: "FAIL\n"},
 		session.ToolResult{Call: call, Result: protocol.Result{Status: protocol.StatusOK, Text: "exit 1, 0.1s"},
 			Detail: windows.Result{Output: "FAIL", Diff: "--- a\n+++ b\n", ExitCode: &code, Failed: true}},
 		session.Window{ID: "bash_1", App: "bash", Title: "~/w", Content: "$ go test", Closed: true},
 		session.Approval{RequestID: "req_1", WindowID: "bash_1", ActionID: "run", Params: params,
-			Reason: "writes outside the workspace", Kind: "command", Subject: "rm -rf /tmp/x", Diff: "-a\n+b\n"},
+			Reason: "writes outside the workspace", Kind: "command", Subject: "rm -rf /tmp/x", Diff: "-a\n+b\n", Title: "run rm -rf /tmp/x"},
 		session.StateEvent{State: session.StateAwaitingApproval},
 		session.Steer{Turn: 1, Text: "also this", Step: 2},
 		session.Notice{Kind: "approval", Text: "allowed in the terminal", RequestID: "req_1", By: "terminal"},

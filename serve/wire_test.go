@@ -16,6 +16,8 @@ import (
 	"github.com/aci-dev/aci/ui"
 )
 
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
 // syncBuffer is a buffer the session writes while the test reads.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -130,6 +132,13 @@ func TestSameBytesOnEveryWire(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("the events lack %q:\n%s", want, all)
 		}
+	}
+	// Each call as a person reads it: no window ids, no JSON.
+	if want := `"title":"edit calc.py","kind":"edit","paths":[` + strconvQuote(filepath.Join(r.dir, "calc.py")) + `]`; !strings.Contains(all, want) {
+		t.Errorf("no %s in\n%s", want, all)
+	}
+	if q := q[len(q)-1].Data; q["title"] != "run rm -rf ~/keep" {
+		t.Errorf("the approval's title is %q", q["title"])
 	}
 	if strings.Contains(all, `\u0026`) || strings.Contains(all, `\u003c`) {
 		t.Errorf("HTML escaped on a wire:\n%s", all)

@@ -41,7 +41,7 @@ func (s *Session) askClients(ctx context.Context, req windows.ApprovalRequest, s
 	ev := Approval{RequestID: id, WindowID: req.WindowID, Params: map[string]any{},
 		Reason: redact(req.Reason), Kind: req.Kind, Subject: redact(req.Subject), Diff: redact(req.Diff)}
 	if call != nil && call.windowID == req.WindowID {
-		ev.ActionID, ev.Params = call.actionID, call.params
+		ev.ActionID, ev.Params, ev.Title = call.actionID, call.params, call.title
 	}
 	s.setState(StateAwaitingApproval)
 	s.publish(ev)

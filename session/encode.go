@@ -3,6 +3,9 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/windows"
 )
 
 // Encode is an event's one wire encoding: the same bytes on every wire
@@ -26,11 +29,20 @@ func (s *Session) redacted(e Event) Event {
 	switch e := e.(type) {
 	case ToolCall:
 		e.Call.Params = redactParams(redact, e.Call.Params)
+		e.Desc.Title = redact(e.Desc.Title)
+		if len(e.Desc.Paths) > 0 {
+			p := make([]string, len(e.Desc.Paths))
+			for i, x := range e.Desc.Paths {
+				p[i] = redact(x)
+			}
+			e.Desc.Paths = p
+		}
 		return e
 	case Approval:
 		if p, ok := e.Params.(map[string]json.RawMessage); ok {
 			e.Params = redactParams(redact, p)
 		}
+		e.Title = redact(e.Title)
 		return e
 	case ToolResult:
 		e.Call.Params = redactParams(redact, e.Call.Params)
@@ -69,4 +81,15 @@ func redactParams(redact func(string) string, p map[string]json.RawMessage) map[
 		out[k] = json.RawMessage(r)
 	}
 	return out
+}
+
+// describe is a call as a person reads it, as its window describes it;
+// a call the model wrote wrong says so.
+func (s *Session) describe(c protocol.Call) windows.Description {
+	if c.Err != "" || c.WindowID == "" {
+		return windows.Description{Title: "a malformed call", Kind: "other"}
+	}
+	d := s.wm.Describe(c.WindowID, c.ActionID, c.Params)
+	d.Title = PersonText(d.Title)
+	return d
 }

@@ -90,6 +90,7 @@ type Session struct {
 type callInfo struct {
 	id, windowID, actionID string
 	params                 any
+	title                  string // as a person reads it
 }
 
 // ID is the session's id: its transcript's name ("" when none is written).
@@ -186,8 +187,25 @@ func (s *Session) begin(ctx context.Context, question string) (context.Context, 
 	return ctx, len(s.turns), nil
 }
 
+// Ask answers one question like Run and returns how the turn ended, the
+// turn's result event; err is ErrBusy or ErrClosed when no turn began.
+func (s *Session) Ask(ctx context.Context, question string) (Result, error) {
+	ctx, n, err := s.begin(ctx, question)
+	if err != nil {
+		return Result{}, err
+	}
+	var r Result
+	s.turnResult(ctx, n, question, &r)
+	return r, nil
+}
+
 // turn runs turn n to its end.
 func (s *Session) turn(ctx context.Context, n int, question string) (string, error) {
+	return s.turnResult(ctx, n, question, nil)
+}
+
+// turnResult runs turn n to its end; out, when not nil, gets its result.
+func (s *Session) turnResult(ctx context.Context, n int, question string, out *Result) (string, error) {
 	s.run.Lock()
 	start := time.Now()
 	defer func() {
@@ -221,6 +239,9 @@ func (s *Session) turn(ctx context.Context, n int, question string) (string, err
 	s.snapshotWindows(true)
 	result := s.result(ctx, answer, err, after, before, time.Since(start))
 	result.Unread = s.unreadOnFailure(err)
+	if out != nil {
+		*out = result
+	}
 	s.publish(result)
 	s.setState(StateIdle)
 	return answer, err

@@ -214,17 +214,20 @@ export class Conversation {
     const rec = this.at();
     if (!rec) return;
     rec.text = null;
-    const { arg, rest } = summarize(d.params);
     const status = el('span', { class: 'act-status' }, 'running');
     const body = el('div', { class: 'act-body' });
-    if (rest) body.append(el('pre', { class: 'act-params' }, JSON.stringify(rest, null, 2)));
-    const node = el('details', { class: 'action running' },
-      el('summary', {},
-        el('span', { class: 'act-win' }, d.window_id || ''),
-        el('span', { class: 'act-id' }, d.action_id || ''),
-        el('span', { class: 'act-arg', title: arg }, firstLine(arg)),
-        status),
-      body);
+    let head;
+    if (d.title) {
+      // The call as its window describes it to a person: "edit calc.py".
+      head = [el('span', { class: 'act-arg', title: d.title }, firstLine(d.title))];
+      if (d.kind && d.kind !== 'other') head.unshift(el('span', { class: 'act-kind' }, d.kind));
+    } else {
+      const { arg, rest } = summarize(d.params);
+      if (rest) body.append(el('pre', { class: 'act-params' }, JSON.stringify(rest, null, 2)));
+      head = [el('span', { class: 'act-win' }, d.window_id || ''), el('span', { class: 'act-id' }, d.action_id || ''),
+        el('span', { class: 'act-arg', title: arg }, firstLine(arg))];
+    }
+    const node = el('details', { class: 'action running' }, el('summary', {}, ...head, status), body);
     rec.body.append(node);
     this.calls.set(d.call_id, { node, body, status });
   }
@@ -294,7 +297,7 @@ export class Conversation {
     }
     const card = el('div', { class: 'approval', role: 'group', 'aria-label': 'approval' },
       el('div', { class: 'ap-head' }, el('span', { class: 'ap-icon' }, '?'),
-        el('span', {}, 'Allow ', el('code', {}, target), '?'),
+        el('span', {}, 'Allow ', d.title ? el('span', { class: 'ap-title' }, d.title) : el('code', {}, target), '?'),
         d.kind ? el('span', { class: 'ap-kind' }, d.kind) : null),
       what ? el('pre', { class: 'ap-arg' }, what) : null,
       diff,
