@@ -25,16 +25,11 @@ type updates struct {
 	mu      sync.Mutex
 	shown   map[string]string // window id → the content last sent
 	current string            // the call running now, for a permission request
-	outputs map[string]string // call id → its output so far, while it runs
 }
 
 func newUpdates(send func(any), cwd string, wins func() []windows.Window, notices bool) *updates {
-	return &updates{send: send, cwd: cwd, windows: wins, notices: notices, shown: map[string]string{}, outputs: map[string]string{}}
+	return &updates{send: send, cwd: cwd, windows: wins, notices: notices, shown: map[string]string{}}
 }
-
-// liveOutputMax bounds the output a running call's updates carry: its
-// last part, as a terminal keeps its last screens.
-const liveOutputMax = 32 << 10
 
 // event takes one of the session's events, in order.
 func (u *updates) event(ev session.Event) {
@@ -59,17 +54,14 @@ func (u *updates) event(ev session.Event) {
 		if e.CallID == "" {
 			return // a background task's: its window shows it
 		}
-		out := u.outputs[e.CallID] + e.Text
-		if len(out) > liveOutputMax {
-			out = "…" + out[len(out)-liveOutputMax:]
-		}
-		u.outputs[e.CallID] = out
-		// Content replaces the call's content: the output so far.
+		// Each update carries the piece that came since the last, not the
+		// output so far: sending it costs what was printed, once. An
+		// editor shows the latest piece while the command runs (a live
+		// tail); the last update has the output as the model got it.
 		u.send(toolCall{SessionUpdate: "tool_call_update", ToolCallID: e.CallID, Status: statusInProgress,
-			Content: []toolContent{textContent(fence(out))}})
+			Content: []toolContent{textContent(fence(e.Text))}})
 	case session.ToolResult:
 		u.current = ""
-		delete(u.outputs, e.Call.ID)
 		u.send(u.result(e))
 	case session.Notice:
 		if e.Kind == "compression" {

@@ -57,6 +57,7 @@ func (s *Session) Command(ctx context.Context, command string) (windows.Result, 
 	s.publish(ToolResult{Call: call, Result: protocol.Result{CallID: call.ID, WindowID: id, ActionID: "run", Status: res.Status, Text: res.Text}, Detail: res})
 	s.snapshotWindows(true)
 	s.setState(StateIdle)
+	s.flushEvents()
 	return res, id, nil
 }
 

@@ -103,8 +103,8 @@ func (s *Session) publish(e Event) {
 		}
 		s.mu.Unlock()
 	}
-	if s.opt.Events != nil {
-		s.opt.Events(e)
+	if s.inbox != nil {
+		s.inbox.push(e) // never waits: the front end reads from its own queue
 	}
 }
 

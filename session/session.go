@@ -79,6 +79,7 @@ type Session struct {
 	reasoning *tools.RedactStream
 
 	pub    sync.Mutex // one event published at a time, in order
+	inbox  *inbox     // the inline front end's queue (Options.Events), or nil
 	events eventLog
 	live   liveStreams // running commands' output (live.go)
 	subs   map[*subscriber]bool
@@ -136,6 +137,7 @@ func (s *Session) Run(ctx context.Context, question string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	defer s.flushEvents() // the front end has shown the turn when it returns
 	return s.turn(ctx, n, question)
 }
 
@@ -196,6 +198,7 @@ func (s *Session) Ask(ctx context.Context, question string) (Result, error) {
 	}
 	var r Result
 	s.turnResult(ctx, n, question, &r)
+	s.flushEvents()
 	return r, nil
 }
 
@@ -298,6 +301,9 @@ func (s *Session) Close() {
 		s.pool.Close()
 	}
 	s.log.Close()
+	if s.inbox != nil {
+		s.inbox.close()
+	}
 	s.mu.Lock()
 	for sub := range s.subs {
 		s.dropLocked(sub)
