@@ -43,7 +43,7 @@ func historyPath(workdir string) (string, error) {
 		}
 		return r
 	}, filepath.Base(root))
-	return filepath.Join(state, "aci", "histories", name+"-"+hex.EncodeToString(sum[:6])), nil
+	return filepath.Join(state, "histories", name+"-"+hex.EncodeToString(sum[:6])), nil
 }
 
 // seedHistory starts a project's history file from the one history all
