@@ -92,7 +92,8 @@ func TestACPPromptReadEditRun(t *testing.T) {
 		t.Fatalf("%d tool calls, want 4: %v", len(order), order)
 	}
 	want := []struct{ kind, title string }{
-		{"read", "Open calc.go"}, {"edit", "Edit calc.go"}, {"execute", "Open a shell"}, {"execute", "grep -c 'a + b' calc.go && echo checked-ok"},
+		// The calls as their windows describe them, the same words on every front end.
+		{"read", "open calc.go"}, {"edit", "edit calc.go"}, {"execute", "open a shell"}, {"execute", "run grep -c 'a + b' calc.go && echo checked-ok"},
 	}
 	for i, id := range order {
 		list := byID[id]

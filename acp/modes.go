@@ -71,9 +71,9 @@ func (u *updates) modeEvent(e session.ModeEvent) {
 // offerPlan asks the editor, after a prompt's turn that ended in plan
 // mode with a plan, whether to accept it; yes switches to default and
 // runs the turn that carries it out, within the same prompt.
-func (a *acpSession) offerPlan(ctx context.Context, c *conn) (bool, error) {
+func (a *acpSession) offerPlan(ctx context.Context, c *conn) (bool, session.Result, error) {
 	if !a.s.PlanReady() {
-		return false, nil
+		return false, session.Result{}, nil
 	}
 	raw, _ := json.Marshal(map[string]string{"kind": "plan"})
 	params := permissionParams{SessionID: a.id, ToolCall: toolCall{ToolCallID: "plan_" + randomHex(), Title: "Accept the plan?",
@@ -85,15 +85,15 @@ func (a *acpSession) offerPlan(ctx context.Context, c *conn) (bool, error) {
 		}}
 	var res permissionResult
 	if err := c.call(ctx, "session/request_permission", params, &res, true); err != nil {
-		return false, nil // no answer: the plan stays, as does plan mode
+		return false, session.Result{}, nil // no answer: the plan stays, as does plan mode
 	}
 	if res.Outcome.Outcome != "selected" || res.Outcome.OptionID != optAllowOnce {
-		return false, nil
+		return false, session.Result{}, nil
 	}
 	q, err := a.s.AcceptPlan()
 	if err != nil {
-		return false, fmt.Errorf("accept the plan: %w", err)
+		return false, session.Result{}, fmt.Errorf("accept the plan: %w", err)
 	}
-	_, err = a.s.Run(ctx, q)
-	return true, err
+	r, err := a.s.Ask(ctx, q)
+	return true, r, err
 }

@@ -98,3 +98,17 @@ func IsLoopback(addr string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// noToken is text for a log or an answer with the server's token taken
+// out: a page that put it in a request's path by mistake does not leave
+// it there.
+func (s *Server) noToken(text string) string {
+	if len(s.token) < 8 {
+		return text
+	}
+	text = strings.ReplaceAll(text, s.token, "[token]")
+	if esc := url.PathEscape(s.token); esc != s.token {
+		text = strings.ReplaceAll(text, esc, "[token]")
+	}
+	return text
+}

@@ -74,9 +74,12 @@ type Options struct {
 	// that waits for Decide (or the timeout, then denied).
 	Approver windows.Approver
 	Journal  windows.Journal // the REPL's undo journal, or nil
-	// Events sees every event inline, in order, none dropped, before
-	// subscribers do: the front ends that draw (REPL, pipe, ACP) read it.
-	// It must not call back into the session's turn methods.
+	// Events sees every event in order, none dropped, from its own queue
+	// on its own goroutine: the front ends that draw (REPL, pipe, ACP)
+	// read it, and one that is slow stalls only itself (inbox.go). Run
+	// and Ask return, and the Approver is asked, once it has taken the
+	// events before. It must not call back into the session's turn
+	// methods.
 	Events func(Event)
 	// Env has the last say over the windows' environment (ACP's editor
 	// file access).
@@ -183,6 +186,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	}
 	s := &Session{f: f, workdir: opt.Workdir, say: say, pending: map[string]chan windows.Decision{}, subs: map[*subscriber]bool{}, views: map[string]windowView{}, state: StateIdle}
 	s.opt = opt
+	if opt.Events != nil {
+		s.inbox = newInbox(opt.Events)
+	}
 
 	ccfg := f.cfg.Client
 	if opt.Model != "" {

@@ -82,6 +82,7 @@ type Session struct {
 	reasoning *tools.RedactStream
 
 	pub    sync.Mutex // one event published at a time, in order
+	inbox  *inbox     // the inline front end's queue (Options.Events), or nil
 	events eventLog
 	live   liveStreams // running commands' output (live.go)
 	subs   map[*subscriber]bool
@@ -103,6 +104,7 @@ type Session struct {
 type callInfo struct {
 	id, windowID, actionID string
 	params                 any
+	title                  string // as a person reads it
 }
 
 // ID is the session's id: its transcript's name ("" when none is written).
@@ -158,6 +160,7 @@ func (s *Session) RunPrompt(ctx context.Context, p Prompt) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	defer s.flushEvents() // the front end has shown the turn when it returns
 	return s.turn(ctx, n, p)
 }
 
@@ -218,8 +221,30 @@ func (s *Session) begin(ctx context.Context, question string) (context.Context, 
 	return ctx, len(s.turns), nil
 }
 
+// Ask answers one question like Run and returns how the turn ended, the
+// turn's result event; err is ErrBusy or ErrClosed when no turn began.
+func (s *Session) Ask(ctx context.Context, question string) (Result, error) {
+	p, err := s.Expand(question)
+	if err != nil {
+		return Result{}, err
+	}
+	ctx, n, err := s.begin(ctx, p.Typed)
+	if err != nil {
+		return Result{}, err
+	}
+	var r Result
+	s.turnResult(ctx, n, p, &r)
+	s.flushEvents()
+	return r, nil
+}
+
 // turn runs turn n to its end.
 func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
+	return s.turnResult(ctx, n, p, nil)
+}
+
+// turnResult runs turn n to its end; out, when not nil, gets its result.
+func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) (string, error) {
 	question := p.Typed
 	s.run.Lock()
 	start := time.Now()
@@ -262,6 +287,9 @@ func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
 	s.snapshotWindows(true)
 	result := s.result(ctx, answer, err, after, before, time.Since(start))
 	result.Unread = s.unreadOnFailure(err)
+	if out != nil {
+		*out = result
+	}
 	s.publish(result)
 	s.setState(StateIdle)
 	return answer, err
@@ -319,6 +347,9 @@ func (s *Session) Close() {
 		s.pool.Close()
 	}
 	s.log.Close()
+	if s.inbox != nil {
+		s.inbox.close()
+	}
 	s.mu.Lock()
 	for sub := range s.subs {
 		s.dropLocked(sub)

@@ -51,7 +51,7 @@ func (s *Session) snapshotWindows(publish bool) {
 	for i, w := range s.wm.Windows() {
 		id := w.ID()
 		seen[id] = true
-		v := windowView{App: w.App(), Title: redact(w.Title()), Content: redact(w.View().Content), order: i}
+		v := windowView{App: w.App(), Title: redact(w.Title()), Content: PersonText(redact(w.View().Content)), order: i}
 		s.mu.Lock()
 		old, had := s.views[id]
 		s.views[id] = v

@@ -241,6 +241,7 @@ func (r *REPL) banner() {
 func (r *REPL) loop() int {
 	var lastCtrlC time.Time
 	for {
+		r.sess.Flush() // what a command just did is drawn before the prompt
 		msg, blank, err := r.next()
 		if sig := r.quit.Load(); sig != 0 {
 			return 128 + int(sig) // as any Unix program ended by a signal

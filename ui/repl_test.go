@@ -97,7 +97,7 @@ func TestREPLToolLinesReplaceToolCalls(t *testing.T) {
 	s.typeLine("what do the notes say?")
 	s.waitFor("The notes say hello.")
 	scr := s.waitPrompt()
-	for _, want := range []string{"I will read it.", "▸ launcher open file notes.txt", "✓ opened file_1", "· 2 steps"} {
+	for _, want := range []string{"I will read it.", "▸ open notes.txt", "✓ opened file_1", "· 2 steps"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("screen lacks %q:\n%s", want, scr)
 		}
@@ -383,7 +383,7 @@ func TestREPLCtrlCKillsTheRunningCommand(t *testing.T) {
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("run it")
-	s.waitFor("▸ bash_1 run sleep 60.71 & echo $! > sleeper.pid; wait")
+	s.waitFor("▸ run sleep 60.71 & echo $! > sleeper.pid; wait")
 	pidFile := filepath.Join(s.work, "sleeper.pid")
 	var pid int
 	s.waitUntil("the command to start", func(string) bool {

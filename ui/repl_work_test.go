@@ -421,7 +421,7 @@ func TestREPLTypeaheadDoesNotAnswerAnApproval(t *testing.T) {
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("go")
-	s.waitFor("▸ bash_1 run sleep 1")
+	s.waitFor("▸ run sleep 1")
 	s.tmux("send-keys", "-t", "aci", "-l", "also this")
 	s.waitFor("allow? ›")
 	time.Sleep(200 * time.Millisecond)

@@ -354,7 +354,8 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 		n := strings.Count(out, "\n") + 1
 		text += fmt.Sprintf("; %d %s of output, shown in %s", n, plural(n, "line"), w.id)
 	}
-	r := Result{Status: protocol.StatusOK, Text: text, Output: out, Failed: res.ExitCode != 0 || res.TimedOut || res.Canceled}
+	code := res.ExitCode
+	r := Result{Status: protocol.StatusOK, Text: text, Output: out, Failed: res.ExitCode != 0 || res.TimedOut || res.Canceled, ExitCode: &code}
 	if res.TimedOut || res.Canceled {
 		// The command did not finish: the model must not read it as done.
 		r.Status = protocol.StatusError

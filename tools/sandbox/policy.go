@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/aci-dev/aci/internal/dirs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,16 +195,10 @@ func SecretStores() []string {
 	}
 	if home != "" {
 		hidden = append(hidden, filepath.Join(home, ".docker", "run", "docker.sock"), filepath.Join(home, ".colima", "default", "docker.sock"))
-		// aci's own transcripts and input history: other sessions' talk.
-		hidden = append(hidden, filepath.Join(home, ".local", "state", "aci"))
 	}
-	if st := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(st) {
-		hidden = append(hidden, filepath.Join(st, "aci"))
-	}
-	if cf := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(cf) {
-		// aci's settings: a command must not widen its own network.
-		hidden = append(hidden, filepath.Join(cf, "aci"))
-	}
+	// aci's own transcripts and input history (other sessions' talk) and
+	// its settings (a command must not widen its own network).
+	hidden = append(hidden, dirs.Private()...)
 	for _, h := range hidden {
 		if _, err := os.Lstat(h); err == nil {
 			out = appendUnique(out, real(h))

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/aci-dev/aci/internal/dirs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -55,15 +56,7 @@ var journal leftJournal
 
 // journalDir is $XDG_STATE_HOME/aci/leftovers (or ~/.local/state/...).
 func journalDir() string {
-	state := os.Getenv("XDG_STATE_HOME")
-	if !filepath.IsAbs(state) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		state = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(state, "aci", "leftovers")
+	return dirs.StateFile("leftovers")
 }
 
 // write appends e to the journal, making (and locking) it at the first

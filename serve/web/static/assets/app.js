@@ -7,6 +7,7 @@ import { el, icon, tokens, ago } from './dom.js';
 import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
 import { initServerStatus, unauthorized } from './server.js';
+import { takeToken } from './auth.js';
 import { ModelPicker, confirmEnd } from './manage.js';
 import { offerRewind } from './rewind.js';
 import { arm, markTitle, notifyEvent, offerPermission } from './notify.js';
@@ -324,9 +325,6 @@ function onEvent(type, d) {
       refreshInfo();
       refreshListSoon();
       break;
-    case 'usage':
-      refreshInfo();
-      break;
     case 'mode':
       modes.event(d);
       break;
@@ -458,7 +456,19 @@ function route() {
   const id = decodeURIComponent(location.hash.slice(1)).replace(/^session=/, '');
   if (id !== (S.id || '')) open(id || null);
 }
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', async () => {
+  // A new address pasted into the open tab: its token is taken (never
+  // routed as a session, so never in a request's path), and the page
+  // reads everything again with it.
+  if (takeToken()) {
+    models.load();
+    await refreshList();
+    const again = S.id || (S.list[0] && S.list[0].id);
+    if (!location.hash && again) history.replaceState(null, '', '#' + encodeURIComponent(again));
+    S.id = null;
+  }
+  route();
+});
 
 // The list changes under other clients too: look again now and then.
 setInterval(() => {
