@@ -96,6 +96,7 @@ type OpenAIClient struct {
 	slow      time.Duration
 	retry     retrier
 	window    windowCache // the context window, per model (ctxwindow.go)
+	effort    effortState // reasoning effort (effort.go)
 }
 
 // NewOpenAIClient builds a client. The SDK's own retries are off: Complete
@@ -155,11 +156,13 @@ type chatRequest struct {
 	Messages      []chatMessage  `json:"messages"`
 	Stream        bool           `json:"stream,omitempty"`
 	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+	// ReasoningEffort is sent only where the model takes it (effort.go).
+	ReasoningEffort string `json:"reasoning_effort,omitempty"`
 }
 
 type chatMessage struct {
 	Role    string `json:"role"`
-	Content string `json:"content"`
+	Content any    `json:"content"` // a string, or text parts (breakpoints.go)
 }
 
 type streamOptions struct {
@@ -173,12 +176,21 @@ func (c *OpenAIClient) body(model string, msgs []Message, stream bool) ([]byte, 
 	if stream {
 		req.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
-	for _, m := range msgs {
+	req.ReasoningEffort = c.effortFor(model)
+	var marks []int
+	if NeedsBreakpoints(model) {
+		marks = breakpoints(msgs)
+	}
+	for i, m := range msgs {
 		role := "user"
 		if m.Role == "system" || m.Role == "assistant" {
 			role = m.Role
 		}
-		req.Messages = append(req.Messages, chatMessage{Role: role, Content: m.Content})
+		marked := len(marks) > 0 && marks[0] == i
+		if marked {
+			marks = marks[1:]
+		}
+		req.Messages = append(req.Messages, chatMessage{Role: role, Content: wireContent(m, NeedsBreakpoints(model), marked)})
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

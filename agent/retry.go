@@ -126,6 +126,10 @@ func (c *OpenAIClient) completeModel(ctx context.Context, model string, msgs []M
 			return Reply{}, ctx.Err()
 		}
 		v := classifyAt(err, rt.now())
+		if !shown && c.dropEffort(model, v) {
+			n--
+			continue
+		}
 		if shown {
 			if v.Class.Retryable() {
 				err = fmt.Errorf("%w (%v)", ErrCutAfterText, err)
