@@ -33,6 +33,7 @@ type config struct {
 	APIKey         string
 	BaseURL        string
 	Model          string
+	Effort         string // --effort, ACI_REASONING_EFFORT: "" for the model's default
 	MaxSteps       int
 	CompressTokens int64
 	OutputLimit    int
@@ -95,6 +96,7 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.Prompt, "p", "", "")
 	fs.BoolVar(&c.Yes, "yes", false, "")
 	model := fs.String("model", "", "")
+	effort := fs.String("effort", "", "")
 	maxSteps := fs.String("max-steps", "", "")
 	resume := &resumeFlag{c: &c}
 	fs.Var(resume, "resume", "")
@@ -168,6 +170,9 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 			return c, usageErr("--model needs a model name, got an empty one")
 		}
 		c.Model = strings.TrimSpace(*model)
+	}
+	if err := c.loadEffort(*effort, set["effort"]); err != nil {
+		return c, err
 	}
 	if c.MaxSteps, err = envInt("ACI_MAX_STEPS", 50); err != nil {
 		return c, err

@@ -21,7 +21,7 @@ type command struct {
 
 var (
 	mainCmd = command{name: "aci", help: mainHelp, flags: names(
-		"p", "yes", "model", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h"),
+		"p", "yes", "model", "effort", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h"),
 		refused: func(f string) string {
 			if f == "addr" {
 				return "--addr is for aci serve: aci serve --addr HOST:PORT (see aci serve --help)"
@@ -29,7 +29,7 @@ var (
 			return ""
 		}}
 	serveCmd = command{name: "aci serve", help: serveHelp, flags: names(
-		"addr", "yes", "model", "max-steps", "sandbox", "version", "help", "h"),
+		"addr", "yes", "model", "effort", "max-steps", "sandbox", "version", "help", "h"),
 		refused: func(f string) string {
 			switch f {
 			case "p", "resume", "sessions", "output-format":
@@ -38,7 +38,7 @@ var (
 			return ""
 		}}
 	acpCmd = command{name: "aci acp", help: acpHelp, flags: names(
-		"model", "max-steps", "sandbox", "version", "help", "h"),
+		"model", "effort", "max-steps", "sandbox", "version", "help", "h"),
 		refused: func(f string) string {
 			switch f {
 			case "yes":

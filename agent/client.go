@@ -74,6 +74,8 @@ type ClientConfig struct {
 	// SlowNotice is how long without a first byte before Notify says the
 	// server is still processing; 0 means 10 s.
 	SlowNotice time.Duration
+	// Effort is the reasoning effort (effort.go); "" for the model's default.
+	Effort string
 }
 
 // DefaultIdleTimeout is how long a request may receive nothing before it is
@@ -125,7 +127,7 @@ func NewOpenAIClient(cfg ClientConfig) *OpenAIClient {
 	return &OpenAIClient{
 		client: newSDKClient(opts), baseURL: cfg.BaseURL, apiKey: cfg.APIKey, stream: cfg.Stream,
 		idle: idle, firstByte: firstByte, slow: slow,
-		retry: newRetrier(cfg.Model, cfg.FallbackModels, cfg.Notify),
+		retry: newRetrier(cfg.Model, cfg.FallbackModels, cfg.Notify), effort: effortState{level: cfg.Effort},
 	}
 }
 

@@ -33,6 +33,7 @@ func init() {
 		{name: "show", args: "ID", help: "print a window as the model sees it", run: (*REPL).cmdShow},
 		{name: "compact", args: "[focus]", help: "compress the conversation into a summary now, keeping what focus names", run: (*REPL).cmdCompact},
 		{name: "model", args: "[name]", help: "list the server's models, or switch to one", run: (*REPL).cmdModel},
+		{name: "effort", args: "[low|medium|high|default]", help: "show or set the model's reasoning effort", run: (*REPL).cmdEffort},
 		{name: "fork", args: "[N]", help: "continue in a new branch that keeps this session's first N turns (default: all)", run: (*REPL).cmdFork},
 		{name: "serve", args: "[host:port]", help: "serve this session to the web page (in this process): watch it live, answer its questions", run: (*REPL).cmdServe},
 		{name: "usage", help: "tokens used in this session, and the last prompt's size against the compression threshold", run: (*REPL).cmdUsage},
