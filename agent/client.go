@@ -33,6 +33,11 @@ type Usage struct {
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
 	CachedTokens     int64 `json:"cached_tokens,omitempty"`
+	// CacheWriteTokens are prompt tokens written to the cache, where the
+	// server says (OpenRouter for Claude models): they cost more.
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+	// Cost is what the response cost (prices.go), set by the client.
+	Cost Cost `json:"-"`
 }
 
 // Reply is one model response.
@@ -76,6 +81,9 @@ type ClientConfig struct {
 	SlowNotice time.Duration
 	// Effort is the reasoning effort (effort.go); "" for the model's default.
 	Effort string
+	// Prices are the person's prices (`prices` in settings), which win
+	// over OpenRouter's and the built-in table (prices.go).
+	Prices map[string]Price
 }
 
 // DefaultIdleTimeout is how long a request may receive nothing before it is
@@ -99,6 +107,7 @@ type OpenAIClient struct {
 	retry     retrier
 	window    windowCache // the context window, per model (ctxwindow.go)
 	effort    effortState // reasoning effort (effort.go)
+	pricing   pricing     // what replies cost (pricing.go)
 }
 
 // NewOpenAIClient builds a client. The SDK's own retries are off: Complete
@@ -128,6 +137,7 @@ func NewOpenAIClient(cfg ClientConfig) *OpenAIClient {
 		client: newSDKClient(opts), baseURL: cfg.BaseURL, apiKey: cfg.APIKey, stream: cfg.Stream,
 		idle: idle, firstByte: firstByte, slow: slow,
 		retry: newRetrier(cfg.Model, cfg.FallbackModels, cfg.Notify), effort: effortState{level: cfg.Effort},
+		pricing: pricing{overrides: cfg.Prices},
 	}
 }
 
@@ -279,7 +289,7 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 		}
 		if resp.JSON.Usage.Valid() {
 			r.HasUsage = true
-			r.Usage = Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, CachedTokens: resp.Usage.PromptTokensDetails.CachedTokens}
+			r.Usage = c.usage(resp.Usage)
 		}
 		if onText != nil && r.Content != "" {
 			onText(r.Content)
@@ -299,7 +309,7 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 		chunk := stream.Current()
 		if chunk.JSON.Usage.Valid() && (chunk.Usage.PromptTokens > 0 || chunk.Usage.CompletionTokens > 0) {
 			r.HasUsage = true
-			r.Usage = Usage{PromptTokens: chunk.Usage.PromptTokens, CompletionTokens: chunk.Usage.CompletionTokens, CachedTokens: chunk.Usage.PromptTokensDetails.CachedTokens}
+			r.Usage = c.usage(chunk.Usage)
 		}
 		for _, ch := range chunk.Choices {
 			if ch.Index != 0 {
