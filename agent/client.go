@@ -84,6 +84,8 @@ type ClientConfig struct {
 	// Prices are the person's prices (`prices` in settings), which win
 	// over OpenRouter's and the built-in table (prices.go).
 	Prices map[string]Price
+	// Providers are the endpoints a "NAME/MODEL" name picks (providers.go).
+	Providers []Provider
 }
 
 // DefaultIdleTimeout is how long a request may receive nothing before it is
@@ -108,6 +110,7 @@ type OpenAIClient struct {
 	window    windowCache // the context window, per model (ctxwindow.go)
 	effort    effortState // reasoning effort (effort.go)
 	pricing   pricing     // what replies cost (pricing.go)
+	providers *providerSet // more endpoints (providers.go)
 }
 
 // NewOpenAIClient builds a client. The SDK's own retries are off: Complete
@@ -137,7 +140,7 @@ func NewOpenAIClient(cfg ClientConfig) *OpenAIClient {
 		client: newSDKClient(opts), baseURL: cfg.BaseURL, apiKey: cfg.APIKey, stream: cfg.Stream,
 		idle: idle, firstByte: firstByte, slow: slow,
 		retry: newRetrier(cfg.Model, cfg.FallbackModels, cfg.Notify), effort: effortState{level: cfg.Effort},
-		pricing: pricing{overrides: cfg.Prices},
+		pricing: pricing{overrides: cfg.Prices}, providers: newProviderSet(cfg.Providers),
 	}
 }
 
@@ -183,12 +186,13 @@ type streamOptions struct {
 
 // body encodes the request: system and assistant messages as such, every
 // other (questions, results, renderings) as a user message.
-func (c *OpenAIClient) body(model string, msgs []Message, stream bool) ([]byte, error) {
+func (c *OpenAIClient) body(name string, msgs []Message, stream bool) ([]byte, error) {
+	model := c.endpoint(name).model
 	req := chatRequest{Model: model, Messages: make([]chatMessage, 0, len(msgs)), Stream: stream}
 	if stream {
 		req.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
-	req.ReasoningEffort = c.effortFor(model)
+	req.ReasoningEffort = c.effortFor(name)
 	var marks []int
 	if NeedsBreakpoints(model) {
 		marks = breakpoints(msgs)
@@ -265,6 +269,10 @@ func (c *OpenAIClient) attempt(ctx context.Context, model string, msgs []Message
 }
 
 func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, onText func(string), rec *recorder) (Reply, error) {
+	ep := c.endpoint(model)
+	if ep.err != nil {
+		return Reply{}, ep.err
+	}
 	body, err := c.body(model, msgs, c.stream)
 	if err != nil {
 		return Reply{}, err
@@ -272,7 +280,7 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 	mw := option.WithMiddleware(rec.middleware)
 	if !c.stream {
 		var resp openai.ChatCompletion
-		if err := c.client.Post(ctx, "chat/completions", body, &resp, mw); err != nil {
+		if err := ep.sdk.Post(ctx, "chat/completions", body, &resp, mw); err != nil {
 			// The whole 2xx body arrived, yet the SDK failed: it is not the
 			// JSON it should be.
 			if rec.eof && rec.status/100 == 2 {
@@ -297,7 +305,7 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 		return r, nil
 	}
 	var raw *http.Response
-	err = c.client.Post(ctx, "chat/completions", body, &raw, mw)
+	err = ep.sdk.Post(ctx, "chat/completions", body, &raw, mw)
 	stream := ssestream.NewStream[openai.ChatCompletionChunk](ssestream.NewDecoder(raw), err)
 	defer stream.Close()
 	var r Reply
@@ -378,16 +386,12 @@ func (c *OpenAIClient) Model() string {
 	return rt.models[rt.current]
 }
 
-// BaseURL returns the endpoint the client talks to.
-func (c *OpenAIClient) BaseURL() string { return c.baseURL }
+// BaseURL returns the endpoint the client talks to: the current model's.
+func (c *OpenAIClient) BaseURL() string { return c.endpoint(c.Model()).baseURL }
 
 // parseError keeps the start of the raw body, never the API key.
 func (c *OpenAIClient) parseError(rec *recorder, err error) error {
-	raw := string(rec.head)
-	if c.apiKey != "" {
-		raw = strings.ReplaceAll(raw, c.apiKey, "[redacted]")
-	}
-	return &ParseError{Raw: raw, Err: err}
+	return &ParseError{Raw: c.redact(string(rec.head)), Err: err}
 }
 
 // ErrStreamCut reports a stream that ended before the reply was finished.

@@ -57,10 +57,11 @@ func (c *OpenAIClient) Effort() string {
 // TakesEffort reports whether requests to model carry reasoning_effort on
 // this client's endpoint.
 func (c *OpenAIClient) TakesEffort(model string) bool {
-	if isOpenRouter(c.BaseURL()) {
+	ep := c.endpoint(model)
+	if isOpenRouter(ep.baseURL) {
 		return true
 	}
-	m := strings.ToLower(model)
+	m := strings.ToLower(ep.model)
 	if i := strings.LastIndex(m, "/"); i >= 0 {
 		m = m[i+1:]
 	}

@@ -52,15 +52,18 @@ func (c *OpenAIClient) PriceOf(ctx context.Context, model string) (p Price, know
 	if p, ok := tablePrice(c.pricing.overrides, model); ok {
 		return p, true, false
 	}
-	base := c.BaseURL()
-	if isOpenRouterURL(base) {
-		if p, ok := c.openRouterPrice(ctx, base, model); ok {
+	ep := c.endpoint(model)
+	if p, ok := tablePrice(c.pricing.overrides, ep.model); ok {
+		return p, true, false
+	}
+	if isOpenRouterURL(ep.baseURL) {
+		if p, ok := c.openRouterPrice(ctx, ep.baseURL, ep.key, ep.model); ok {
 			return p, true, false
 		}
-	} else if isLoopbackURL(base) {
+	} else if isLoopbackURL(ep.baseURL) {
 		return Price{}, true, true
 	}
-	p, ok := tablePrice(priceTable, model)
+	p, ok := tablePrice(priceTable, ep.model)
 	return p, ok, false
 }
 
@@ -80,12 +83,12 @@ func (c *OpenAIClient) price(ctx context.Context, model string, r *Reply) {
 // prefetchPrices starts fetching OpenRouter's list when the endpoint is
 // OpenRouter, so that it has come by the time the first reply is priced.
 func (c *OpenAIClient) prefetchPrices() {
-	if base := c.BaseURL(); isOpenRouterURL(base) {
-		c.openRouterStart(base)
+	if ep := c.endpoint(c.Model()); isOpenRouterURL(ep.baseURL) {
+		c.openRouterStart(ep.baseURL, ep.key)
 	}
 }
 
-func (c *OpenAIClient) openRouterStart(base string) chan struct{} {
+func (c *OpenAIClient) openRouterStart(base, key string) chan struct{} {
 	pr := &c.pricing
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
@@ -94,7 +97,6 @@ func (c *OpenAIClient) openRouterStart(base string) chan struct{} {
 	}
 	pr.orStarted, pr.orBase, pr.orDone, pr.orList = true, base, make(chan struct{}), nil
 	done := pr.orDone
-	key := c.key()
 	go func() {
 		defer close(done)
 		ctx, cancel := context.WithTimeout(context.Background(), openRouterListTimeout)
@@ -114,8 +116,8 @@ func (c *OpenAIClient) openRouterStart(base string) chan struct{} {
 
 // openRouterPrice is model's price in OpenRouter's list, fetched at most
 // once per client and endpoint.
-func (c *OpenAIClient) openRouterPrice(ctx context.Context, base, model string) (Price, bool) {
-	done := c.openRouterStart(base)
+func (c *OpenAIClient) openRouterPrice(ctx context.Context, base, key, model string) (Price, bool) {
+	done := c.openRouterStart(base, key)
 	select {
 	case <-done:
 	case <-ctx.Done():
@@ -169,4 +171,4 @@ func fetchOpenRouterPrices(ctx context.Context, base, key string) (map[string]Pr
 }
 
 // key is the API key of the endpoint requests go to.
-func (c *OpenAIClient) key() string { return c.apiKey }
+func (c *OpenAIClient) key() string { return c.endpoint(c.Model()).key }

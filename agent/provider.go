@@ -296,9 +296,5 @@ func (c *OpenAIClient) statusError(rec *recorder, err error) error {
 	if err == nil || rec.status < 400 || !rec.eof {
 		return err
 	}
-	body := string(rec.head)
-	if c.apiKey != "" {
-		body = strings.ReplaceAll(body, c.apiKey, "[redacted]")
-	}
-	return &StatusError{Status: rec.status, Header: rec.header, Body: body, Err: err, key: c.apiKey}
+	return &StatusError{Status: rec.status, Header: rec.header, Body: c.redact(string(rec.head)), Err: err, key: c.key()}
 }
