@@ -107,9 +107,9 @@ type OpenAIClient struct {
 	firstByte time.Duration
 	slow      time.Duration
 	retry     retrier
-	window    windowCache // the context window, per model (ctxwindow.go)
-	effort    effortState // reasoning effort (effort.go)
-	pricing   pricing     // what replies cost (pricing.go)
+	window    windowCache  // the context window, per model (ctxwindow.go)
+	effort    effortState  // reasoning effort (effort.go)
+	pricing   pricing      // what replies cost (pricing.go)
 	providers *providerSet // more endpoints (providers.go)
 }
 
