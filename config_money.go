@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/tools/settings"
 )
 
 // loadEffort reads the reasoning effort: ACI_REASONING_EFFORT, then
@@ -33,4 +36,35 @@ func joinEfforts() string {
 		s += e
 	}
 	return s
+}
+
+// loadModels reads providers and prices from the settings files (a
+// malformed entry is a usage error naming it) and checks the model picked
+// at start: a provider's model needs its key variable set.
+func (c *config) loadModels(stderr io.Writer) error {
+	wd, _ := os.Getwd()
+	m, err := settings.LoadModels(wd)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	for _, n := range m.Notes {
+		fmt.Fprintln(stderr, "aci:", n)
+	}
+	for name, p := range m.Providers {
+		c.Providers = append(c.Providers, agent.Provider{Name: name, BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, Models: p.Models, Headers: p.Headers})
+	}
+	if len(m.Prices) > 0 {
+		c.Prices = map[string]agent.Price{}
+		for model, p := range m.Prices {
+			c.Prices[model] = agent.Price{Input: p.Input, CachedInput: p.CachedInput, CacheWrite: p.CacheWrite, Output: p.Output}
+		}
+	}
+	probe := agent.NewOpenAIClient(agent.ClientConfig{BaseURL: defaultBaseURL, Model: c.Model, Providers: c.Providers})
+	if prov, _ := probe.SplitModel(c.Model); prov != "" {
+		c.OnProvider = true
+		if err := probe.CheckModel(c.Model); err != nil {
+			return usageErr("--model %s: %v", c.Model, err)
+		}
+	}
+	return nil
 }

@@ -94,6 +94,7 @@ func (s *Session) onEvent(ev agent.Event) {
 		s.usage.CompletionTokens += ev.Usage.CompletionTokens
 		s.usage.CachedTokens += ev.Usage.CachedTokens
 		s.mu.Unlock()
+		s.priceHint(ev.Usage)
 	case agent.EventNotice:
 		s.publish(Notice{Kind: "hint", Text: s.f.cfg.Agent.Redact(ev.Text)})
 	case agent.EventCompressed:
@@ -143,6 +144,7 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 			CompletionTokens: after.CompletionTokens - before.CompletionTokens,
 			CachedTokens:     after.CachedTokens - before.CachedTokens,
 		},
+		Money: moneyOf(after.Cost, before.Cost),
 	}
 	if err != nil {
 		r.Outcome, r.Err, r.Answer = Failed, err, ""

@@ -156,6 +156,7 @@ type Info struct {
 	Turns    []agent.TurnInfo `json:"turns"`
 	Windows  []WindowInfo     `json:"windows"`
 	Usage    map[string]int64 `json:"usage"`
+	Cost     *CostInfo        `json:"cost"` // the session's money (money.go)
 }
 
 // Info describes the session now.
@@ -169,5 +170,6 @@ func (s *Session) Info() Info {
 		Turns: turns, Windows: ws,
 		Usage: map[string]int64{"prompt_tokens": s.usage.PromptTokens, "completion_tokens": s.usage.CompletionTokens,
 			"cached_tokens": s.usage.CachedTokens, "steps": int64(s.steps)},
+		Cost: costInfo(s.money.total),
 	}
 }

@@ -167,6 +167,7 @@ func (r *REPL) cmdUsage(string) bool {
 	if s.Rebases > 0 {
 		lines = append(lines, fmt.Sprintf("  rebases            %d (history rewritten without superseded window renderings)", s.Rebases))
 	}
+	lines = append(lines, r.usageMoney(s.Cost)...)
 	for _, l := range lines {
 		r.out.println(l)
 	}
