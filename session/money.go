@@ -47,9 +47,9 @@ func FormatUSD(v float64) string {
 }
 
 // Line is the money part of a turn's footer: "" when the turn's cost is
-// unknown (the tokens say the rest).
+// unknown (the tokens say the rest) or nothing (a local server).
 func (m Money) Line() string {
-	if !m.TurnKnown {
+	if !m.TurnKnown || m.TurnUSD == 0 && m.SessionUSD == 0 {
 		return ""
 	}
 	s := FormatUSD(m.TurnUSD)
