@@ -96,3 +96,33 @@ func TestTotalCostUSD(t *testing.T) {
 		})
 	}
 }
+
+// TestEffortBinary: --effort and ACI_REASONING_EFFORT reach the request
+// as reasoning_effort for a model that takes one, and not for another.
+func TestEffortBinary(t *testing.T) {
+	srv := fakeai.New(t)
+	srv.Handle(func(fakeai.Request) fakeai.Reply { return fakeai.Reply{Content: "ok"} })
+	for _, c := range []struct {
+		env  []string
+		args []string
+		want any
+	}{
+		{[]string{"OPENAI_MODEL=gpt-5-mini"}, []string{"--effort", "high"}, "high"},
+		{[]string{"OPENAI_MODEL=o4-mini", "ACI_REASONING_EFFORT=low"}, nil, "low"},
+		{[]string{"OPENAI_MODEL=gpt-5-mini", "ACI_REASONING_EFFORT=low"}, []string{"--effort", "medium"}, "medium"},
+		{[]string{"OPENAI_MODEL=gpt-4.1"}, []string{"--effort", "high"}, nil},
+		{[]string{"OPENAI_MODEL=gpt-5-mini"}, nil, nil},
+	} {
+		n := len(srv.Requests())
+		r := aci(t, t.TempDir(), srv, "", c.env, append([]string{"-p", "hi"}, c.args...)...)
+		if r.code != 0 {
+			t.Fatalf("%v %v: exit %d: %s", c.env, c.args, r.code, r.stderr)
+		}
+		if got := srv.Requests()[n].Raw["reasoning_effort"]; got != c.want {
+			t.Errorf("%v %v: reasoning_effort %v, want %v", c.env, c.args, got, c.want)
+		}
+	}
+	if r := aci(t, t.TempDir(), srv, "", nil, "-p", "hi", "--effort", "huge"); r.code != 2 || !strings.Contains(r.stderr, "want one of low, medium, high") {
+		t.Errorf("--effort huge: exit %d, %s", r.code, r.stderr)
+	}
+}
