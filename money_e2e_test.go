@@ -126,3 +126,41 @@ func TestEffortBinary(t *testing.T) {
 		t.Errorf("--effort huge: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// TestCostHandComputed runs a three-request session on gpt-5-mini ($0.25
+// in, $0.025 cached, $2 out per million tokens) and checks the cost shown
+// against the hand computation:
+//
+//	request 1: 1,000 prompt (600 cached), 50 out: 400×0.25 + 600×0.025 + 50×2 = 215 µ$
+//	request 2: 1,200 prompt (none cached), 60 out: 1,200×0.25 + 60×2 = 420 µ$
+//	request 3: 1,400 prompt (1,000 cached), 70 out: 400×0.25 + 1,000×0.025 + 70×2 = 265 µ$
+//	total 900 µ$ = $0.0009; the cache saved 1,600 × 0.225 = 360 µ$.
+func TestCostHandComputed(t *testing.T) {
+	ip := fakeai.NonLoopbackIP()
+	if ip == "" {
+		t.Skip("this machine has no address but loopback")
+	}
+	open := func(target string) string {
+		return fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": target}))
+	}
+	srv := fakeai.NewAt(t, ip+":0",
+		fakeai.Reply{Content: "Reading.\n" + open("a.txt"), PromptTokens: 1000, CachedTokens: 600, CompletionTokens: 50},
+		fakeai.Reply{Content: open("b.txt"), PromptTokens: 1200, CompletionTokens: 60},
+		fakeai.Reply{Content: "Both say hello.", PromptTokens: 1400, CachedTokens: 1000, CompletionTokens: 70})
+	home, dir := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("hello\n"), 0o644)
+	env := testutil.ChildEnv(home, srv.URL, testKey, "OPENAI_MODEL=gpt-5-mini")
+	r := aciEnv(t, dir, env, "", "-p", "what do they say?", "--output-format", "json")
+	var res struct {
+		NumSteps     int      `json:"num_steps"`
+		TotalCostUSD *float64 `json:"total_cost_usd"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 0 {
+		t.Fatalf("exit %d, %v: %s %s", r.code, err, r.stdout, r.stderr)
+	}
+	if res.NumSteps != 3 || res.TotalCostUSD == nil || math.Abs(*res.TotalCostUSD-0.0009) > 1e-12 {
+		t.Errorf("%d steps, total_cost_usd %v; want 3 and 0.0009", res.NumSteps, res.TotalCostUSD)
+	}
+	t.Logf("hand: $0.000900 (saved $0.000360); aci: $%.6f", *res.TotalCostUSD)
+}
