@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -173,4 +174,25 @@ func newProviderSet(list []Provider) *providerSet {
 		ps.byName[p.Name] = p
 	}
 	return ps
+}
+
+// Describe is the package's Describe for an error of this client: the
+// endpoint named is the failing model's, and a refused key names the
+// provider's key variable.
+func (c *OpenAIClient) Describe(err error) string {
+	model := c.Model()
+	var ce *CallError
+	if errors.As(err, &ce) {
+		model = ce.Model
+	}
+	ep := c.endpoint(model)
+	msg := Describe(err, ep.baseURL, model)
+	if ep.provider != "" {
+		v := c.providers.byName[ep.provider].APIKeyEnv
+		if v == "" {
+			v = "the provider's api_key_env in settings"
+		}
+		msg = strings.Replace(msg, "check OPENAI_API_KEY", "check "+v, 1)
+	}
+	return msg
 }

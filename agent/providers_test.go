@@ -93,3 +93,21 @@ func TestProvidersTwoServers(t *testing.T) {
 		t.Errorf("ProviderModels(local) = %v, %v", models, err)
 	}
 }
+
+// A provider's refused key and unreachable server are described with its
+// own variable and address.
+func TestProviderErrorsDescribed(t *testing.T) {
+	bad := fakeai.New(t, fakeai.Reply{Status: 401, ErrorMessage: "Incorrect API key provided", ErrorCode: "invalid_api_key"})
+	t.Setenv("ACI_TEST_BAD_KEY", "sk-bad-0001")
+	c := NewOpenAIClient(ClientConfig{BaseURL: "https://api.example/v1", APIKey: "k", Model: "bad/m", Providers: []Provider{
+		{Name: "bad", BaseURL: bad.URL, APIKeyEnv: "ACI_TEST_BAD_KEY"}}})
+	_, err := c.Complete(context.Background(), []Message{{Role: "user", Content: "q"}}, nil)
+	if got := c.Describe(err); !strings.Contains(got, "check ACI_TEST_BAD_KEY") || strings.Contains(got, "OPENAI_API_KEY") {
+		t.Errorf("Describe = %q", got)
+	}
+	bad.Close()
+	_, err = c.Complete(context.Background(), []Message{{Role: "user", Content: "q"}}, nil)
+	if got := c.Describe(err); !strings.Contains(got, strings.TrimPrefix(strings.TrimSuffix(bad.URL, "/v1"), "http://")) {
+		t.Errorf("Describe = %q, want the provider's address", got)
+	}
+}

@@ -148,7 +148,7 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 	}
 	if err != nil {
 		r.Outcome, r.Err, r.Answer = Failed, err, ""
-		msg := agent.Describe(err, s.f.cfg.Client.BaseURL, s.model)
+		msg := s.describe(err)
 		switch {
 		case ctx.Err() != nil:
 			r.Outcome, msg = Interrupted, "interrupted"

@@ -118,3 +118,12 @@ func costInfo(c agent.Cost) *CostInfo {
 	}
 	return ci
 }
+
+// describe is the one line for a failed turn, naming the endpoint and key
+// variable of the model that failed (a provider's, agent/providers.go).
+func (s *Session) describe(err error) string {
+	if c, ok := s.client.(interface{ Describe(error) string }); ok {
+		return c.Describe(err)
+	}
+	return agent.Describe(err, s.f.cfg.Client.BaseURL, s.model)
+}
