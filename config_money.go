@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/tools/settings"
@@ -59,11 +60,14 @@ func (c *config) loadModels(stderr io.Writer) error {
 			c.Prices[model] = agent.Price{Input: p.Input, CachedInput: p.CachedInput, CacheWrite: p.CacheWrite, Output: p.Output}
 		}
 	}
-	probe := agent.NewOpenAIClient(agent.ClientConfig{BaseURL: defaultBaseURL, Model: c.Model, Providers: c.Providers})
-	if prov, _ := probe.SplitModel(c.Model); prov != "" {
+	name, rest, _ := strings.Cut(c.Model, "/")
+	for _, p := range c.Providers {
+		if p.Name != name || rest == "" {
+			continue
+		}
 		c.OnProvider = true
-		if err := probe.CheckModel(c.Model); err != nil {
-			return usageErr("--model %s: %v", c.Model, err)
+		if p.APIKeyEnv != "" && os.Getenv(p.APIKeyEnv) == "" {
+			return usageErr("--model %s: %v", c.Model, &agent.ErrNoKey{Provider: p.Name, Var: p.APIKeyEnv})
 		}
 	}
 	return nil

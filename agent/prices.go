@@ -1,9 +1,6 @@
 package agent
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // Money. What a request cost is its usage times its model's price: the
 // table below for the well-known hosted models, OpenRouter's own list on
@@ -63,11 +60,44 @@ var priceTable = map[string]Price{
 	"grok-code-fast-1": {0.20, 0.02, 0, 1.50},
 }
 
-// dateSuffix is a snapshot's date: -2025-08-07, -20250929, -v1:0.
-var dateSuffix = regexp.MustCompile(`(-\d{4}-\d{2}-\d{2}|-\d{8})?(-v\d+(:\d+)?)?$`)
+// trimSnapshot drops a snapshot's suffix: -v1:0 (Bedrock), then a date,
+// -2025-08-07 or -20250929. (No regexp: compiling one at start costs every
+// run.)
+func trimSnapshot(m string) string {
+	if i := strings.LastIndex(m, "-v"); i >= 0 && allOf(m[i+2:], "0123456789:") && len(m) > i+2 {
+		m = m[:i]
+	}
+	if n := len(m); n > 11 && m[n-11] == '-' && m[n-6] == '-' && m[n-3] == '-' && allOf(m[n-10:n-6]+m[n-5:n-3]+m[n-2:], "0123456789") {
+		return m[:n-11]
+	}
+	if n := len(m); n > 9 && m[n-9] == '-' && allOf(m[n-8:], "0123456789") {
+		return m[:n-9]
+	}
+	return m
+}
 
-// claudeDigits is Anthropic's own spelling of a version: claude-sonnet-4-5.
-var claudeDigits = regexp.MustCompile(`(\d)-(\d)(\b|$)`)
+// dotVersion writes Anthropic's own spelling of a version with a dot:
+// claude-sonnet-4-5 is claude-sonnet-4.5; claude-3-7-sonnet is claude-3.7-sonnet.
+func dotVersion(m string) string {
+	b := []byte(m)
+	for i := 1; i+1 < len(b); i++ {
+		if b[i] == '-' && isDigit(b[i-1]) && isDigit(b[i+1]) && (i+2 == len(b) || !isDigit(b[i+2])) && (i < 2 || !isDigit(b[i-2])) {
+			b[i] = '.'
+		}
+	}
+	return string(b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func allOf(s, set string) bool {
+	for _, c := range s {
+		if !strings.ContainsRune(set, c) {
+			return false
+		}
+	}
+	return true
+}
 
 // normalize writes a model name as the table does: no gateway prefix
 // (openai/, anthropic/, us.anthropic.), no snapshot date, versions with a
@@ -80,10 +110,9 @@ func normalize(model string) string {
 	if i := strings.Index(m, "claude"); i > 0 {
 		m = m[i:]
 	}
-	m = strings.TrimSuffix(m, ":latest")
-	m = dateSuffix.ReplaceAllString(m, "")
+	m = trimSnapshot(strings.TrimSuffix(strings.TrimSuffix(m, ":latest"), "-latest"))
 	if strings.HasPrefix(m, "claude") {
-		m = claudeDigits.ReplaceAllString(m, "$1.$2")
+		m = dotVersion(m)
 	}
 	return m
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -46,7 +45,15 @@ type Models struct {
 	Notes []string
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// isEnvName reports whether s can name an environment variable.
+func isEnvName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // LoadModels reads providers and prices from the person's file and the
 // workspace's (workspace "" skips it). A malformed entry is an error
@@ -139,7 +146,7 @@ func parseProvider(name string, raw json.RawMessage) (Provider, error) {
 		return pr, fmt.Errorf("base_url must be an http(s) URL, got %q", pr.BaseURL)
 	}
 	pr.BaseURL = strings.TrimRight(pr.BaseURL, "/")
-	if pr.APIKeyEnv != "" && !envName.MatchString(pr.APIKeyEnv) {
+	if pr.APIKeyEnv != "" && !isEnvName(pr.APIKeyEnv) {
 		return pr, fmt.Errorf("api_key_env must name an environment variable, got %q", pr.APIKeyEnv)
 	}
 	for _, m := range pr.Models {
