@@ -36,6 +36,9 @@ func TestModelsProviders(t *testing.T) {
 		got.Providers[0].Name != "other" || got.Providers[1].Error != "provider paid: its key variable ACI_TEST_MISSING_KEY is not set" {
 		t.Errorf("models %+v", got)
 	}
+	if code, body := r.call("POST", "/api/sessions", map[string]any{"model": "paid/big"}, nil); code != 400 || !strings.Contains(body, "its key variable ACI_TEST_MISSING_KEY is not set") {
+		t.Errorf("a session on a provider without its key: %d %s", code, body)
+	}
 	var created struct{ ID string }
 	r.must(201, "POST", "/api/sessions", map[string]any{"model": "other/llama-3"}, &created)
 	ev := r.events(created.ID, "")
