@@ -81,6 +81,7 @@ var misspelled = map[string]string{
 	"max-turns": "max-steps", "steps": "max-steps", "continue": "resume", "c": "resume",
 	"output": "output-format", "format": "output-format", "o": "output-format",
 	"v": "version", "V": "version",
+	"reasoning-effort": "effort", "reasoning": "effort",
 }
 
 // unknownFlag turns the flag package's "flag provided but not defined"
