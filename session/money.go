@@ -33,12 +33,13 @@ func (m Money) TotalCostUSD() *float64 {
 	return &v
 }
 
-// FormatUSD writes an amount as a person reads it: $0, $0.0031, $1.24.
+// FormatUSD writes an amount as a person reads it: $0, $0.0031, $0.0118,
+// $0.25, $1.24: a few cents keep four decimals, where one turn's cost lies.
 func FormatUSD(v float64) string {
 	switch {
 	case v == 0:
 		return "$0"
-	case math.Abs(v) < 0.01:
+	case math.Abs(v) < 0.1:
 		return fmt.Sprintf("$%.4f", v)
 	case math.Abs(v) < 100:
 		return fmt.Sprintf("$%.2f", v)

@@ -26,11 +26,11 @@ export function tokens(n) {
   return (n / 1e6).toFixed(2) + 'M';
 }
 
-// usd writes an amount of money as the terminal does: $0, $0.0031, $1.24.
+// usd writes an amount of money as the terminal does: $0, $0.0118, $1.24.
 export function usd(v) {
   v = Number(v) || 0;
   if (v === 0) return '$0';
-  if (Math.abs(v) < 0.01) return '$' + v.toFixed(4);
+  if (Math.abs(v) < 0.1) return '$' + v.toFixed(4);
   if (Math.abs(v) < 100) return '$' + v.toFixed(2);
   return '$' + v.toFixed(0);
 }
