@@ -116,6 +116,7 @@ func TestOpenRouterPrices(t *testing.T) {
 	srv.SetInfo(fakeai.Info{Models: []string{"anthropic/claude-sonnet-4.5", "z-ai/glm-4.6"}, Pricing: map[string]map[string]string{
 		"anthropic/claude-sonnet-4.5": {"prompt": "0.000003", "completion": "0.000015", "input_cache_read": "0.0000003", "input_cache_write": "0.00000375"},
 		"z-ai/glm-4.6":                {"prompt": "0.0000005", "completion": "0.00000175"},
+		"openrouter/auto":             {"prompt": "-1", "completion": "-1"},
 	}})
 	old := isOpenRouterURL
 	isOpenRouterURL = func(base string) bool { return base == srv.URL }

@@ -157,8 +157,8 @@ func fetchOpenRouterPrices(ctx context.Context, base, key string) (map[string]Pr
 	}
 	out := make(map[string]Price, len(m.Data))
 	for _, d := range m.Data {
-		if d.ID == "" || d.Pricing.Prompt == "" {
-			continue
+		if d.ID == "" || d.Pricing.Prompt == "" || strings.HasPrefix(strings.TrimSpace(d.Pricing.Prompt), "-") {
+			continue // no price, or a router's "-1": the model that answers decides
 		}
 		p := Price{Input: perMillion(d.Pricing.Prompt), Output: perMillion(d.Pricing.Completion),
 			CachedInput: perMillion(d.Pricing.CacheRead), CacheWrite: perMillion(d.Pricing.CacheWrite)}
