@@ -112,8 +112,8 @@ func TestReplyCost(t *testing.T) {
 // list, fetched once however many replies; the person's prices still win.
 func TestOpenRouterPrices(t *testing.T) {
 	reply := fakeai.Reply{Content: "ok", PromptTokens: 10000, CachedTokens: 8000, CompletionTokens: 500}
-	srv := fakeai.New(t, reply, reply, reply)
-	srv.SetInfo(fakeai.Info{Models: []string{"anthropic/claude-sonnet-4.5", "z-ai/glm-4.6"}, Pricing: map[string]map[string]string{
+	srv := fakeai.New(t, reply, reply, reply, reply)
+	srv.SetInfo(fakeai.Info{Models: []string{"anthropic/claude-sonnet-4.5", "z-ai/glm-4.6", "openrouter/auto"}, Pricing: map[string]map[string]string{
 		"anthropic/claude-sonnet-4.5": {"prompt": "0.000003", "completion": "0.000015", "input_cache_read": "0.0000003", "input_cache_write": "0.00000375"},
 		"z-ai/glm-4.6":                {"prompt": "0.0000005", "completion": "0.00000175"},
 		"openrouter/auto":             {"prompt": "-1", "completion": "-1"},
@@ -137,6 +137,10 @@ func TestOpenRouterPrices(t *testing.T) {
 		if !near(r.Usage.Cost.USD, want.usd) {
 			t.Errorf("%s: $%v, want $%v", want.model, r.Usage.Cost.USD, want.usd)
 		}
+	}
+	cl.SetModel("openrouter/auto")
+	if r, err := cl.Complete(context.Background(), msgs, nil); err != nil || r.Usage.Cost.Unpriced != 1 {
+		t.Errorf("openrouter/auto: %+v, %v; want no price", r.Usage.Cost, err)
 	}
 	if n := srv.InfoRequests(); n != 1 {
 		t.Errorf("the model list was fetched %d times, want once", n)
