@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/settings"
 )
 
@@ -53,6 +54,10 @@ func (c *config) loadModels(stderr io.Writer) error {
 	}
 	for name, p := range m.Providers {
 		c.Providers = append(c.Providers, agent.Provider{Name: name, BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, Models: p.Models, Headers: p.Headers})
+		if p.APIKeyEnv != "" {
+			// Kept out of output whatever the variable is called.
+			tools.Secrets.Add(os.Getenv(p.APIKeyEnv))
+		}
 	}
 	if len(m.Prices) > 0 {
 		c.Prices = map[string]agent.Price{}
