@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -101,8 +102,19 @@ func (s *Session) priceHint(u agent.Usage) {
 		if mc, ok := s.client.(interface{ Model() string }); ok {
 			model = mc.Model()
 		}
-		s.publish(Notice{Kind: "hint", Text: PriceHint(model)})
+		text := PriceHint(model)
+		if pc, ok := s.client.(pricer); ok {
+			if _, known, _ := pc.PriceOf(context.Background(), model); known {
+				text = "the server reported no token usage: the cost of this session is unknown"
+			}
+		}
+		s.publish(Notice{Kind: "hint", Text: text})
 	}
+}
+
+// pricer is a client that knows its models' prices (agent/pricing.go).
+type pricer interface {
+	PriceOf(ctx context.Context, model string) (p agent.Price, known, free bool)
 }
 
 // CostInfo is the session's cost for Info: nil USD when unknown.
