@@ -39,7 +39,7 @@ func TestPageProvidersAndMoney(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, "the model list", `document.getElementById('model').options.length === 2`)
-	if got := eval[string](t, ctx, `[...document.getElementById('model').options].map(o => o.textContent).join('|')`); got != "fake-model (default)|other/llama-3" {
+	if got := eval[string](t, ctx, `[...document.getElementById('model').options].map(o => (o.parentElement.label ? o.parentElement.label + ':' : '') + o.textContent).join('|')`); got != "fake-model (default)|other:other/llama-3" {
 		t.Errorf("the models offered: %q", got)
 	}
 	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("model"), "other/llama-3"), chromedp.Click(chromedp.ID("new"))); err != nil {
