@@ -78,6 +78,7 @@ func contains(list []string, s string) bool {
 // requests start from it, so a session does not pay for a dead model at
 // every step.
 func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func(string)) (Reply, error) {
+	c.prefetchPrices()
 	rt := &c.retry
 	rt.mu.Lock()
 	start := rt.current
@@ -120,12 +121,17 @@ func (c *OpenAIClient) completeModel(ctx context.Context, model string, msgs []M
 	for n := 1; ; n++ {
 		r, err := c.attempt(ctx, model, msgs, show)
 		if err == nil {
+			c.price(ctx, model, &r)
 			return r, nil
 		}
 		if ctx.Err() != nil {
 			return Reply{}, ctx.Err()
 		}
 		v := classifyAt(err, rt.now())
+		if !shown && c.dropEffort(model, v) {
+			n--
+			continue
+		}
 		if shown {
 			if v.Class.Retryable() {
 				err = fmt.Errorf("%w (%v)", ErrCutAfterText, err)
