@@ -221,6 +221,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		env.Approver = windows.ApproverFunc(s.approve)
 	}
 	env.Live = s.liveOutput
+	s.diagnostics(&env)
 	if opt.Env != nil {
 		opt.Env(&env)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/netproxy"
 )
 
@@ -38,6 +39,11 @@ type Env struct {
 	// is a background task's id, "" for a command run in the foreground),
 	// or nil. The writer must never block.
 	Live func(windowID, taskID string) io.Writer
+	// Diagnostics, when set, are the language servers file windows show
+	// their file's diagnostics from; DiagnosticsNote tells the person, in
+	// one line, what an edit left (file_diag.go).
+	Diagnostics     *lsp.Pool
+	DiagnosticsNote func(string)
 }
 
 // Journal records a file before aci changes it.
@@ -117,7 +123,9 @@ func (m *Manager) Execute(ctx context.Context, windowID, actionID string, raw ma
 	if action.Run == nil {
 		return m.close(w)
 	}
-	return action.Run(ctx, args)
+	res = action.Run(ctx, args)
+	m.afterAction(ctx, w, actionID)
+	return res
 }
 
 // Open opens a window of app on target, as launcher.open does.
@@ -198,7 +206,10 @@ func (m *Manager) Reset() {
 }
 
 // CloseAll ends everything the windows hold; used when aci exits.
-func (m *Manager) CloseAll() { m.Reset() }
+func (m *Manager) CloseAll() {
+	m.Reset()
+	m.env.Diagnostics.Close()
+}
 
 // WindowState is what it takes to reopen a window in a later session.
 type WindowState struct {

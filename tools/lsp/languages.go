@@ -93,13 +93,18 @@ func (l Language) languageID(path string) string {
 }
 
 // installed is the first of the language's command lines whose program
-// is found, with its path; nil when none is.
-func (l Language) installed() []string {
+// is found, with its path; nil when none is. A relative path with a slash
+// (./tools/server) names a file of the workspace workdir.
+func (l Language) installed(workdir string) []string {
 	for _, c := range l.Commands {
 		if len(c) == 0 {
 			continue
 		}
-		if p, err := exec.LookPath(c[0]); err == nil {
+		prog := c[0]
+		if strings.ContainsRune(prog, '/') && !filepath.IsAbs(prog) {
+			prog = filepath.Join(workdir, prog)
+		}
+		if p, err := exec.LookPath(prog); err == nil {
 			return append([]string{p}, c[1:]...)
 		}
 	}

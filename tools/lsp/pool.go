@@ -57,8 +57,8 @@ func NewPool(opt Options) *Pool {
 	return &Pool{opt: opt, langs: languages(opt.Servers), root: sandbox.WorkspaceRoot(opt.Workdir), servers: map[string]*server{}}
 }
 
-// Handles says whether path's language has an installed server that is
-// not off (starting it if needed): only such files are synced.
+// server is path's language's server, started when first asked for;
+// nil when the language has none installed.
 func (p *Pool) server(path string) *server {
 	if p == nil {
 		return nil
@@ -74,7 +74,7 @@ func (p *Pool) server(path string) *server {
 	}
 	s, seen := p.servers[lang.Name]
 	if !seen {
-		if argv := lang.installed(); argv != nil {
+		if argv := lang.installed(p.opt.Workdir); argv != nil {
 			s = newServer(lang, argv, p.root, &p.opt)
 		}
 		p.servers[lang.Name] = s
@@ -160,4 +160,10 @@ func (p *Pool) Close() {
 		}
 	}
 	wg.Wait()
+}
+
+// Serves says whether path's language has an installed server (which it
+// starts, when not started yet, unless it was turned off).
+func (p *Pool) Serves(path string) bool {
+	return p.server(path) != nil
 }

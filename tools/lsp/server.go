@@ -104,11 +104,16 @@ func (s *server) run() {
 	}
 	if err != nil {
 		s.mu.Unlock()
-		p.stop()
 		why := fmt.Sprintf("did not answer initialize within %s", s.opt.StartTimeout)
 		if !errors.Is(err, context.DeadlineExceeded) {
 			why = "failed to initialize: " + err.Error()
+			select { // a server that closed its output is most likely ending
+			case <-p.exited:
+				why = "stopped before it was ready (" + p.exitNote() + ")"
+			case <-time.After(time.Second):
+			}
 		}
+		p.stop()
 		s.giveUp(s.name() + " " + why)
 		return
 	}
