@@ -45,7 +45,11 @@ func runEconomy(tb testing.TB, s scriptedSession) economy {
 	for _, r := range s.replies {
 		srv.Push(fakeai.Reply{Content: r})
 	}
-	wm := windows.NewManager(windows.Env{Workdir: dir}, windows.FileApp, windows.BashApp, windows.WebApp)
+	env := windows.Env{Workdir: dir}
+	if s.env != nil {
+		s.env(tb, dir, &env)
+	}
+	wm := windows.NewManager(env, windows.FileApp, windows.BashApp, windows.WebApp)
 	defer wm.CloseAll()
 	client := NewOpenAIClient(ClientConfig{BaseURL: srv.URL, APIKey: "k", Model: "gpt-5-mini", Stream: true})
 	hints := prompt.Hints{Workdir: dir, OS: "linux/amd64", Date: "2026-11-22"}

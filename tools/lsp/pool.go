@@ -21,6 +21,9 @@ type Options struct {
 	// StartTimeout bounds a server's answer to initialize (15 s): one that
 	// takes longer is left off for the session.
 	StartTimeout time.Duration
+	// Env is added to the servers' environment ("NAME=value"), over
+	// aci's own.
+	Env []string
 }
 
 // Pool holds a session's language servers, one per language, started

@@ -186,7 +186,7 @@ func (s *server) start() (*process, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = s.root
-	cmd.Env = serverEnv()
+	cmd.Env = append(serverEnv(), s.opt.Env...)
 	cmd.SysProcAttr = procAttr()
 	p := &process{cmd: cmd, release: release, exited: make(chan struct{}), stderr: &tail{}}
 	cmd.Stderr = p.stderr
