@@ -85,6 +85,15 @@ func (m *Manager) afterAction(ctx context.Context, acted Window, actionID string
 	wg.Wait()
 }
 
+// warmDiagnostics starts the file windows' servers and gives them their
+// files, without waiting (windows reopened in a resumed session): the
+// diagnostics show in a rendering once published.
+func (m *Manager) warmDiagnostics() {
+	if m.env.Diagnostics != nil {
+		go m.afterAction(context.Background(), nil, "")
+	}
+}
+
 // tellPerson notes for the person what the window's own change left: the
 // count and the first error, or that the last ones are gone.
 func (w *fileWindow) tellPerson(r lsp.Report) {

@@ -193,3 +193,24 @@ exit 3
 		t.Errorf("started %d times, want 2 (restarted once)", strings.Count(string(b), "x"))
 	}
 }
+
+func TestFileDiagnosticsAfterRestore(t *testing.T) {
+	lsp.NeedGopls(t)
+	m, dir, _ := newDiagManager(t, lsp.Options{Wait: 20 * time.Second})
+	writeFile(t, filepath.Join(dir, "go.mod"), diagGoMod, 0o644)
+	writeFile(t, filepath.Join(dir, "main.go"), diagBad, 0o644)
+	if got := m.Restore(t.Context(), []WindowState{{ID: "file_3", App: "file", Target: "main.go"}}); len(got) != 1 {
+		t.Fatalf("reopened %v", got)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, v := viewOf(m, "file_3")
+		if strings.Contains(v.Content, "diagnostics (gopls): 1 error\n4:14 ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a reopened window shows no diagnostics:\n%s", v.Content)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

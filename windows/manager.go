@@ -242,6 +242,7 @@ func (m *Manager) Restore(ctx context.Context, states []WindowState) []string {
 			reopened = append(reopened, s.ID)
 		}
 	}
+	m.warmDiagnostics()
 	return reopened
 }
 

@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -61,9 +63,10 @@ func NewPool(opt Options) *Pool {
 }
 
 // server is path's language's server, started when first asked for;
-// nil when the language has none installed.
+// nil when the language has none installed, or path is outside the
+// workspace (the server would only say no build contains it).
 func (p *Pool) server(path string) *server {
-	if p == nil {
+	if p == nil || !p.inWorkspace(path) {
 		return nil
 	}
 	lang, ok := languageOf(p.langs, path)
@@ -169,4 +172,18 @@ func (p *Pool) Close() {
 // starts, when not started yet, unless it was turned off).
 func (p *Pool) Serves(path string) bool {
 	return p.server(path) != nil
+}
+
+// inWorkspace says whether path is in the pool's workspace, as given or
+// with symlinks resolved.
+func (p *Pool) inWorkspace(path string) bool {
+	for _, root := range []string{p.root, p.opt.Workdir} {
+		if rel, err := filepath.Rel(root, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil && real != filepath.Dir(path) {
+		return p.inWorkspace(filepath.Join(real, filepath.Base(path)))
+	}
+	return false
 }

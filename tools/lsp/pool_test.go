@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aci-dev/aci/tools/settings"
 )
 
 const goMod = "module example.com/m\n\ngo 1.22\n"
@@ -83,5 +85,62 @@ func TestServerContained(t *testing.T) {
 			t.Fatal("gopls did not start")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestPoolServesTheWorkspaceOnly(t *testing.T) {
+	NeedGopls(t)
+	dir := goWorkspace(t)
+	p := NewPool(Options{Workdir: dir})
+	defer p.Close()
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{filepath.Join(dir, "main.go"), true},
+		{filepath.Join(dir, "sub", "x.go"), true},
+		{filepath.Join(dir, "notes.txt"), false},
+		{filepath.Join(dir, "Makefile"), false},
+		{filepath.Join(t.TempDir(), "other.go"), false},
+		{filepath.Join(dir, "..", "sibling.go"), false},
+	}
+	for _, tt := range tests {
+		if got := p.Serves(tt.path); got != tt.want {
+			t.Errorf("Serves(%s) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+	t.Setenv("ACI_LSP", "off")
+	if NewPool(Options{Workdir: dir}) != nil {
+		t.Error("ACI_LSP=off still makes a pool")
+	}
+}
+
+func TestLanguagesFromSettings(t *testing.T) {
+	langs := languages(map[string]settings.LSPServer{
+		"lua":    {Command: []string{"lua-language-server"}, Extensions: []string{".lua"}},
+		"python": {Command: []string{"pylsp"}, Extensions: []string{".py"}},
+		"vue":    {Command: []string{"vls"}, Extensions: []string{".ts"}},
+	})
+	tests := []struct{ path, lang, id, prog string }{
+		{"a.lua", "lua", "lua", "lua-language-server"},
+		{"a.py", "python", "python", "pylsp"},
+		{"a.pyi", "", "", ""}, // python's entry replaced the built-in one, .pyi with it
+		{"a.ts", "vue", "vue", "vls"},
+		{"a.tsx", "typescript", "typescriptreact", "typescript-language-server"},
+		{"a.GO", "go", "go", "gopls"},
+		{"a.cpp", "c", "cpp", "clangd"},
+		{"README", "", "", ""},
+	}
+	for _, tt := range tests {
+		l, ok := languageOf(langs, tt.path)
+		if !ok {
+			if tt.lang != "" {
+				t.Errorf("%s: no language, want %s", tt.path, tt.lang)
+			}
+			continue
+		}
+		if l.Name != tt.lang || l.languageID(tt.path) != tt.id || l.Commands[0][0] != tt.prog {
+			t.Errorf("%s: %s (%s) by %v, want %s (%s) by %s", tt.path, l.Name, l.languageID(tt.path), l.Commands, tt.lang, tt.id, tt.prog)
+		}
 	}
 }
