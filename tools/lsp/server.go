@@ -162,7 +162,9 @@ func (s *server) watch(p *process) {
 
 func (s *server) initParams() map[string]any {
 	return map[string]any{
-		"processId":  os.Getpid(),
+		// No process id: in the sandbox's pid namespace aci's is not
+		// there, and servers that watch it (pyright) would exit.
+		"processId":  nil,
 		"clientInfo": map[string]any{"name": "aci"},
 		"rootUri":    fileURI(s.root),
 		"workspaceFolders": []map[string]any{
