@@ -15,6 +15,10 @@ import (
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
+// slowAfter is how many changes in a row a server may miss the wait for
+// before changes stop waiting for it.
+const slowAfter = 3
+
 // doc is a file the server was told of.
 type doc struct {
 	text    string
@@ -25,6 +29,7 @@ type doc struct {
 	diags   []Diagnostic
 	langID  string
 	hasDiag bool
+	sentAt  time.Time // when the server was given the text
 }
 
 // process is one run of a server.
@@ -55,6 +60,11 @@ type server struct {
 	off      bool // given up on for the session
 	restarts int
 	closing  bool
+	// late counts the changes in a row whose diagnostics came after the
+	// wait; after slowAfter of them the server is slow: changes no longer
+	// wait for it, until it answers within the wait again.
+	late int
+	slow bool
 	// changed is closed (and replaced) whenever a publish arrives or the
 	// server's state changes: waiters look again.
 	changed chan struct{}
@@ -246,6 +256,10 @@ func (s *server) notified(method string, params json.RawMessage) {
 	if p.Version != nil && *p.Version < d.pubVer {
 		return // late news of an older text
 	}
+	current := p.Version == nil || *p.Version >= d.sent
+	if current && !d.sentAt.IsZero() && time.Since(d.sentAt) <= s.opt.Wait {
+		s.late, s.slow = 0, false
+	}
 	d.pubs++
 	d.pubVer = -1
 	if p.Version != nil {
@@ -270,7 +284,7 @@ func (s *server) sendLocked(uri string, d *doc) {
 			"contentChanges": []map[string]any{{"text": d.text}}})
 		_ = c.send("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
 	}
-	d.sent = d.version
+	d.sent, d.sentAt = d.version, time.Now()
 }
 
 // sync gives the server path's text (when it changed) and waits, until
@@ -290,8 +304,15 @@ func (s *server) sync(ctx context.Context, path, text string) {
 	d.text = text
 	d.version++
 	want, pubs := d.version, d.pubs
+	// Only a change sent to a ready server times it: the first load of a
+	// workspace may take long without the server being slow.
+	timed := s.ready
 	if s.ready {
 		s.sendLocked(uri, d)
+	}
+	if timed && s.slow {
+		s.mu.Unlock()
+		return
 	}
 	for {
 		if s.off || (d.pubs > pubs && (d.pubVer < 0 || d.pubVer >= want)) {
@@ -302,6 +323,13 @@ func (s *server) sync(ctx context.Context, path, text string) {
 		s.mu.Unlock()
 		select {
 		case <-ctx.Done():
+			if timed && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				s.mu.Lock()
+				if s.late++; s.late >= slowAfter {
+					s.slow = true
+				}
+				s.mu.Unlock()
+			}
 			return
 		case <-ch:
 		}
@@ -327,10 +355,14 @@ func (s *server) diagnostics(path string) ([]Diagnostic, bool, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.docs[fileURI(path)]
-	if d == nil || s.off {
-		return nil, false, s.note
+	note := s.note
+	if note == "" && s.slow {
+		note = fmt.Sprintf("%s is slow (no diagnostics within %s of a change); they show once it publishes them", s.name(), s.opt.Wait)
 	}
-	return d.diags, d.hasDiag, s.note
+	if d == nil || s.off {
+		return nil, false, note
+	}
+	return d.diags, d.hasDiag, note
 }
 
 // stop shuts the server down: shutdown and exit, then its processes are
