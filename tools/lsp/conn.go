@@ -22,9 +22,15 @@ import (
 const maxMessage = 64 << 20
 
 // conn is a JSON-RPC 2.0 connection over Content-Length framed streams.
+// Messages go out through a queue, written by a goroutine of their own:
+// a sender never blocks on a server busy writing to aci (whose reader may
+// be waiting for the sender's lock).
 type conn struct {
 	w      io.Writer
 	wmu    sync.Mutex
+	queue  [][]byte
+	wcond  *sync.Cond
+	werr   error // why writing stopped
 	mu     sync.Mutex
 	nextID int64
 	calls  map[int64]chan response
@@ -55,8 +61,43 @@ type response struct {
 // newConn reads r until it ends, handing notifications to notify.
 func newConn(r io.Reader, w io.Writer, notify func(string, json.RawMessage)) *conn {
 	c := &conn{w: w, calls: map[int64]chan response{}, done: make(chan struct{}), notify: notify}
+	c.wcond = sync.NewCond(&c.wmu)
 	go c.read(bufio.NewReader(r))
+	go c.writeLoop()
 	return c
+}
+
+// close ends the writing (the process has ended).
+func (c *conn) close() {
+	c.wmu.Lock()
+	if c.werr == nil {
+		c.werr = errors.New("the server has ended")
+	}
+	c.queue = nil
+	c.wcond.Broadcast()
+	c.wmu.Unlock()
+}
+
+func (c *conn) writeLoop() {
+	for {
+		c.wmu.Lock()
+		for len(c.queue) == 0 && c.werr == nil {
+			c.wcond.Wait()
+		}
+		if c.werr != nil {
+			c.wmu.Unlock()
+			return
+		}
+		b := c.queue[0]
+		c.queue = c.queue[1:]
+		c.wmu.Unlock()
+		if _, err := c.w.Write(b); err != nil {
+			c.wmu.Lock()
+			c.werr, c.queue = fmt.Errorf("write to server: %w", err), nil
+			c.wmu.Unlock()
+			return
+		}
+	}
 }
 
 func (c *conn) read(r *bufio.Reader) {
@@ -153,14 +194,14 @@ func (c *conn) write(v any) error {
 	if err != nil {
 		return err
 	}
+	framed := append([]byte(fmt.Sprintf("Content-Length: %d\r\n\r\n", len(b))), b...)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if _, err := fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n", len(b)); err != nil {
-		return fmt.Errorf("write to server: %w", err)
+	if c.werr != nil {
+		return c.werr
 	}
-	if _, err := c.w.Write(b); err != nil {
-		return fmt.Errorf("write to server: %w", err)
-	}
+	c.queue = append(c.queue, framed)
+	c.wcond.Signal()
 	return nil
 }
 

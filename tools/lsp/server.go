@@ -220,6 +220,7 @@ func (s *server) start() (*process, error) {
 	p.conn = newConn(stdout, stdin, s.notified)
 	go func() {
 		_ = cmd.Wait()
+		p.conn.close()
 		release()
 		close(p.exited)
 	}()
@@ -249,7 +250,13 @@ func (s *server) notified(method string, params json.RawMessage) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.docs[p.URI]
+	// The server may spell the URI its own way (escapes, case of the
+	// hex digits): the path it names is what counts.
+	uri := p.URI
+	if path := uriPath(uri); path != "" {
+		uri = fileURI(path)
+	}
+	d := s.docs[uri]
 	if d == nil {
 		return
 	}
@@ -394,13 +401,14 @@ func (p *process) stop() {
 	if p.conn.call(ctx, "shutdown", nil, nil) == nil {
 		_ = p.conn.send("exit", nil)
 	}
-	_ = p.stdin.Close()
 	select {
 	case <-p.exited:
+		return
 	case <-time.After(time.Second):
-		killGroup(p.cmd)
-		<-p.exited
 	}
+	_ = p.stdin.Close()
+	killGroup(p.cmd)
+	<-p.exited
 }
 
 // exitNote says how the process ended, with its last line of stderr.
