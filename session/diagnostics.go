@@ -8,7 +8,8 @@ import (
 
 // diagnostics gives the session's file windows language servers (none
 // start until a file of their language is shown; ACI_LSP=off: none at
-// all), and the person a line after each edit that leaves errors.
+// all), and the person a line after each edit that leaves errors. The
+// session stops the servers when it closes.
 func (s *Session) diagnostics(env *windows.Env) {
 	if lsp.Off() {
 		return
@@ -17,7 +18,8 @@ func (s *Session) diagnostics(env *windows.Env) {
 	for _, p := range problems {
 		s.say(p)
 	}
-	env.Diagnostics = lsp.NewPool(lsp.Options{Workdir: s.workdir, Servers: servers})
+	s.lsp = lsp.NewPool(lsp.Options{Workdir: s.workdir, Servers: servers})
+	env.Diagnostics = s.lsp
 	env.DiagnosticsNote = func(line string) {
 		s.publish(Notice{Kind: "diagnostics", Text: s.f.cfg.Agent.Redact(line)})
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/windows"
 )
@@ -43,6 +44,7 @@ type Session struct {
 	wm           *windows.Manager
 	agent        *agent.Agent
 	pool         *mcp.Pool
+	lsp          *lsp.Pool // language servers for diagnostics (diagnostics.go)
 	log          *agent.Transcript
 	instructions []prompt.Instruction
 	resumed      *agent.Session
@@ -276,6 +278,7 @@ func (s *Session) Close() {
 	if s.pool != nil {
 		s.pool.Close()
 	}
+	s.lsp.Close()
 	s.log.Close()
 	s.mu.Lock()
 	for sub := range s.subs {

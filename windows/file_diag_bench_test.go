@@ -23,8 +23,9 @@ func BenchmarkFileDiagnosticsGopls(b *testing.B) {
 	for _, kind := range []string{"error", "same"} {
 		b.Run(kind, func(b *testing.B) {
 			dir := b.TempDir()
-			m := NewManager(Env{Workdir: dir, OutputLimit: 30000, Approver: denyAll(),
-				Diagnostics: lsp.NewPool(lsp.Options{Workdir: dir, Wait: 10 * time.Second})}, FileApp)
+			pool := lsp.NewPool(lsp.Options{Workdir: dir, Wait: 10 * time.Second})
+			defer pool.Close()
+			m := NewManager(Env{Workdir: dir, OutputLimit: 30000, Approver: denyAll(), Diagnostics: pool}, FileApp)
 			defer m.CloseAll()
 			os.WriteFile(filepath.Join(dir, "go.mod"), []byte(diagGoMod), 0o644)
 			os.WriteFile(filepath.Join(dir, "main.go"), []byte(strings.Replace(diagBad, `"one"`, "1 // c0", 1)), 0o644)

@@ -24,7 +24,9 @@ func newDiagManager(t *testing.T, opt lsp.Options) (*Manager, string, *[]string)
 	dir := t.TempDir()
 	opt.Workdir = dir
 	var notes []string
-	env := Env{Workdir: dir, OutputLimit: 30000, Approver: denyAll(), Diagnostics: lsp.NewPool(opt),
+	pool := lsp.NewPool(opt)
+	t.Cleanup(pool.Close)
+	env := Env{Workdir: dir, OutputLimit: 30000, Approver: denyAll(), Diagnostics: pool,
 		DiagnosticsNote: func(s string) { notes = append(notes, s) }}
 	m := NewManager(env, FileApp, BashApp)
 	t.Cleanup(m.CloseAll)

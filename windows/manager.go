@@ -206,10 +206,7 @@ func (m *Manager) Reset() {
 }
 
 // CloseAll ends everything the windows hold; used when aci exits.
-func (m *Manager) CloseAll() {
-	m.Reset()
-	m.env.Diagnostics.Close()
-}
+func (m *Manager) CloseAll() { m.Reset() }
 
 // WindowState is what it takes to reopen a window in a later session.
 type WindowState struct {
