@@ -121,6 +121,7 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 		}
 	}
 	w := &fileWindow{env: env, id: id, title: target, path: path, access: access, start: 1, count: defaultViewLines}
+	env.Diagnostics.Hold(path)
 	now, _ := w.current(ctx)
 	w.seen = now.sig
 	if !w.seen.Exists {

@@ -101,7 +101,15 @@ func (p *Pool) Sync(ctx context.Context, path, text string) {
 	s.sync(ctx, path, text)
 }
 
-// Forget tells path's server the file is no longer shown.
+// Hold tells path's server (starting it) that one more window shows the
+// file: it stays open in the server until each has let go (Forget).
+func (p *Pool) Hold(path string) {
+	if s := p.server(path); s != nil {
+		s.hold(path)
+	}
+}
+
+// Forget tells path's server one window fewer shows the file.
 func (p *Pool) Forget(path string) {
 	if p == nil {
 		return

@@ -144,3 +144,25 @@ func TestLanguagesFromSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestPoolHoldForget(t *testing.T) {
+	NeedGopls(t)
+	dir := goWorkspace(t)
+	path := filepath.Join(dir, "main.go")
+	os.WriteFile(path, []byte(badMain), 0o644)
+	p := NewPool(Options{Workdir: dir, Wait: 20 * time.Second})
+	defer p.Close()
+	// Two windows on the file (a parent's and a child agent's): one
+	// letting go keeps the other's diagnostics.
+	p.Hold(path)
+	p.Hold(path)
+	p.Sync(context.Background(), path, badMain)
+	p.Forget(path)
+	if r, _ := p.Diagnostics(path); len(r.List) != 1 {
+		t.Fatalf("after one of two let go: %+v", r)
+	}
+	p.Forget(path)
+	if r, _ := p.Diagnostics(path); r.Known || len(r.List) != 0 {
+		t.Errorf("after both let go: %+v", r)
+	}
+}

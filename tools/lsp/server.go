@@ -51,6 +51,7 @@ type server struct {
 	opt   *Options
 	mu    sync.Mutex
 	docs  map[string]*doc // by URI
+	holds map[string]int  // by URI: the windows showing the document
 	ready bool            // initialized: documents can be sent
 	proc  *process
 	// starting is the process being initialized.
@@ -71,7 +72,7 @@ type server struct {
 }
 
 func newServer(lang Language, argv []string, root string, opt *Options) *server {
-	s := &server{lang: lang, argv: argv, root: root, opt: opt, docs: map[string]*doc{}, changed: make(chan struct{})}
+	s := &server{lang: lang, argv: argv, root: root, opt: opt, docs: map[string]*doc{}, holds: map[string]int{}, changed: make(chan struct{})}
 	go s.run()
 	return s
 }
@@ -344,11 +345,23 @@ func (s *server) sync(ctx context.Context, path, text string) {
 	}
 }
 
-// forget closes a document.
+// hold counts one more window showing path.
+func (s *server) hold(path string) {
+	s.mu.Lock()
+	s.holds[fileURI(path)]++
+	s.mu.Unlock()
+}
+
+// forget counts one window fewer showing path, and closes the document
+// when none is left.
 func (s *server) forget(path string) {
 	uri := fileURI(path)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.holds[uri]--; s.holds[uri] > 0 {
+		return
+	}
+	delete(s.holds, uri)
 	d := s.docs[uri]
 	delete(s.docs, uri)
 	if d != nil && d.sent > 0 && s.ready {
