@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/windows"
 )
@@ -62,7 +63,7 @@ func tenStepsTypeError(diagnostics bool) scriptedSession {
 // TestDiagnosticsEconomy measures what gopls's diagnostics add to a
 // ten-step session: the rendering of the type error while it lasts.
 func TestDiagnosticsEconomy(t *testing.T) {
-	lsp.NeedGopls(t)
+	testutil.NeedGopls(t)
 	without := runEconomy(t, tenStepsTypeError(false))
 	start := time.Now()
 	with := runEconomy(t, tenStepsTypeError(true))

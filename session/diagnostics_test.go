@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/tools/lsp"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 const diagMain = "package main\n\nfunc main() {\n\tvar n int = 1\n\t_ = n\n}\n"
@@ -28,7 +28,7 @@ func goplsIn(dir string) int {
 }
 
 func TestSessionDiagnostics(t *testing.T) {
-	lsp.NeedGopls(t)
+	testutil.NeedGopls(t)
 	for _, off := range []bool{false, true} {
 		name := map[bool]string{false: "on", true: "ACI_LSP=off"}[off]
 		t.Run(name, func(t *testing.T) {

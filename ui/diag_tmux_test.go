@@ -10,13 +10,13 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/tools/lsp"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // TestREPLDiagnosticsAfterEdit: after an edit that leaves a type error,
 // the person reads a line with the count and the first error.
 func TestREPLDiagnosticsAfterEdit(t *testing.T) {
-	lsp.NeedGopls(t)
+	testutil.NeedGopls(t)
 	work := t.TempDir()
 	os.WriteFile(filepath.Join(work, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
 	os.WriteFile(filepath.Join(work, "main.go"), []byte("package main\n\nfunc main() {\n\tvar n int = 1\n\t_ = n\n}\n"), 0o644)

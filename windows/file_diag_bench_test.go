@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/lsp"
 )
@@ -19,7 +20,7 @@ import (
 // and fix a type error in turn, "same" edits change a comment (the
 // diagnostics stay none, which gopls must still say).
 func BenchmarkFileDiagnosticsGopls(b *testing.B) {
-	lsp.NeedGopls(b)
+	testutil.NeedGopls(b)
 	for _, kind := range []string{"error", "same"} {
 		b.Run(kind, func(b *testing.B) {
 			dir := b.TempDir()

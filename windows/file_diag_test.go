@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/settings"
@@ -43,7 +44,7 @@ func viewOf(m *Manager, id string) (Window, View) {
 }
 
 func TestFileDiagnosticsGopls(t *testing.T) {
-	lsp.NeedGopls(t)
+	testutil.NeedGopls(t)
 	// Generous bounds: a loaded machine may take gopls long to load the
 	// module; a passing test does not wait for them.
 	m, dir, notes := newDiagManager(t, lsp.Options{Wait: 20 * time.Second})
@@ -95,7 +96,7 @@ func TestFileDiagnosticsGopls(t *testing.T) {
 }
 
 func TestFileDiagnosticsOff(t *testing.T) {
-	lsp.NeedGopls(t)
+	testutil.NeedGopls(t)
 	t.Setenv("ACI_LSP", "off")
 	m, dir, _ := newDiagManager(t, lsp.Options{})
 	writeFile(t, filepath.Join(dir, "go.mod"), diagGoMod, 0o644)
@@ -197,7 +198,7 @@ exit 3
 }
 
 func TestFileDiagnosticsAfterRestore(t *testing.T) {
-	lsp.NeedGopls(t)
+	testutil.NeedGopls(t)
 	m, dir, _ := newDiagManager(t, lsp.Options{Wait: 20 * time.Second})
 	writeFile(t, filepath.Join(dir, "go.mod"), diagGoMod, 0o644)
 	writeFile(t, filepath.Join(dir, "main.go"), diagBad, 0o644)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/tools/settings"
 )
 
@@ -27,7 +28,7 @@ func goWorkspace(t *testing.T) string {
 }
 
 func TestPoolGopls(t *testing.T) {
-	NeedGopls(t)
+	testutil.NeedGopls(t)
 	dir := goWorkspace(t)
 	path := filepath.Join(dir, "main.go")
 	if err := os.WriteFile(path, []byte(badMain), 0o644); err != nil {
@@ -58,7 +59,7 @@ func TestPoolGopls(t *testing.T) {
 }
 
 func TestServerContained(t *testing.T) {
-	NeedGopls(t)
+	testutil.NeedGopls(t)
 	dir := goWorkspace(t)
 	p := NewPool(Options{Workdir: dir})
 	defer p.Close()
@@ -89,7 +90,7 @@ func TestServerContained(t *testing.T) {
 }
 
 func TestPoolServesTheWorkspaceOnly(t *testing.T) {
-	NeedGopls(t)
+	testutil.NeedGopls(t)
 	dir := goWorkspace(t)
 	p := NewPool(Options{Workdir: dir})
 	defer p.Close()
@@ -146,7 +147,7 @@ func TestLanguagesFromSettings(t *testing.T) {
 }
 
 func TestPoolHoldForget(t *testing.T) {
-	NeedGopls(t)
+	testutil.NeedGopls(t)
 	dir := goWorkspace(t)
 	path := filepath.Join(dir, "main.go")
 	os.WriteFile(path, []byte(badMain), 0o644)
