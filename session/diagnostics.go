@@ -18,7 +18,7 @@ func (s *Session) diagnostics(env *windows.Env) {
 	for _, p := range problems {
 		s.say(p)
 	}
-	s.lsp = lsp.NewPool(lsp.Options{Workdir: s.workdir, Servers: servers})
+	s.lsp = lsp.Shared(lsp.Options{Workdir: s.workdir, Servers: servers})
 	env.Diagnostics = s.lsp
 	env.DiagnosticsNote = func(line string) {
 		s.publish(Notice{Kind: "diagnostics", Text: s.f.cfg.Agent.Redact(line)})

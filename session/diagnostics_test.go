@@ -95,3 +95,41 @@ func TestSessionDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// Two sessions in one workspace share its gopls, which stops with the
+// last of them.
+func TestSessionsShareServers(t *testing.T) {
+	testutil.NeedGopls(t)
+	srv := fakeai.New(t)
+	for range 2 {
+		srv.Push(fakeai.Reply{Content: call("launcher", "open", `{"app":"file","target":"main.go"}`)}, fakeai.Reply{Content: "Open."})
+	}
+	f, work := newFactory(t, srv)
+	work, _ = filepath.EvalSymlinks(work)
+	os.WriteFile(filepath.Join(work, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(work, "main.go"), []byte(diagMain), 0o644)
+	var sessions []*Session
+	for range 2 {
+		s, err := f.New(context.Background(), Options{Workdir: work})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := s.Start("open main.go"); err != nil {
+			t.Fatal(err)
+		}
+		s.Wait()
+		sessions = append(sessions, s)
+	}
+	if n := goplsIn(work); n != 1 {
+		t.Fatalf("%d gopls processes for two sessions, want 1", n)
+	}
+	sessions[0].Close()
+	if n := goplsIn(work); n != 1 {
+		t.Errorf("%d gopls processes after the first session closed, want 1", n)
+	}
+	sessions[1].Close()
+	if n := goplsIn(work); n != 0 {
+		t.Errorf("%d gopls processes after both closed", n)
+	}
+}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,37 @@ type Pool struct {
 	mu      sync.Mutex
 	servers map[string]*server // by language; nil entry: not installed
 	closed  bool
+	// key and refs, for a pool shared by the sessions of one workspace
+	// (Shared): the last Close stops the servers.
+	key  string
+	refs int
+}
+
+// shared are the pools of the process's sessions, by workspace and
+// options: one server per language and workspace, however many sessions.
+var shared = struct {
+	sync.Mutex
+	pools map[string]*Pool
+}{pools: map[string]*Pool{}}
+
+// Shared is the pool of opt's workspace that the process's sessions share
+// (made when the first asks); each caller closes it once. Nil when
+// ACI_LSP=off.
+func Shared(opt Options) *Pool {
+	if Off() {
+		return nil
+	}
+	key := fmt.Sprintf("%s\x00%q", sandbox.WorkspaceRoot(opt.Workdir), opt)
+	shared.Lock()
+	defer shared.Unlock()
+	p := shared.pools[key]
+	if p == nil {
+		p = NewPool(opt)
+		p.key = key
+		shared.pools[key] = p
+	}
+	p.refs++
+	return p
 }
 
 // Off says whether ACI_LSP turns diagnostics off.
@@ -156,10 +188,20 @@ func (p *Pool) Diagnostics(path string) (Report, bool) {
 	return Report{Server: s.name(), List: list, Known: known, Note: note}, true
 }
 
-// Close stops every server.
+// Close stops every server (of a shared pool, once its last user closes
+// it).
 func (p *Pool) Close() {
 	if p == nil {
 		return
+	}
+	if p.key != "" {
+		shared.Lock()
+		if p.refs--; p.refs > 0 {
+			shared.Unlock()
+			return
+		}
+		delete(shared.pools, p.key)
+		shared.Unlock()
 	}
 	p.mu.Lock()
 	p.closed = true
