@@ -167,3 +167,19 @@ func TestPoolHoldForget(t *testing.T) {
 		t.Errorf("after both let go: %+v", r)
 	}
 }
+
+func TestPoolMissingServer(t *testing.T) {
+	dir := t.TempDir()
+	p := NewPool(Options{Workdir: dir,
+		Servers: map[string]settings.LSPServer{"x": {Command: []string{"aci-no-such-language-server"}, Extensions: []string{".x"}}}})
+	defer p.Close()
+	path := filepath.Join(dir, "a.x")
+	start := time.Now()
+	p.Sync(context.Background(), path, "text")
+	if p.Serves(path) || time.Since(start) > 100*time.Millisecond {
+		t.Errorf("a missing server serves (or cost %s)", time.Since(start))
+	}
+	if r, ok := p.Diagnostics(path); ok || r.Note != "" {
+		t.Errorf("a missing server shows %+v", r)
+	}
+}
