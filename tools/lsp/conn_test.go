@@ -62,3 +62,21 @@ func TestParsePublish(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadMessage: whatever a server writes, reading neither panics nor
+// takes more than the message's bound.
+func FuzzReadMessage(f *testing.F) {
+	f.Add("Content-Length: 33\r\n\r\n" + `{"jsonrpc":"2.0","method":"a/bc"}`)
+	f.Add("Content-Length: 2\r\n\r\n{}Content-Length: 1\r\n\r\n[")
+	f.Add("content-length:5\n\n\"abc\"")
+	f.Fuzz(func(t *testing.T, in string) {
+		r := bufio.NewReader(strings.NewReader(in))
+		for range 10 {
+			m, err := readMessage(r)
+			if err != nil {
+				return
+			}
+			_, _, _ = parsePublish(m.Params)
+		}
+	})
+}
