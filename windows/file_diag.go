@@ -83,6 +83,9 @@ func (m *Manager) afterAction(ctx context.Context, acted Window, actionID string
 		}()
 	}
 	wg.Wait()
+	// Files no window shows, changed by a command, change what the
+	// servers say of those shown.
+	m.env.Diagnostics.Refresh(ctx)
 }
 
 // warmDiagnostics starts the file windows' servers and gives them their

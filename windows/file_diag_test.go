@@ -217,3 +217,25 @@ func TestFileDiagnosticsAfterRestore(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// A command's change to a file no window shows: the diagnostics of the
+// file shown follow.
+func TestFileDiagnosticsOtherFileChanged(t *testing.T) {
+	testutil.NeedGopls(t)
+	m, dir, _ := newDiagManager(t, lsp.Options{Wait: 20 * time.Second})
+	writeFile(t, filepath.Join(dir, "go.mod"), diagGoMod, 0o644)
+	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nfunc main() {\n\t_ = add(1, 2)\n}\n", 0o644)
+	writeFile(t, filepath.Join(dir, "helper.go"), "package main\n\nfunc add(a, b int) int { return a + b }\n", 0o644)
+	for _, c := range [][3]string{
+		{"launcher", "open", `{"app":"file","target":"main.go"}`},
+		{"launcher", "open", `{"app":"bash"}`},
+		{"bash_1", "run", `{"command":"sed -i 's/a, b int) int { return a + b/a int) int { return a/' helper.go"}`},
+	} {
+		if r := do(t, m, c[0], c[1], c[2]); r.Status != protocol.StatusOK {
+			t.Fatal(r.Text)
+		}
+	}
+	if _, v := viewOf(m, "file_1"); !strings.Contains(v.Content, "diagnostics (gopls): 1 error\n4:13 too many arguments") {
+		t.Errorf("main.go after helper.go changed:\n%s", v.Content)
+	}
+}

@@ -42,6 +42,10 @@ type Pool struct {
 	// (Shared): the last Close stops the servers.
 	key  string
 	refs int
+	// stamps are the workspace's files as the last Refresh saw them
+	// (watch.go); watchOff: too many to keep.
+	stamps   map[string]stamp
+	watchOff bool
 }
 
 // shared are the pools of the process's sessions, by workspace and

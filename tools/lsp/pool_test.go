@@ -183,3 +183,52 @@ func TestPoolMissingServer(t *testing.T) {
 		t.Errorf("a missing server shows %+v", r)
 	}
 }
+
+// A change on disk to a file no window shows reaches the server: the open
+// file's diagnostics follow.
+func TestPoolRefreshUnopenedFile(t *testing.T) {
+	testutil.NeedGopls(t)
+	dir := goWorkspace(t)
+	main := filepath.Join(dir, "main.go")
+	helper := filepath.Join(dir, "helper.go")
+	mainText := "package main\n\nfunc main() {\n\t_ = add(1, 2)\n}\n"
+	os.WriteFile(main, []byte(mainText), 0o644)
+	os.WriteFile(helper, []byte("package main\n\nfunc add(a, b int) int { return a + b }\n"), 0o644)
+	p := NewPool(Options{Workdir: dir, Wait: 20 * time.Second})
+	defer p.Close()
+	ctx := context.Background()
+	p.Sync(ctx, main, mainText)
+	p.Refresh(ctx) // the baseline
+	if r, _ := p.Diagnostics(main); !r.Known || len(r.List) != 0 {
+		t.Fatalf("diagnostics of a good file: %+v", r)
+	}
+	os.WriteFile(helper, []byte("package main\n\nfunc add(a int) int { return a }\n"), 0o644)
+	p.Refresh(ctx)
+	r, _ := p.Diagnostics(main)
+	if len(r.List) != 1 || r.List[0].Line != 4 || !strings.Contains(r.List[0].Message, "too many arguments") {
+		t.Errorf("after helper.go changed: %+v", r)
+	}
+}
+
+// A change in another package is sent without waiting: gopls need not
+// publish again for the open file.
+func TestPoolRefreshElsewhereDoesNotWait(t *testing.T) {
+	testutil.NeedGopls(t)
+	dir := goWorkspace(t)
+	main := filepath.Join(dir, "main.go")
+	mainText := "package main\n\nfunc main() {\n}\n"
+	os.WriteFile(main, []byte(mainText), 0o644)
+	os.MkdirAll(filepath.Join(dir, "other"), 0o755)
+	os.WriteFile(filepath.Join(dir, "other", "o.go"), []byte("package other\n\nfunc X() {}\n"), 0o644)
+	p := NewPool(Options{Workdir: dir, Wait: 5 * time.Second})
+	defer p.Close()
+	ctx := context.Background()
+	p.Sync(ctx, main, mainText)
+	p.Refresh(ctx)
+	os.WriteFile(filepath.Join(dir, "other", "o.go"), []byte("package other\n\nfunc X() { var y int }\n"), 0o644)
+	start := time.Now()
+	p.Refresh(ctx)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a change in another package waited %s", d)
+	}
+}

@@ -186,7 +186,8 @@ func (s *server) initParams() map[string]any {
 				"synchronization":    map[string]any{"didSave": true},
 				"publishDiagnostics": map[string]any{"versionSupport": true},
 			},
-			"workspace": map[string]any{"workspaceFolders": true, "configuration": true},
+			"workspace": map[string]any{"workspaceFolders": true, "configuration": true,
+				"didChangeWatchedFiles": map[string]any{"dynamicRegistration": false}},
 		},
 	}
 }
