@@ -144,6 +144,7 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 			CachedTokens:     after.CachedTokens - before.CachedTokens,
 		},
 	}
+	s.takeChildUsage(&r.Usage)
 	if err != nil {
 		r.Outcome, r.Err, r.Answer = Failed, err, ""
 		msg := agent.Describe(err, s.f.cfg.Client.BaseURL, s.model)

@@ -85,6 +85,8 @@ type Session struct {
 	views  map[string]windowView // what window events said last
 
 	stopTicker chan struct{}
+
+	childUsage []Usage // agents' usage not yet in a turn's result (child.go), under mu
 }
 
 type callInfo struct {
@@ -228,6 +230,9 @@ func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
 	answer, err := s.runPrompt(ctx, p)
+	if ctx.Err() != nil {
+		s.stopChildren() // an interrupted turn stops its agents
+	}
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
 	if err == nil {

@@ -24,6 +24,8 @@ func (l *launcher) Actions() []Action {
 		Params: []Param{
 			{Name: "app", Type: String, Required: true},
 			{Name: "target", Type: String},
+			{Name: "mode", Type: String, Desc: "agent only: plan (read-only, the default) or default"},
+			{Name: "model", Type: String, Desc: "agent only: its model"},
 		},
 		Run: l.open,
 	}}
@@ -47,9 +49,9 @@ func (l *launcher) View() View {
 
 func (l *launcher) open(ctx context.Context, args Args) Result {
 	app, target := args.String("app"), args.String("target")
-	if w := l.m.findOpen(app, target); w != nil && target != "" && app != "bash" {
+	if w := l.m.findOpen(app, target); w != nil && target != "" && app != "bash" && app != "agent" {
 		return OK("opened %s (it was already open)", w.ID())
 	}
-	_, res := l.m.Open(ctx, app, target)
+	_, res := l.m.Open(l.m.withOpenInfo(ctx, args), app, target)
 	return res
 }

@@ -1,0 +1,296 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/internal/fakeai"
+)
+
+// act is one call of a batch; batch wraps calls as a reply carries them.
+func act(window, action, params string) string {
+	return `{"window_id":"` + window + `","action_id":"` + action + `","params":` + params + `}`
+}
+
+func batch(calls ...string) string {
+	return `<tool_call>{"calls":[` + strings.Join(calls, ",") + `]}</tool_call>`
+}
+
+// script answers each conversation by its step (its number of replies so
+// far, plus one): a child's is found by its task, the parent's is "".
+type script map[string]func(step int, req fakeai.Request) fakeai.Reply
+
+// conversationOf names the conversation a request belongs to.
+func (sc script) conversationOf(req fakeai.Request) string {
+	if len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, childIntro) {
+		for key := range sc {
+			if key != "" && strings.Contains(req.Messages[1].Content, "Task: "+key) {
+				return key
+			}
+		}
+		return "?"
+	}
+	return ""
+}
+
+func (sc script) serve(t *testing.T) func(fakeai.Request) fakeai.Reply {
+	return func(req fakeai.Request) fakeai.Reply {
+		key := sc.conversationOf(req)
+		f, ok := sc[key]
+		if !ok {
+			t.Errorf("request of no scripted conversation: %.300q", req.Messages[1].Content)
+			return fakeai.Reply{Content: "?"}
+		}
+		step := 1
+		for _, m := range req.Messages {
+			if m.Role == "assistant" {
+				step++
+			}
+		}
+		return f(step, req)
+	}
+}
+
+// steps is a conversation's replies in order; past the last it repeats it.
+func steps(replies ...string) func(int, fakeai.Request) fakeai.Reply {
+	return func(step int, _ fakeai.Request) fakeai.Reply {
+		return fakeai.Reply{Content: replies[min(step, len(replies))-1]}
+	}
+}
+
+// agentSession is a session on a fake answering by sc, and its events.
+func agentSession(t *testing.T, sc script, maxSteps int) (*Session, <-chan Numbered, *fakeai.Server, string) {
+	t.Helper()
+	srv := fakeai.New(t)
+	srv.Handle(sc.serve(t))
+	work := t.TempDir()
+	f := NewFactory(Config{
+		Client:          agent.ClientConfig{BaseURL: srv.URL, APIKey: "sk-test-secret-key-123456", Model: "m", Stream: true},
+		Agent:           agent.Config{BasePrompt: "You are aci.", MaxSteps: maxSteps},
+		SessionsDir:     t.TempDir(),
+		ApprovalTimeout: 5 * time.Second,
+	})
+	s, err := f.New(context.Background(), Options{Workdir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	_, live, stop := s.Subscribe(0)
+	t.Cleanup(stop)
+	return s, live, srv, work
+}
+
+// of is the requests of one conversation.
+func of(sc script, reqs []fakeai.Request, key string) []fakeai.Request {
+	var out []fakeai.Request
+	for _, r := range reqs {
+		if sc.conversationOf(r) == key {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func body(r fakeai.Request) string {
+	var b strings.Builder
+	for _, m := range r.Messages {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
+}
+
+func TestAgentOwnConversationAndAnswerOnly(t *testing.T) {
+	sc := script{
+		"": steps(
+			"Asking a helper."+batch(act("launcher", "open", `{"app":"agent","target":"read notes.txt and say its word"}`), act("agent_1", "wait", `{}`)),
+			"The word is kiwi."),
+		"read notes.txt and say its word": steps(
+			call("launcher", "open", `{"app":"file","target":"notes.txt"}`),
+			"The word is kiwi."),
+	}
+	s, _, srv, work := agentSession(t, sc, 0)
+	os.WriteFile(filepath.Join(work, "notes.txt"), []byte("kiwi\nINSIDE-THE-FILE-ONLY\n"), 0o644)
+	answer, err := s.Run(context.Background(), "what word is in notes.txt?")
+	if err != nil || answer != "The word is kiwi." {
+		t.Fatalf("Run: %q, %v", answer, err)
+	}
+	reqs := srv.Requests()
+	kid := of(sc, reqs, "read notes.txt and say its word")
+	if len(kid) != 2 {
+		t.Fatalf("child made %d requests, want 2", len(kid))
+	}
+	first := kid[0]
+	if len(first.Messages) != 2 || first.Messages[0].Role != "system" || first.Messages[1].Role != "user" {
+		t.Fatalf("child's first request is not its own system message and task: %d messages", len(first.Messages))
+	}
+	if strings.Contains(body(first), "what word is in notes.txt?") {
+		t.Error("the child's request holds the parent's question")
+	}
+	if strings.Contains(body(first), "- agent:") {
+		t.Error("the child's launcher offers agents")
+	}
+	parent := of(sc, reqs, "")
+	last := body(parent[len(parent)-1])
+	for _, want := range []string{"answered (plan: read-only) · 1 action: launcher.open", "answer:\nThe word is kiwi."} {
+		if !strings.Contains(last, want) {
+			t.Errorf("parent's last request lacks %q:\n%s", want, last)
+		}
+	}
+	if strings.Contains(last, "INSIDE-THE-FILE-ONLY") {
+		t.Error("what the child read reached the parent's context")
+	}
+	if !strings.Contains(last, `status="started"`) && !strings.Contains(last, "started") {
+		t.Errorf("open's result is not started:\n%s", last)
+	}
+}
+
+func TestAgentsRunAtOnce(t *testing.T) {
+	var mu sync.Mutex
+	arrived := map[string]bool{}
+	both := make(chan struct{})
+	meet := func(name string) func(int, fakeai.Request) fakeai.Reply {
+		return func(step int, _ fakeai.Request) fakeai.Reply {
+			mu.Lock()
+			arrived[name] = true
+			if len(arrived) == 2 {
+				select {
+				case <-both:
+				default:
+					close(both)
+				}
+			}
+			mu.Unlock()
+			select {
+			case <-both:
+				return fakeai.Reply{Content: name + " done while the other ran"}
+			case <-time.After(10 * time.Second):
+				return fakeai.Reply{Content: name + " alone"}
+			}
+		}
+	}
+	sc := script{
+		"": steps(
+			batch(act("launcher", "open", `{"app":"agent","target":"task one"}`), act("launcher", "open", `{"app":"agent","target":"task two"}`),
+				act("agent_1", "wait", `{}`), act("agent_2", "wait", `{}`)),
+			"Both done."),
+		"task one": meet("one"),
+		"task two": meet("two"),
+	}
+	s, _, srv, _ := agentSession(t, sc, 0)
+	if _, err := s.Run(context.Background(), "do two things"); err != nil {
+		t.Fatal(err)
+	}
+	parent := of(sc, srv.Requests(), "")
+	last := body(parent[len(parent)-1])
+	for _, want := range []string{"one done while the other ran", "two done while the other ran"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("parent's last request lacks %q:\n%s", want, last)
+		}
+	}
+}
+
+func TestAgentPlanModeRefusesWrites(t *testing.T) {
+	for _, tc := range []struct {
+		name, params string
+		written      bool
+	}{
+		{"plan by default", `{"app":"agent","target":"write out.txt"}`, false},
+		{"default when asked", `{"app":"agent","target":"write out.txt","mode":"default"}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := script{
+				"": steps(batch(act("launcher", "open", tc.params), act("agent_1", "wait", `{}`)), "ok"),
+				"write out.txt": steps(
+					batch(act("launcher", "open", `{"app":"file","target":"out.txt"}`), act("file_1", "write", `{"content":"hi\n"}`)),
+					"finished"),
+			}
+			s, _, srv, work := agentSession(t, sc, 0)
+			if _, err := s.Run(context.Background(), "go"); err != nil {
+				t.Fatal(err)
+			}
+			_, err := os.Stat(filepath.Join(work, "out.txt"))
+			if (err == nil) != tc.written {
+				t.Errorf("out.txt written: %v, want %v", err == nil, tc.written)
+			}
+			kid := of(sc, srv.Requests(), "write out.txt")
+			refused := strings.Contains(body(kid[len(kid)-1]), `status="denied"`)
+			if refused == tc.written {
+				t.Errorf("child's write refused: %v\n%s", refused, body(kid[len(kid)-1]))
+			}
+		})
+	}
+}
+
+func TestAgentCannotNest(t *testing.T) {
+	sc := script{
+		"": steps(batch(act("launcher", "open", `{"app":"agent","target":"nest"}`), act("agent_1", "wait", `{}`)), "ok"),
+		"nest": steps(call("launcher", "open", `{"app":"agent","target":"deeper"}`), "could not"),
+	}
+	s, _, srv, _ := agentSession(t, sc, 0)
+	if _, err := s.Run(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	kid := of(sc, srv.Requests(), "nest")
+	if len(kid) != 2 || !strings.Contains(body(kid[1]), `unknown app \"agent\"`) && !strings.Contains(body(kid[1]), `unknown app "agent"`) {
+		t.Errorf("the child's open of an agent was not refused:\n%s", body(kid[len(kid)-1]))
+	}
+	if n := len(of(sc, srv.Requests(), "?")); n != 0 {
+		t.Errorf("%d requests of a grandchild", n)
+	}
+}
+
+func TestAgentFailureGivesLastWords(t *testing.T) {
+	sc := script{
+		"": steps(batch(act("launcher", "open", `{"app":"agent","target":"loop"}`), act("agent_1", "wait", `{}`)), "it failed"),
+		"loop": func(step int, _ fakeai.Request) fakeai.Reply {
+			return fakeai.Reply{Content: "still looking at step " + string(rune('0'+step)) + call("launcher", "open", `{"app":"bash"}`)}
+		},
+	}
+	s, _, srv, _ := agentSession(t, sc, 3)
+	if _, err := s.Run(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	parent := of(sc, srv.Requests(), "")
+	last := body(parent[len(parent)-1])
+	for _, want := range []string{`status="error"`, "agent_1 failed: step limit reached", "its last words: still looking at step 3"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("parent's last request lacks %q:\n%s", want, last)
+		}
+	}
+}
+
+func TestCancelStopsAgents(t *testing.T) {
+	hang := func(int, fakeai.Request) fakeai.Reply { return fakeai.Reply{Hang: true} }
+	sc := script{
+		"": steps(batch(act("launcher", "open", `{"app":"agent","target":"a"}`), act("launcher", "open", `{"app":"agent","target":"b"}`),
+			act("agent_1", "wait", `{}`))),
+		"a": hang,
+		"b": hang,
+	}
+	s, live, srv, _ := agentSession(t, sc, 0)
+	if _, err := s.Start("go"); err != nil {
+		t.Fatal(err)
+	}
+	srv.WaitRequests(3, 10*time.Second)
+	s.Cancel()
+	res := collect(t, live, "result")
+	if res[len(res)-1].Data["error"] != "interrupted" {
+		t.Errorf("result %v", res[len(res)-1].Data)
+	}
+	n := len(srv.Requests())
+	time.Sleep(300 * time.Millisecond)
+	if m := len(srv.Requests()); m != n {
+		t.Errorf("%d requests after the cancel", m-n)
+	}
+	for _, w := range s.Windows().Windows() {
+		if w.App() == "agent" && !strings.HasPrefix(w.View().Content, "failed") {
+			t.Errorf("%s after the cancel: %q", w.ID(), w.View().Content)
+		}
+	}
+}
