@@ -229,7 +229,7 @@ func TestAgentPlanModeRefusesWrites(t *testing.T) {
 
 func TestAgentCannotNest(t *testing.T) {
 	sc := script{
-		"": steps(batch(act("launcher", "open", `{"app":"agent","target":"nest"}`), act("agent_1", "wait", `{}`)), "ok"),
+		"":     steps(batch(act("launcher", "open", `{"app":"agent","target":"nest"}`), act("agent_1", "wait", `{}`)), "ok"),
 		"nest": steps(call("launcher", "open", `{"app":"agent","target":"deeper"}`), "could not"),
 	}
 	s, _, srv, _ := agentSession(t, sc, 0)
