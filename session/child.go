@@ -24,7 +24,7 @@ type child struct {
 	id       string
 	s        *Session
 	progress windows.AgentProgress
-	cancel   context.CancelFunc
+	cancel   func()
 	ended    chan struct{}
 	stopOnce sync.Once
 
@@ -77,14 +77,20 @@ func (sp childSpawner) Spawn(ctx context.Context, t windows.AgentTask, progress 
 		text += " You are in plan mode: read and run reading commands, change nothing."
 	}
 	text += "\n\nTask: " + t.Task
-	runCtx, cancel := context.WithCancel(context.Background())
-	c.cancel = cancel
-	go c.run(runCtx, Prompt{Typed: t.Task, Text: text})
+	// The turn begins here, not in the goroutine: a tell in the same batch
+	// finds it running.
+	runCtx, n, err := cs.begin(context.Background(), t.Task)
+	if err != nil {
+		cs.Close()
+		return nil, fmt.Errorf("start the agent: %w", err)
+	}
+	c.cancel = cs.Cancel
+	go c.run(runCtx, n, Prompt{Typed: t.Task, Text: text})
 	return c, nil
 }
 
 // run answers the task and tells the window how it went.
-func (c *child) run(ctx context.Context, p Prompt) {
+func (c *child) run(ctx context.Context, n int, p Prompt) {
 	defer close(c.ended)
 	defer c.s.Close()
 	defer func() {
@@ -93,7 +99,7 @@ func (c *child) run(ctx context.Context, p Prompt) {
 		}
 		c.parent.drawAgent(c.id, false)
 	}()
-	answer, err := c.s.RunPrompt(ctx, p)
+	answer, err := c.s.turn(ctx, n, p)
 	c.mu.Lock()
 	res := c.result
 	c.mu.Unlock()
@@ -103,7 +109,7 @@ func (c *child) run(ctx context.Context, p Prompt) {
 	switch {
 	case err == nil:
 		c.progress.End(answer, nil)
-	case ctx.Err() != nil:
+	case res != nil && res.Outcome == Interrupted:
 		c.progress.End("", errors.New("stopped"))
 	case res != nil && res.Error != "":
 		c.progress.End("", errors.New(res.Error))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/windows"
 )
 
 // act is one call of a batch; batch wraps calls as a reply carries them.
@@ -292,5 +293,61 @@ func TestCancelStopsAgents(t *testing.T) {
 		if w.App() == "agent" && !strings.HasPrefix(w.View().Content, "failed") {
 			t.Errorf("%s after the cancel: %q", w.ID(), w.View().Content)
 		}
+	}
+}
+
+func TestAgentQuestionMarkedAndUsageAdded(t *testing.T) {
+	sc := script{
+		"": func(step int, _ fakeai.Request) fakeai.Reply {
+			if step == 1 {
+				return fakeai.Reply{Content: batch(act("launcher", "open", `{"app":"agent","target":"push","mode":"default"}`), act("agent_1", "wait", `{}`)), PromptTokens: 10}
+			}
+			return fakeai.Reply{Content: "pushed", PromptTokens: 10}
+		},
+		"push": func(step int, _ fakeai.Request) fakeai.Reply {
+			replies := []string{call("launcher", "open", `{"app":"bash"}`), call("bash_1", "run", `{"command":"git push --force origin main || true"}`), "done"}
+			return fakeai.Reply{Content: replies[min(step, 3)-1], PromptTokens: 1000}
+		},
+	}
+	s, live, _, _ := agentSession(t, sc, 0)
+	if _, err := s.Start("push it"); err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, live, "approval")
+	req := evs[len(evs)-1].Data
+	if req["window_id"] != "agent_1" || !strings.Contains(req["reason"].(string), "asked by agent_1, in its bash_1") || req["subject"] != "git push --force origin main || true" {
+		t.Errorf("approval %v", req)
+	}
+	if err := s.Decide(req["request_id"].(string), windows.Decision{Message: "not now"}); err != nil {
+		t.Fatal(err)
+	}
+	evs = collect(t, live, "result")
+	usage := evs[len(evs)-1].Data["usage"].(map[string]any)
+	if got := usage["prompt_tokens"].(float64); got != 3020 {
+		t.Errorf("the turn's prompt tokens: %v, want the parent's 20 and the child's 3000", got)
+	}
+}
+
+func TestAgentTell(t *testing.T) {
+	sc := script{
+		"": steps(batch(act("launcher", "open", `{"app":"agent","target":"listen"}`), act("agent_1", "tell", `{"text":"also say banana"}`), act("agent_1", "wait", `{}`)), "ok"),
+		"listen": func(step int, req fakeai.Request) fakeai.Reply {
+			if step == 1 {
+				return fakeai.Reply{Content: call("launcher", "open", `{"app":"bash"}`), Delay: 200 * time.Millisecond}
+			}
+			if strings.Contains(body(req), "also say banana") {
+				return fakeai.Reply{Content: "banana"}
+			}
+			return fakeai.Reply{Content: "not told"}
+		},
+	}
+	s, _, srv, _ := agentSession(t, sc, 0)
+	if _, err := s.Run(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	parent := of(sc, srv.Requests(), "")
+	last := body(parent[len(parent)-1])
+	if !strings.Contains(last, "told agent_1") || !strings.Contains(last, "answer:\nbanana") {
+		t.Errorf("the child did not hear the tell:\n%s", last)
 	}
 }
