@@ -351,3 +351,39 @@ func TestAgentTell(t *testing.T) {
 		t.Errorf("the child did not hear the tell:\n%s", last)
 	}
 }
+
+// TestAgentOverhead measures what a child costs the parent's context
+// against doing the same work inline, and the size of a child's first
+// request (go test ./session -run AgentOverhead -v).
+func TestAgentOverhead(t *testing.T) {
+	const task = "read notes.txt and say its word"
+	work := func(t *testing.T, sc script) (*fakeai.Server, string) {
+		s, _, srv, work := agentSession(t, sc, 0)
+		lines := strings.Repeat("filler line of a long file to read\n", 200)
+		os.WriteFile(filepath.Join(work, "notes.txt"), []byte("kiwi\n"+lines), 0o644)
+		if _, err := s.Run(context.Background(), "what word is in notes.txt?"); err != nil {
+			t.Fatal(err)
+		}
+		return srv, work
+	}
+	inlineSC := script{"": steps(call("launcher", "open", `{"app":"file","target":"notes.txt"}`), "The word is kiwi.")}
+	srv, _ := work(t, inlineSC)
+	inline := srv.Requests()
+	childSC := script{
+		"": steps(batch(act("launcher", "open", `{"app":"agent","target":"`+task+`"}`), act("agent_1", "wait", `{}`)), "The word is kiwi."),
+		task: steps(call("launcher", "open", `{"app":"file","target":"notes.txt"}`), "The word is kiwi."),
+	}
+	srv, _ = work(t, childSC)
+	parent := of(childSC, srv.Requests(), "")
+	kid := of(childSC, srv.Requests(), task)
+	size := func(r fakeai.Request) int { return len(body(r)) }
+	inlineAdded := size(inline[len(inline)-1]) - size(inline[0])
+	childAdded := size(parent[len(parent)-1]) - size(parent[0])
+	t.Logf("parent's context grows by %d bytes with a child, %d bytes doing the work inline", childAdded, inlineAdded)
+	t.Logf("a child's first request: %d bytes of messages, %d bytes of JSON body (the parent's first: %d, %d)",
+		size(kid[0]), len(kid[0].Body), size(parent[0]), len(parent[0].Body))
+	t.Logf("the child's requests: %d, %d bytes in all", len(kid), size(kid[0])+size(kid[1]))
+	if childAdded >= inlineAdded {
+		t.Errorf("a child cost the parent %d bytes, inline %d", childAdded, inlineAdded)
+	}
+}
