@@ -370,7 +370,7 @@ func TestAgentOverhead(t *testing.T) {
 	srv, _ := work(t, inlineSC)
 	inline := srv.Requests()
 	childSC := script{
-		"": steps(batch(act("launcher", "open", `{"app":"agent","target":"`+task+`"}`), act("agent_1", "wait", `{}`)), "The word is kiwi."),
+		"":   steps(batch(act("launcher", "open", `{"app":"agent","target":"`+task+`"}`), act("agent_1", "wait", `{}`)), "The word is kiwi."),
 		task: steps(call("launcher", "open", `{"app":"file","target":"notes.txt"}`), "The word is kiwi."),
 	}
 	srv, _ = work(t, childSC)
