@@ -25,6 +25,7 @@ type updates struct {
 	shown   map[string]string // window id → the content last sent
 	current string            // the call running now, for a permission request
 	outputs map[string]string // call id → its output so far, while it runs
+	agents  map[string]string // agent window id → the call that opened it, while it runs (agents.go)
 }
 
 func newUpdates(send func(any), cwd string, wins func() []windows.Window, notices bool) *updates {
@@ -69,7 +70,11 @@ func (u *updates) event(ev session.Event) {
 	case session.ToolResult:
 		u.current = ""
 		delete(u.outputs, e.Call.ID)
-		u.send(u.result(e))
+		tc := u.result(e)
+		u.agentOpened(e, &tc)
+		u.send(tc)
+	case session.Window:
+		u.agentWindow(e)
 	case session.Notice:
 		if e.Kind == "compression" {
 			u.notice("info", "the earlier conversation was summarised to fit the model's context")
