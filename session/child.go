@@ -176,7 +176,11 @@ func (s *Session) childAsk(ctx context.Context, id string, req windows.ApprovalR
 	if s.opt.Approver != nil {
 		return s.approve(ctx, req)
 	}
-	return s.ask(ctx, req)
+	d := s.ask(ctx, req)
+	if !s.Running() {
+		s.setState(StateIdle) // asking left the state at executing: the parent's turn has ended
+	}
+	return d
 }
 
 // drawAgent sends agent window id as it is now to those watching.

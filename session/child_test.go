@@ -199,10 +199,12 @@ func TestAgentsRunAtOnce(t *testing.T) {
 func TestAgentPlanModeRefusesWrites(t *testing.T) {
 	for _, tc := range []struct {
 		name, params string
+		readOnly     bool // the parent's turn is read-only (/review)
 		written      bool
 	}{
-		{"plan by default", `{"app":"agent","target":"write out.txt"}`, false},
-		{"default when asked", `{"app":"agent","target":"write out.txt","mode":"default"}`, true},
+		{"plan by default", `{"app":"agent","target":"write out.txt"}`, false, false},
+		{"default when asked", `{"app":"agent","target":"write out.txt","mode":"default"}`, false, true},
+		{"never freer than its parent", `{"app":"agent","target":"write out.txt","mode":"default"}`, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := script{
@@ -212,6 +214,9 @@ func TestAgentPlanModeRefusesWrites(t *testing.T) {
 					"finished"),
 			}
 			s, _, srv, work := agentSession(t, sc, 0)
+			if tc.readOnly {
+				s.Windows().SetReadOnly("/review changes nothing")
+			}
 			if _, err := s.Run(context.Background(), "go"); err != nil {
 				t.Fatal(err)
 			}
@@ -225,6 +230,21 @@ func TestAgentPlanModeRefusesWrites(t *testing.T) {
 				t.Errorf("child's write refused: %v\n%s", refused, body(kid[len(kid)-1]))
 			}
 		})
+	}
+}
+
+func TestAgentBadMode(t *testing.T) {
+	sc := script{"": steps(call("launcher", "open", `{"app":"agent","target":"x","mode":"yolo"}`), "ok")}
+	s, _, srv, _ := agentSession(t, sc, 0)
+	if _, err := s.Run(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if last := body(reqs[len(reqs)-1]); !strings.Contains(last, `unknown mode \"yolo\"`) && !strings.Contains(last, `unknown mode "yolo"`) {
+		t.Errorf("a bad mode was not refused:\n%s", last)
+	}
+	if n := len(of(sc, reqs, "?")); n != 0 {
+		t.Errorf("a child ran: %d requests", n)
 	}
 }
 

@@ -304,6 +304,17 @@ func shortLine(s string, n int) string {
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
+// withAgentParams adds open's agent parameters where the agent app is
+// offered (a child's launcher has none, and pays nothing for them).
+func (l *launcher) withAgentParams(actions []Action) []Action {
+	if _, ok := l.m.apps["agent"]; ok {
+		actions[0].Params = append(actions[0].Params,
+			Param{Name: "mode", Type: String, Desc: "agent only: plan (read-only, the default) or default"},
+			Param{Name: "model", Type: String, Desc: "agent only: its model"})
+	}
+	return actions
+}
+
 // openInfo is what launcher.open passes to an app's Open besides the
 // target: its other parameters, and why the manager refuses changes now.
 type openInfo struct {

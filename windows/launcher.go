@@ -17,18 +17,16 @@ func (l *launcher) Title() string { return "Launcher" }
 func (l *launcher) Close()        {}
 
 func (l *launcher) Actions() []Action {
-	return []Action{{
+	return l.withAgentParams([]Action{{
 		ID:   "open",
 		Desc: "open a window of an app above on its target",
 		Mode: Sync,
 		Params: []Param{
 			{Name: "app", Type: String, Required: true},
 			{Name: "target", Type: String},
-			{Name: "mode", Type: String, Desc: "agent only: plan (read-only, the default) or default"},
-			{Name: "model", Type: String, Desc: "agent only: its model"},
 		},
 		Run: l.open,
-	}}
+	}})
 }
 
 // View lists the apps' one-line descriptions. The open windows are not
