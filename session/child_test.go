@@ -407,3 +407,31 @@ func TestAgentOverhead(t *testing.T) {
 		t.Errorf("a child cost the parent %d bytes, inline %d", childAdded, inlineAdded)
 	}
 }
+
+func TestAgentWaitTimesOutAndCloseStops(t *testing.T) {
+	sc := script{
+		"": steps(batch(act("launcher", "open", `{"app":"agent","target":"slow"}`), act("agent_1", "wait", `{"timeout_s":1}`), act("agent_1", "close", `{}`)), "gave up"),
+		"slow": func(int, fakeai.Request) fakeai.Reply { return fakeai.Reply{Hang: true} },
+	}
+	s, _, srv, _ := agentSession(t, sc, 0)
+	if _, err := s.Run(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	parent := of(sc, srv.Requests(), "")
+	last := body(parent[len(parent)-1])
+	for _, want := range []string{"agent_1 is still running after 1s", "closed agent_1"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("parent's last request lacks %q:\n%s", want, last)
+		}
+	}
+	n := len(srv.Requests())
+	time.Sleep(200 * time.Millisecond)
+	if m := len(srv.Requests()); m != n {
+		t.Errorf("%d requests after the close", m-n)
+	}
+	for _, w := range s.Windows().Windows() {
+		if w.App() == "agent" {
+			t.Errorf("%s still open", w.ID())
+		}
+	}
+}
