@@ -410,7 +410,7 @@ func TestAgentOverhead(t *testing.T) {
 
 func TestAgentWaitTimesOutAndCloseStops(t *testing.T) {
 	sc := script{
-		"": steps(batch(act("launcher", "open", `{"app":"agent","target":"slow"}`), act("agent_1", "wait", `{"timeout_s":1}`), act("agent_1", "close", `{}`)), "gave up"),
+		"":     steps(batch(act("launcher", "open", `{"app":"agent","target":"slow"}`), act("agent_1", "wait", `{"timeout_s":1}`), act("agent_1", "close", `{}`)), "gave up"),
 		"slow": func(int, fakeai.Request) fakeai.Reply { return fakeai.Reply{Hang: true} },
 	}
 	s, _, srv, _ := agentSession(t, sc, 0)
