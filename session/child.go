@@ -173,7 +173,24 @@ func (c *child) Stop() {
 func (s *Session) childAsk(ctx context.Context, id string, req windows.ApprovalRequest) windows.Decision {
 	req.Reason = fmt.Sprintf("%s (asked by %s, in its %s)", req.Reason, id, req.WindowID)
 	req.WindowID = id
+	// One child's question at a time: two at once would share a terminal.
+	s.mu.Lock()
+	if s.childAsking == nil {
+		s.childAsking = make(chan struct{}, 1)
+	}
+	turn := s.childAsking
+	s.mu.Unlock()
+	select {
+	case turn <- struct{}{}:
+		defer func() { <-turn }()
+	case <-ctx.Done():
+		return windows.Decision{By: "aci", Message: "the agent was stopped before its question was asked"}
+	}
 	if s.opt.Approver != nil {
+		if !s.Running() {
+			// Between turns the terminal reads the next question, not answers.
+			return windows.Decision{By: "aci", Message: "the parent's turn has ended, and no one answers between turns"}
+		}
 		return s.approve(ctx, req)
 	}
 	d := s.ask(ctx, req)

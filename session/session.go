@@ -86,7 +86,8 @@ type Session struct {
 
 	stopTicker chan struct{}
 
-	childUsage []Usage // agents' usage not yet in a turn's result (child.go), under mu
+	childUsage  []Usage       // agents' usage not yet in a turn's result (child.go), under mu
+	childAsking chan struct{} // held while an agent's question is asked (child.go), made under mu
 }
 
 type callInfo struct {
