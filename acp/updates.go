@@ -25,6 +25,7 @@ type updates struct {
 	mu      sync.Mutex
 	shown   map[string]string // window id → the content last sent
 	current string            // the call running now, for a permission request
+	agents  map[string]string // agent window id → the call that opened it, while it runs (agents.go)
 }
 
 func newUpdates(send func(any), cwd string, wins func() []windows.Window, notices bool) *updates {
@@ -62,9 +63,13 @@ func (u *updates) event(ev session.Event) {
 			Content: []toolContent{textContent(fence(e.Text))}})
 	case session.ToolResult:
 		u.current = ""
-		u.send(u.result(e))
+		tc := u.result(e)
+		u.agentOpened(e, &tc)
+		u.send(tc)
 	case session.ModeEvent:
 		u.modeEvent(e)
+	case session.Window:
+		u.agentWindow(e)
 	case session.Notice:
 		if e.Kind == "compression" {
 			u.notice("info", "the earlier conversation was summarised to fit the model's context")

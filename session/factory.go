@@ -97,6 +97,8 @@ type Options struct {
 	// Say receives one-line notes about starting (what was resumed, why a
 	// transcript could not be written, MCP configuration problems).
 	Say func(string)
+
+	child bool // an agent window's conversation: no agents of its own (child.go)
 }
 
 // ErrUsage marks a session that cannot start as asked (an unknown id).
@@ -252,6 +254,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	}
 	if app := skillApp(opt.Workdir, say); app != nil {
 		apps = append(apps, app)
+	}
+	if !opt.child {
+		apps = append(apps, windows.AgentApp(childSpawner{s}))
 	}
 	s.wm = windows.NewManager(env, apps...)
 

@@ -147,6 +147,7 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 		},
 		Money: moneyOf(after.Cost, before.Cost),
 	}
+	s.takeChildUsage(&r.Usage)
 	if err != nil {
 		r.Outcome, r.Err, r.Answer = Failed, err, ""
 		msg := s.describeError(err)

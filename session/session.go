@@ -102,6 +102,8 @@ type Session struct {
 	trusted      bool          // the project's hooks and MCP servers may run (trust.go)
 	hooks        *hooks.Runner // nil: no hooks (hooks.go)
 	startContext string        // what SessionStart hooks said, for the first question
+	childUsage   []Usage       // agents' usage not yet in a turn's result (child.go), under mu
+	childAsking  chan struct{} // held while an agent's question is asked (child.go), made under mu
 }
 
 type callInfo struct {
@@ -275,6 +277,9 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	} else {
 		p.Text = s.withModeNote(text)
 		answer, err = s.runPrompt(ctx, p)
+	}
+	if ctx.Err() != nil {
+		s.stopChildren() // an interrupted turn stops its agents
 	}
 	s.endPlanTurn(err)
 	after := s.agent.Stats()

@@ -17,7 +17,7 @@ func (l *launcher) Title() string { return "Launcher" }
 func (l *launcher) Close()        {}
 
 func (l *launcher) Actions() []Action {
-	return []Action{{
+	return l.withAgentParams([]Action{{
 		ID:   "open",
 		Desc: "open a window of an app above on its target",
 		Mode: Sync,
@@ -26,7 +26,7 @@ func (l *launcher) Actions() []Action {
 			{Name: "target", Type: String},
 		},
 		Run: l.open,
-	}}
+	}})
 }
 
 // View lists the apps' one-line descriptions. The open windows are not
@@ -47,9 +47,9 @@ func (l *launcher) View() View {
 
 func (l *launcher) open(ctx context.Context, args Args) Result {
 	app, target := args.String("app"), args.String("target")
-	if w := l.m.findOpen(app, target); w != nil && target != "" && app != "bash" {
+	if w := l.m.findOpen(app, target); w != nil && target != "" && app != "bash" && app != "agent" {
 		return OK("opened %s (it was already open)", w.ID())
 	}
-	_, res := l.m.Open(ctx, app, target)
+	_, res := l.m.Open(l.m.withOpenInfo(ctx, args), app, target)
 	return res
 }

@@ -186,7 +186,11 @@ func (m *Manager) open(ctx context.Context, appName, target string, n int) (Wind
 	if msg != "" {
 		text += ": " + msg
 	}
-	return w, OK("%s", text)
+	res := OK("%s", text)
+	if app.Started {
+		res.Status = protocol.StatusStarted
+	}
+	return w, res
 }
 
 func (m *Manager) close(w Window) Result {

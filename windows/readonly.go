@@ -32,7 +32,7 @@ func (m *Manager) refuseInReadOnly(w Window, action string, args Args) *Result {
 	}
 	var why string
 	switch w.App() {
-	case "launcher", "web_fetch", "skill", "image":
+	case "launcher", "web_fetch", "skill", "image", "agent": // an agent opened now is read-only too (agent.go)
 		return nil
 	case "file":
 		if action == "view" || action == "close" {

@@ -126,4 +126,7 @@ type App struct {
 	// be reopened silently in a resumed session (its file or folder is
 	// still there). Apps without it (web pages, MCP servers) stay closed.
 	Resumable func(target string) bool
+	// Started marks an app whose windows work in the background once
+	// opened (agents): open's result is started, not ok.
+	Started bool
 }

@@ -1,0 +1,245 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/aci-dev/aci/windows"
+)
+
+// Agent windows (PROTOCOL.md §5): each runs a child session built by the
+// parent's factory, in the same workspace, with the same guard,
+// containment and approvals, but its own conversation and window manager
+// (with no agent app: children do not nest). The child's events become
+// the window's progress; the parent's model reads only that window.
+
+// childSpawner is the parent session's windows.Spawner.
+type childSpawner struct{ s *Session }
+
+// child is one running child conversation.
+type child struct {
+	parent   *Session
+	id       string
+	s        *Session
+	progress windows.AgentProgress
+	cancel   func()
+	ended    chan struct{}
+	stopOnce sync.Once
+
+	mu     sync.Mutex
+	words  string // the reply being written, for the child's last words
+	result *Result
+}
+
+// childIntro is what the child is told before its task.
+const childIntro = "You are a helper agent: another agent started you for one task and shares your workspace. " +
+	"Work on the task below, then reply with your answer alone; it is all the other agent will read. " +
+	"You cannot open agents yourself."
+
+// Spawn builds the child and starts its one turn in the background.
+func (sp childSpawner) Spawn(ctx context.Context, t windows.AgentTask, progress windows.AgentProgress) (windows.AgentRun, error) {
+	parent := sp.s
+	opt := parent.opt
+	opt.child = true
+	opt.Resume, opt.ResumeID = false, ""
+	opt.Say = func(string) {}
+	opt.Approver = nil
+	opt.Model = t.Model
+	if opt.Model == "" {
+		opt.Model = parent.model
+		if ms, ok := parent.client.(modelSetter); ok {
+			opt.Model = ms.Model()
+		}
+	}
+	c := &child{parent: parent, id: t.ID, progress: progress, ended: make(chan struct{})}
+	opt.Events = c.event
+	parentEnv := parent.opt.Env
+	opt.Env = func(env *windows.Env) {
+		if parentEnv != nil {
+			parentEnv(env)
+		}
+		env.Approver = windows.ApproverFunc(func(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+			return parent.childAsk(ctx, t.ID, req)
+		})
+	}
+	cs, err := parent.f.build(opt)
+	if err != nil {
+		return nil, fmt.Errorf("start the agent: %w", err)
+	}
+	if t.ReadOnly != "" {
+		cs.wm.SetReadOnly(t.ReadOnly)
+	}
+	c.s = cs
+	text := childIntro
+	if t.ReadOnly != "" {
+		text += " You are in plan mode: read and run reading commands, change nothing."
+	}
+	text += "\n\nTask: " + t.Task
+	// The turn begins here, not in the goroutine: a tell in the same batch
+	// finds it running.
+	runCtx, n, err := cs.begin(context.Background(), t.Task)
+	if err != nil {
+		cs.Close()
+		return nil, fmt.Errorf("start the agent: %w", err)
+	}
+	c.cancel = cs.Cancel
+	go c.run(runCtx, n, Prompt{Typed: t.Task, Text: text})
+	return c, nil
+}
+
+// run answers the task and tells the window how it went.
+func (c *child) run(ctx context.Context, n int, p Prompt) {
+	defer close(c.ended)
+	defer c.s.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			c.progress.End("", errors.New("internal error in the agent"))
+		}
+		c.parent.drawAgent(c.id, false)
+	}()
+	answer, err := c.s.turn(ctx, n, p)
+	c.mu.Lock()
+	res := c.result
+	c.mu.Unlock()
+	if res != nil {
+		c.parent.addChildUsage(res.Usage)
+	}
+	switch {
+	case err == nil:
+		c.progress.End(answer, nil)
+	case res != nil && res.Outcome == Interrupted:
+		c.progress.End("", errors.New("stopped"))
+	case res != nil && res.Error != "":
+		c.progress.End("", errors.New(res.Error))
+	default:
+		c.progress.End("", err)
+	}
+}
+
+// event turns the child's events into the window's progress.
+func (c *child) event(e Event) {
+	switch e := e.(type) {
+	case StateEvent:
+		if e.State == StateAwaitingModel {
+			c.mu.Lock()
+			c.words = ""
+			c.mu.Unlock()
+		}
+		return
+	case Text:
+		if e.Reasoning || e.Calling || e.Text == "" {
+			return
+		}
+		c.mu.Lock()
+		c.words += e.Text
+		words := c.words
+		c.mu.Unlock()
+		c.progress.Words(words)
+		return
+	case ToolCall:
+		c.progress.Action(e.Call.ID, e.Call.WindowID+"."+e.Call.ActionID, "running")
+	case ToolResult:
+		c.progress.Action(e.Call.ID, e.Call.WindowID+"."+e.Call.ActionID, e.Result.Status)
+	case Result:
+		c.mu.Lock()
+		c.result = &e
+		c.mu.Unlock()
+		return
+	default:
+		return
+	}
+	c.parent.drawAgent(c.id, true)
+}
+
+// Tell adds words to the child's running turn.
+func (c *child) Tell(text string) error {
+	_, err := c.s.Steer(text)
+	if errors.Is(err, ErrIdle) || errors.Is(err, ErrClosed) {
+		return errors.New("it has ended")
+	}
+	return err
+}
+
+// Stop cancels the child's turn and waits for its end.
+func (c *child) Stop() {
+	c.stopOnce.Do(c.cancel)
+	<-c.ended
+}
+
+// childAsk puts a child's question to the person as the parent's are
+// put, marked with the child's window.
+func (s *Session) childAsk(ctx context.Context, id string, req windows.ApprovalRequest) windows.Decision {
+	req.Reason = fmt.Sprintf("%s (asked by %s, in its %s)", req.Reason, id, req.WindowID)
+	req.WindowID = id
+	// One child's question at a time: two at once would share a terminal.
+	s.mu.Lock()
+	if s.childAsking == nil {
+		s.childAsking = make(chan struct{}, 1)
+	}
+	turn := s.childAsking
+	s.mu.Unlock()
+	select {
+	case turn <- struct{}{}:
+		defer func() { <-turn }()
+	case <-ctx.Done():
+		return windows.Decision{By: "aci", Message: "the agent was stopped before its question was asked"}
+	}
+	if s.opt.Approver != nil {
+		if !s.Running() {
+			// Between turns the terminal reads the next question, not answers.
+			return windows.Decision{By: "aci", Message: "the parent's turn has ended, and no one answers between turns"}
+		}
+		return s.approve(ctx, req)
+	}
+	d := s.ask(ctx, req)
+	if !s.Running() {
+		s.setState(StateIdle) // asking left the state at executing: the parent's turn has ended
+	}
+	return d
+}
+
+// drawAgent sends agent window id as it is now to those watching.
+func (s *Session) drawAgent(id string, running bool) {
+	for _, w := range s.wm.Windows() {
+		if w.ID() == id {
+			redact := s.f.cfg.Agent.Redact
+			s.publish(Window{ID: id, App: w.App(), Title: redact(w.Title()), Content: eventContent(redact(w.View().Content)), Running: running})
+			return
+		}
+	}
+}
+
+// stopChildren stops every running child: the parent's turn was
+// interrupted. Their windows stay, saying they were stopped.
+func (s *Session) stopChildren() {
+	for _, w := range s.wm.Windows() {
+		if w.App() == "agent" {
+			w.Close()
+		}
+	}
+}
+
+// addChildUsage counts a child's tokens as the parent's: in the session's
+// totals, and in the result of the parent's turn running now or next.
+func (s *Session) addChildUsage(u Usage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.usage.PromptTokens += u.PromptTokens
+	s.usage.CompletionTokens += u.CompletionTokens
+	s.usage.CachedTokens += u.CachedTokens
+	s.childUsage = append(s.childUsage, u)
+}
+
+// takeChildUsage adds the children's usage not yet reported to a turn's.
+func (s *Session) takeChildUsage(u *Usage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.childUsage {
+		u.PromptTokens += c.PromptTokens
+		u.CompletionTokens += c.CompletionTokens
+		u.CachedTokens += c.CachedTokens
+	}
+	s.childUsage = nil
+}

@@ -1,0 +1,56 @@
+//go:build unix
+
+package ui
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+)
+
+// /show agent_1 prints an agent window: the child's actions and, once it
+// has one, its answer, while the parent's turn has ended.
+func TestREPLShowsAnAgent(t *testing.T) {
+	t.Parallel()
+	srv := fakeai.New(t)
+	answered := make(chan struct{})
+	var once sync.Once
+	srv.Handle(func(req fakeai.Request) fakeai.Reply {
+		step := 1
+		for _, m := range req.Messages {
+			if m.Role == "assistant" {
+				step++
+			}
+		}
+		child := len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, "Task: look around")
+		switch {
+		case child && step == 1:
+			return fakeai.Reply{Content: fakeai.ToolCall(open("bash", ""))}
+		case child:
+			once.Do(func() { close(answered) })
+			return fakeai.Reply{Content: "The child says kiwi."}
+		case step == 1:
+			return fakeai.Reply{Content: fakeai.ToolCall(open("agent", "look around"))}
+		}
+		// The parent answers once the child has: /show then finds it done.
+		select {
+		case <-answered:
+		case <-time.After(10 * time.Second):
+		}
+		return fakeai.Reply{Content: "A helper is on it.", Delay: 300 * time.Millisecond}
+	})
+	s := startREPL(t, srv, nil)
+	s.waitPrompt()
+	s.typeLine("send a helper")
+	s.waitFor("A helper is on it.")
+	s.waitPrompt()
+	s.typeLine("/show agent_1")
+	s.waitFor("agent_1 · agent · look around")
+	scr := s.waitFor("The child says kiwi.")
+	if !strings.Contains(scr, "launcher.open") {
+		t.Errorf("the agent window lacks its actions:\n%s", scr)
+	}
+}
