@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
@@ -26,6 +27,8 @@ import (
 type Message struct {
 	Role    string `json:"role"` // system, user or assistant
 	Content string `json:"content"`
+	// Images go with the text as image content parts (images.go).
+	Images []imagefile.Image `json:"images,omitempty"`
 }
 
 // Usage is what a response cost, as the provider reports it.
@@ -96,6 +99,7 @@ type OpenAIClient struct {
 	slow      time.Duration
 	retry     retrier
 	window    windowCache // the context window, per model (ctxwindow.go)
+	images    imageGate   // whether the model takes pictures (images.go)
 }
 
 // NewOpenAIClient builds a client. The SDK's own retries are off: Complete
@@ -159,7 +163,7 @@ type chatRequest struct {
 
 type chatMessage struct {
 	Role    string `json:"role"`
-	Content string `json:"content"`
+	Content any    `json:"content"` // a string, or content parts with images
 }
 
 type streamOptions struct {
@@ -178,7 +182,7 @@ func (c *OpenAIClient) body(model string, msgs []Message, stream bool) ([]byte, 
 		if m.Role == "system" || m.Role == "assistant" {
 			role = m.Role
 		}
-		req.Messages = append(req.Messages, chatMessage{Role: role, Content: m.Content})
+		req.Messages = append(req.Messages, chatMessage{Role: role, Content: content(m)})
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

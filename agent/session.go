@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -35,6 +36,9 @@ type Record struct {
 	Content  string `json:"content,omitempty"` // message (its text), summary
 	// Elements are the window renderings that follow a message's text.
 	Elements []element `json:"elements,omitempty"`
+	// Images are the pictures attached to a message, up to a cap
+	// (images.go).
+	Images []imagefile.Image `json:"images,omitempty"`
 	// History is the whole history after a rewrite (a rebase).
 	History []entry               `json:"history,omitempty"`
 	Turn    int                   `json:"turn,omitempty"` // message (assistant)
@@ -63,6 +67,8 @@ type Transcript struct {
 	f      *os.File
 	meta   *Record // written first, once the file is created
 	secret string  // never written: replaced wherever it appears
+	// imageBytes counts the picture bytes written, against transcriptImageCap.
+	imageBytes int
 	Path   string
 	// dropped counts the cut last lines removed when it was opened.
 	dropped int
@@ -173,6 +179,7 @@ func (t *Transcript) createLocked() error {
 }
 
 func (t *Transcript) writeLocked(r Record) error {
+	t.capImages(&r)
 	data, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("encode transcript record: %w", err)
@@ -371,7 +378,7 @@ func replay(path string) (Session, string, error) {
 				s.Turns[n-1].Answer = r.Content
 			}
 		case "message":
-			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements})
+			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements, Images: r.Images})
 			s.Turn = max(s.Turn, r.Turn)
 			if echo.of(r) {
 				continue
