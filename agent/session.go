@@ -69,7 +69,7 @@ type Transcript struct {
 	secret string  // never written: replaced wherever it appears
 	// imageBytes counts the picture bytes written, against transcriptImageCap.
 	imageBytes int
-	Path   string
+	Path       string
 	// dropped counts the cut last lines removed when it was opened.
 	dropped int
 }
