@@ -28,7 +28,7 @@ type Conversation struct {
 	turn int
 	// question is the user message of the running turn.
 	question string
-	attached []imagefile.Image // pictures for the next question (Attach)
+	attached []imagefile.Image // pictures for the next question (AttachImages)
 	// questions counts the questions asked since the last reset; folded,
 	// those a compression folded into the summary (forks cannot split them).
 	questions, folded int

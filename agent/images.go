@@ -16,12 +16,12 @@ import (
 // keeps them, so each request repeats the last byte for byte. A model that
 // refuses pictures gets a one-line note in each one's place from then on.
 
-// Attach gives the next question pictures (the person's @path, -i, a
+// AttachImages gives the next question pictures (the person's @path, -i, a
 // drop on the page, an editor's image block).
-func (a *Agent) Attach(imgs []imagefile.Image) { a.conv.Attach(imgs) }
+func (a *Agent) AttachImages(imgs []imagefile.Image) { a.conv.AttachImages(imgs) }
 
-// Attach gives the next question pictures.
-func (c *Conversation) Attach(imgs []imagefile.Image) {
+// AttachImages gives the next question pictures.
+func (c *Conversation) AttachImages(imgs []imagefile.Image) {
 	c.attached = append(c.attached, imgs...)
 }
 

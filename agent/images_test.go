@@ -46,7 +46,7 @@ func TestAttachedImageIsOneImagePart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Attach([]imagefile.Image{im})
+	a.AttachImages([]imagefile.Image{im})
 	if _, err := a.Run(context.Background(), "what is this?"); err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestImagesRefusedGoOnWithANote(t *testing.T) {
 			a, notes := newImageAgent(t, srv, t.TempDir())
 			for _, q := range []string{"what is this?", "and this?"} {
 				im, _ := imagefile.FromBytes("shot.png", "image/png", pngOf(t, 2, 2))
-				a.Attach([]imagefile.Image{im})
+				a.AttachImages([]imagefile.Image{im})
 				if got, err := a.Run(context.Background(), q); err != nil {
 					t.Fatalf("%s: %q %v", q, got, err)
 				}

@@ -77,7 +77,7 @@ func openImage(ctx context.Context, env *Env, id, target string) (Window, string
 	}
 	// Bad input fails the open: nothing is sent.
 	if _, err := imagefile.Load(path); err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("image %s: %w", target, err)
 	}
 	return &imageWindow{id: id, title: target, path: path}, "", nil
 }

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // DecodeConfig for GIF
@@ -52,55 +53,59 @@ func IsImagePath(path string) bool {
 // MIMEOf is the MIME type a path's extension names, "" if none.
 func MIMEOf(path string) string { return formats[strings.ToLower(filepath.Ext(path))] }
 
-// Load reads the picture at path. It fails with a clear error for a file
-// that is unreadable, over MaxBytes, not a picture by its name, or whose
-// bytes are not the format its name says.
+// Load reads the picture at path. It fails with a clear error (without
+// the path: the caller names the file) for a file that is unreadable,
+// over MaxBytes, not a picture by its name, or whose bytes are not the
+// format its name says.
 func Load(path string) (Image, error) {
 	want := MIMEOf(path)
 	if want == "" {
-		return Image{}, fmt.Errorf("%s: not a picture (PNG, JPEG, GIF or WebP by its name)", path)
+		return Image{}, errors.New("not a picture by its name (.png, .jpg, .jpeg, .gif or .webp)")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return Image{}, fmt.Errorf("read the image: %w", err)
+		return Image{}, fmt.Errorf("cannot read it: %w", bare(err))
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return Image{}, fmt.Errorf("read the image: %w", err)
+		return Image{}, fmt.Errorf("cannot read it: %w", bare(err))
 	}
 	if !fi.Mode().IsRegular() {
-		return Image{}, fmt.Errorf("%s: not a regular file", path)
+		return Image{}, errors.New("not a regular file")
 	}
 	if fi.Size() > MaxBytes {
-		return Image{}, fmt.Errorf("%s: %s is over the %s limit for an image", path, Size(fi.Size()), Size(MaxBytes))
+		return Image{}, fmt.Errorf("%s is over the %s limit for an image", Size(fi.Size()), Size(MaxBytes))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
 	if err != nil {
-		return Image{}, fmt.Errorf("read the image %s: %w", path, err)
-	}
-	if len(data) > MaxBytes {
-		return Image{}, fmt.Errorf("%s: over the %s limit for an image", path, Size(MaxBytes))
+		return Image{}, fmt.Errorf("cannot read it: %w", bare(err))
 	}
 	return FromBytes(filepath.Base(path), want, data)
 }
 
-// FromBytes checks data as a picture of the given MIME type (from a
-// browser or an editor) and reads its dimensions.
-func FromBytes(name, mime string, data []byte) (Image, error) {
-	label := name
-	if label == "" {
-		label = "the image"
+// bare is a file error without the path it repeats.
+func bare(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
+	return err
+}
+
+// FromBytes checks data as a picture of the given MIME type ("" for any
+// of the four: a browser's or an editor's word is checked, not trusted)
+// and reads its dimensions.
+func FromBytes(name, mime string, data []byte) (Image, error) {
 	if len(data) > MaxBytes {
-		return Image{}, fmt.Errorf("%s: %s is over the %s limit for an image", label, Size(int64(len(data))), Size(MaxBytes))
+		return Image{}, fmt.Errorf("%s is over the %s limit for an image", Size(int64(len(data))), Size(MaxBytes))
 	}
 	got := Sniff(data)
 	if got == "" {
-		return Image{}, fmt.Errorf("%s: the bytes are not a PNG, JPEG, GIF or WebP picture", label)
+		return Image{}, errors.New("the bytes are not a PNG, JPEG, GIF or WebP picture")
 	}
 	if mime != "" && mime != got {
-		return Image{}, fmt.Errorf("%s: named %s but the bytes are %s", label, short(mime), short(got))
+		return Image{}, fmt.Errorf("named %s but the bytes are %s", short(mime), short(got))
 	}
 	w, h := dimensions(got, data)
 	return Image{Name: name, MIME: got, Data: data, Width: w, Height: h}, nil
