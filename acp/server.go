@@ -185,7 +185,7 @@ func (srv *server) initialize(p initializeParams) (any, error) {
 		ProtocolVersion: ProtocolVersion,
 		AgentCapabilities: agentCapabilities{
 			LoadSession:        true,
-			PromptCapabilities: promptCapabilities{EmbeddedContext: true},
+			PromptCapabilities: promptCapabilities{EmbeddedContext: true, Image: true},
 			MCPCapabilities:    mcpCapabilities{HTTP: true},
 		},
 		AuthMethods: []any{},
@@ -342,6 +342,10 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	imgs, err := imagesOf(p.Prompt)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -361,6 +365,7 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 		s.s.Windows().Open(ctx, "file", path)
 	}
 	start := time.Now()
+	s.s.AttachImages(imgs)
 	_, err = s.s.Run(ctx, question)
 	s.sendCommands()
 	srv.log.Printf("session %s: prompt ended after %s: %v", s.id, time.Since(start).Round(time.Millisecond), err)
