@@ -1,0 +1,54 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+)
+
+func TestMessageWithImages(t *testing.T) {
+	r := newRig(t, []fakeai.Reply{{Content: "a small square"}})
+	id := r.newSession()
+	var b bytes.Buffer
+	png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 2, 2)))
+	data := base64.StdEncoding.EncodeToString(b.Bytes())
+	big := strings.Repeat("A", 28<<20)
+
+	bad := []struct {
+		name string
+		body any
+		code int
+		want string
+	}{
+		{"mislabelled", map[string]any{"text": "look", "images": []any{map[string]any{"data": data, "mime": "image/gif"}}}, 400, "named GIF but the bytes are PNG"},
+		{"not base64", map[string]any{"text": "look", "images": []any{map[string]any{"data": "%%%", "mime": "image/png"}}}, 400, "not base64"},
+		{"not a picture", map[string]any{"text": "look", "images": []any{map[string]any{"data": "aGVsbG8=", "mime": "image/png"}}}, 400, "not a PNG, JPEG, GIF or WebP"},
+		{"over 20 MB", `{"text":"look","images":[{"data":"` + big[:27962040] + `","mime":"image/png"}]}`, 413, "over 20.0 MB together"},
+		{"body over the limit", `{"text":"look","images":[{"data":"` + big + `","mime":"image/png"}]}`, 413, ""},
+		{"text over 256 KiB", map[string]any{"text": strings.Repeat("x", 257<<10)}, 413, "256 KiB"},
+	}
+	for _, c := range bad {
+		t.Run(c.name, func(t *testing.T) {
+			code, body := r.call("POST", "/api/sessions/"+id+"/messages", c.body, nil)
+			if code != c.code || !strings.Contains(body, c.want) {
+				t.Fatalf("%d %.300s, want %d %q", code, body, c.code, c.want)
+			}
+		})
+	}
+	if n := len(r.ai.Requests()); n != 0 {
+		t.Fatalf("%d requests after bad messages", n)
+	}
+
+	ev := r.events(id, "")
+	r.must(202, "POST", "/api/sessions/"+id+"/messages", map[string]any{"text": "what is this?", "images": []any{map[string]any{"data": data, "mime": "image/png", "name": "paste.png"}}}, nil)
+	ev.until(idle)
+	req := r.ai.Requests()[0]
+	if urls := req.ImageURLs(); len(urls) != 1 || urls[0] != "data:image/png;base64,"+data {
+		t.Fatalf("%d image parts", len(urls))
+	}
+}
