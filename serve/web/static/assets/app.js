@@ -11,6 +11,7 @@ import { ModelPicker, confirmEnd } from './manage.js';
 import { offerRewind } from './rewind.js';
 import { arm, markTitle, notifyEvent, offerPermission } from './notify.js';
 import { SlashMenu } from './slash.js';
+import { Attachments } from './attach.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -382,10 +383,12 @@ async function send() {
       await open(id);
       refreshList();
     }
-    const r = await API.sendMessage(id, text);
+    const images = attached.images();
+    const r = await API.sendMessage(id, text, images);
     if (r && r.steer) toast('added to the running turn: the model reads it with its next request');
     // Only now: a refused message stays in the box, nothing lost.
     if (ui.input.value === text) ui.input.value = '';
+    if (images) attached.sent(images.length);
     autosize();
   } catch (err) {
     fail(err);
@@ -411,6 +414,7 @@ ui.input.addEventListener('keydown', (e) => {
 });
 ui.input.addEventListener('input', autosize);
 new SlashMenu(ui.input, ui.composer);
+const attached = new Attachments(ui.input, ui.composer, (msg) => toast(msg));
 ui.newBtn.addEventListener('click', () => newSession());
 // The state says a question waits: a click brings it into view.
 ui.state.addEventListener('click', () => {
