@@ -27,7 +27,8 @@ func (r *REPL) prepare(ctx context.Context, msg string) string {
 	for _, m := range atPath.FindAllStringSubmatch(msg, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
 		if imagefile.IsImagePath(rel) {
-			continue // a picture goes with the question itself (session.Expand)
+			r.out.note("▸ attached " + rel) // the picture goes with the question (session.Expand)
+			continue
 		}
 		path := rel
 		if !filepath.IsAbs(path) {
