@@ -162,3 +162,37 @@ func TestImagesRefusedGoOnWithANote(t *testing.T) {
 		})
 	}
 }
+
+// A transcript keeps pictures up to its cap; past it a picture is a
+// placeholder, and the resumed request carries a note in its place.
+func TestTranscriptImageCap(t *testing.T) {
+	dir := t.TempDir()
+	tr, err := NewTranscript(dir, "/work", "m", "sk-secret-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, _ := imagefile.FromBytes("small.png", "image/png", pngOf(t, 2, 2))
+	big := small
+	big.Name, big.Data = "big.png", append(append([]byte(nil), small.Data...), make([]byte, transcriptImageCap)...)
+	tr.Write(Record{Type: "message", Role: "user", Content: "first", Images: []imagefile.Image{small}})
+	tr.Write(Record{Type: "message", Role: "user", Content: "second", Images: []imagefile.Image{big}})
+	tr.Close()
+	s, err := LatestSession(dir, "/work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.History) != 2 {
+		t.Fatalf("%d entries", len(s.History))
+	}
+	kept, dropped := s.History[0].Images[0], s.History[1].Images[0]
+	if kept.Dropped || !bytes.Equal(kept.Data, small.Data) || !dropped.Dropped || dropped.Data != nil || dropped.Name != "big.png" {
+		t.Fatalf("kept %v/%d bytes, dropped %v/%d bytes", kept.Dropped, len(kept.Data), dropped.Dropped, len(dropped.Data))
+	}
+	if len(big.Data) <= transcriptImageCap {
+		t.Fatal("the history's own picture was changed")
+	}
+	parts, _ := content(s.History[1].message()).([]contentPart)
+	if len(parts) != 2 || parts[1].Type != "text" || !strings.Contains(parts[1].Text, "big.png was not kept") {
+		t.Fatalf("parts %+v", parts)
+	}
+}
