@@ -20,8 +20,9 @@ Usage:
 
 Flags:
   -p QUESTION          ask one question and exit (without QUESTION: stdin)
-  -i, --image FILE     attach a picture (PNG, JPEG, GIF, WebP) to the -p
-                       question; repeatable (in the REPL: @shot.png)
+  -i FILE              attach a picture (PNG, JPEG, GIF, WebP) to the -p
+                       question; repeatable; also --image FILE (in the
+                       REPL: @shot.png in the question)
   --yes                approve dangerous commands without asking (also ACI_YES=1)
   --model NAME         model name (overrides OPENAI_MODEL)
   --max-steps N        model calls per turn (overrides ACI_MAX_STEPS)
