@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
 )
@@ -50,5 +51,33 @@ func TestMessageWithImages(t *testing.T) {
 	req := r.ai.Requests()[0]
 	if urls := req.ImageURLs(); len(urls) != 1 || urls[0] != "data:image/png;base64,"+data {
 		t.Fatalf("%d image parts", len(urls))
+	}
+}
+
+// Pictures cannot join a running turn: 409, and they are not kept for
+// a later question either (the client keeps them).
+func TestImagesWhileATurnRuns(t *testing.T) {
+	r := newRig(t, []fakeai.Reply{{Content: "slow answer", Delay: 2 * time.Second}, {Content: "next"}})
+	id := r.newSession()
+	var b bytes.Buffer
+	png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 2, 2)))
+	data := base64.StdEncoding.EncodeToString(b.Bytes())
+	ev := r.events(id, "")
+	r.ask(id, "take your time")
+	r.ai.WaitRequests(1, 5*time.Second)
+	code, body := r.call("POST", "/api/sessions/"+id+"/messages", map[string]any{"text": "and this", "images": []any{map[string]any{"data": data, "mime": "image/png"}}}, nil)
+	if code != 409 || !strings.Contains(body, "a turn is running") {
+		t.Fatalf("%d %s", code, body)
+	}
+	ev.until(idle)
+	r.ask(id, "now?")
+	reqs := r.ai.WaitRequests(2, 5*time.Second)
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, req := range reqs {
+		if n := len(req.ImageURLs()); n != 0 {
+			t.Fatalf("request %d has %d image parts", req.N, n)
+		}
 	}
 }
