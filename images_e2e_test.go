@@ -115,3 +115,55 @@ func TestImageKeptForResume(t *testing.T) {
 		t.Fatalf("resumed request: %d image parts", len(urls))
 	}
 }
+
+// A model server that takes no pictures: one line says so, the turn goes
+// on with a note in the picture's place.
+func TestImageRefusedByTheModel(t *testing.T) {
+	dir := t.TempDir()
+	writePNG(t, filepath.Join(dir, "shot.png"), 3, 3)
+	srv := fakeai.New(t,
+		fakeai.Reply{Status: 500, RawBody: `{"error":{"code":500,"message":"image input is not supported - hint: if this is unexpected, you may need to provide the mmproj","type":"server_error"}}`},
+		fakeai.Reply{Content: "I cannot see pictures, but the name suggests a screenshot."},
+	)
+	r := aci(t, dir, srv, "", nil, "-p", "what is this?", "-i", "shot.png")
+	if r.code != 0 || !strings.Contains(r.stdout, "I cannot see pictures") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "does not take images"); n != 1 {
+		t.Fatalf("the refusal said %d times:\n%s", n, r.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || len(reqs[0].ImageURLs()) != 1 || len(reqs[1].ImageURLs()) != 0 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if !strings.Contains(reqs[1].LastUser(), "[image shot.png (PNG, ") || !strings.Contains(reqs[1].LastUser(), "not sent: this model does not take images]") {
+		t.Fatalf("the retried request: %s", reqs[1].LastUser())
+	}
+}
+
+// The model opens an image window: its picture goes with the rendering,
+// once; a later request repeats the history, not the picture.
+func TestImageWindowInTheBinary(t *testing.T) {
+	dir := t.TempDir()
+	shot := writePNG(t, filepath.Join(dir, "ui.png"), 7, 5)
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "image", "target": "ui.png"}))},
+		fakeai.Reply{Content: fakeai.ToolCall(call("image_1", "close", nil))},
+		fakeai.Reply{Content: "The picture is 7 by 5."},
+	)
+	r := aci(t, dir, srv, "", nil, "-p", "look at ui.png")
+	if r.code != 0 || !strings.Contains(r.stdout, "7 by 5") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	reqs := srv.Requests()
+	want := []int{0, 1, 1}
+	for i, req := range reqs {
+		urls := req.ImageURLs()
+		if len(urls) != want[i] || (len(urls) == 1 && urls[0] != shot) {
+			t.Fatalf("request %d: %d image parts, want %d", i+1, len(urls), want[i])
+		}
+	}
+	if !strings.Contains(reqs[1].LastUser(), "image ui.png (PNG, ") || !strings.Contains(reqs[1].LastUser(), "7×5") {
+		t.Fatalf("rendering: %s", reqs[1].LastUser())
+	}
+}
