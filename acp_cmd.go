@@ -45,7 +45,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := newFactory(cfg, notify)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if err := acp.Run(ctx, stdin, stdout, acp.Config{Factory: f, Version: version, Log: logger}); err != nil {
+	if err := acp.Run(ctx, stdin, stdout, acp.Config{Factory: f, Version: version, Log: logger, Mode: cfg.PermissionMode, Trust: cfg.Trust}); err != nil {
 		fmt.Fprintln(stderr, "aci acp:", err)
 		return ui.ExitFailed
 	}

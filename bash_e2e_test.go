@@ -85,7 +85,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 		fakeai.Reply{Content: "timed out"},
 	)
 	r := aci(t, dir, srv, "wait", nil)
-	if r.code != 0 || !strings.Contains(r.stderr, "bash_1 run error: killed after timeout") {
+	if r.code != 0 || !strings.Contains(r.stderr, "· error: killed after timeout") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
 	}
 	// Pids a contained command prints are those of its own pid namespace:

@@ -28,14 +28,18 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 	if token == "" {
 		token = serve.NewToken()
 	}
-	tools.Secrets.Add(token)      // a command that somehow printed it shows [REDACTED]
-	var approver windows.Approver // nil: questions go to the clients
+	tools.Secrets.Add(token) // a command that somehow printed it shows [REDACTED]
+	// Questions go to the clients; with --yes the sessions start in mode
+	// yes and answer them themselves (a notice event each), until a client
+	// switches a session to another mode.
+	var approver windows.Approver
 	if cfg.Yes {
-		approver = ui.PipeApprover(true, stderr)
-		say("--yes: every dangerous action is approved without asking a client")
+		say("--yes: every dangerous action is approved without asking a client (sessions start in mode yes)")
 	}
 	srv, err := serve.New(serve.Config{
 		Approver: approver,
+		Mode:     cfg.PermissionMode,
+		Trust:    cfg.Trust,
 		Factory:  newFactory(cfg, say),
 		Workdir:  workdir,
 		Token:    token,

@@ -20,6 +20,7 @@ import (
 	"github.com/aci-dev/aci/tools/fetch"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/ui"
+	"github.com/aci-dev/aci/windows"
 )
 
 const (
@@ -38,6 +39,8 @@ type config struct {
 	OutputLimit    int
 	Stream         bool
 	Yes            bool
+	PermissionMode windows.PermMode  // --permission-mode, or yes for --yes (config_mode.go)
+	Trust          bool              // --trust: the project's hooks and MCP servers run (PROTOCOL.md §10)
 	Sandbox        string            // ACI_SANDBOX or --sandbox: workspace or off
 	DotEnv         map[string]string // entries .env set (safety switches excluded), for the secret checks
 	Resume         bool
@@ -103,13 +106,18 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	serveAt := &serveFlag{c: &c}
 	fs.Var(serveAt, "serve", "")
 	sandboxFlag := fs.String("sandbox", "", "")
+	permMode := fs.String("permission-mode", "", "")
+	fs.BoolVar(&c.Trust, "trust", false, "")
 	fs.BoolVar(&c.Version, "version", false, "")
 	fs.BoolVar(&c.Help, "help", false, "")
 	fs.BoolVar(&c.Help, "h", false, "")
 	format := fs.String("output-format", string(ui.FormatText), "")
 	fs.Var((*imageFlag)(&c.Images), "i", "")
 	fs.Var((*imageFlag)(&c.Images), "image", "")
-	args = bareP(args, fs)
+	args, err := cmd.bareP(args, fs)
+	if err != nil {
+		return c, err
+	}
 	set := map[string]bool{}
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -139,7 +147,6 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	if err := cmd.checkAllowed(set); err != nil {
 		return c, err
 	}
-	var err error
 	if c.OutputFormat, err = ui.ParseOutputFormat(*format); err != nil {
 		return c, usageErr("%v", err)
 	}
@@ -228,6 +235,9 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	}
 	if v := os.Getenv("ACI_YES"); v == "1" || strings.EqualFold(v, "true") {
 		c.Yes = true
+	}
+	if err := c.setPermissionMode(*permMode); err != nil {
+		return c, err
 	}
 	c.Sandbox = os.Getenv("ACI_SANDBOX")
 	if *sandboxFlag != "" {

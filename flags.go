@@ -21,7 +21,7 @@ type command struct {
 
 var (
 	mainCmd = command{name: "aci", help: mainHelp, flags: names(
-		"p", "yes", "model", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "i", "image"),
+		"p", "yes", "model", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode", "trust", "i", "image"),
 		refused: func(f string) string {
 			if f == "addr" {
 				return "--addr is for aci serve: aci serve --addr HOST:PORT (see aci serve --help)"
@@ -29,7 +29,7 @@ var (
 			return ""
 		}}
 	serveCmd = command{name: "aci serve", help: serveHelp, flags: names(
-		"addr", "yes", "model", "max-steps", "sandbox", "version", "help", "h"),
+		"addr", "yes", "model", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
 			case "p", "resume", "sessions", "output-format":
@@ -38,7 +38,7 @@ var (
 			return ""
 		}}
 	acpCmd = command{name: "aci acp", help: acpHelp, flags: names(
-		"model", "max-steps", "sandbox", "version", "help", "h"),
+		"model", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
 			case "yes":
@@ -80,7 +80,7 @@ var misspelled = map[string]string{
 	"yolo": "yes", "y": "yes", "dangerously-skip-permissions": "yes", "yes-always": "yes",
 	"max-turns": "max-steps", "steps": "max-steps", "continue": "resume", "c": "resume",
 	"output": "output-format", "format": "output-format", "o": "output-format",
-	"v": "version", "V": "version",
+	"v": "version", "V": "version", "mode": "permission-mode",
 }
 
 // unknownFlag turns the flag package's "flag provided but not defined"
@@ -171,13 +171,16 @@ func editDistance(a, b string) int {
 
 // bareP rewrites a -p that has no question after it (last on the line,
 // followed by another flag, or by "-") to -p=, so the question comes from
-// stdin (PROTOCOL.md §1) instead of the next flag being taken for it.
-func bareP(args []string, fs *flag.FlagSet) []string {
+// stdin (PROTOCOL.md §1) instead of the next flag being taken for it. A
+// flag-like word after -p that is not one of fs's flags (--verbose, -q,
+// habits from other tools) is a usage error, never a question; "--" after
+// -p makes the next word the question whatever it looks like.
+func (c command) bareP(args []string, fs *flag.FlagSet) ([]string, error) {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			return append(out, args[i:]...)
+			return append(out, args[i:]...), nil
 		}
 		if a != "-p" && a != "--p" {
 			out = append(out, a)
@@ -189,13 +192,43 @@ func bareP(args []string, fs *flag.FlagSet) []string {
 		case args[i+1] == "-":
 			out = append(out, "-p=")
 			i++
+		case args[i+1] == "--":
+			if i+2 == len(args) {
+				return append(out, "-p=", "--"), nil
+			}
+			return append(append(out, "-p="+args[i+2], "--"), args[i+3:]...), nil
 		case isFlag(args[i+1], fs):
 			out = append(out, "-p=")
+		case flagLike(args[i+1]):
+			next := args[i+1]
+			name, _, _ := strings.Cut(strings.TrimLeft(next, "-"), "=")
+			msg := fmt.Sprintf("-p is followed by %s, which is not a flag of %s", next, c.name)
+			if s := c.suggest(name); s != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", dashed(s))
+			}
+			return nil, usageErr("%s; to ask it as the question: %s -p -- %s (see %s --help)", msg, c.name, next, c.name)
 		default:
 			out = append(out, a)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// flagLike reports whether word looks like a flag (-q, --verbose,
+// --level=3) rather than a question that happens to start with a dash.
+func flagLike(word string) bool {
+	name, _, _ := strings.Cut(word, "=")
+	body := strings.TrimPrefix(strings.TrimPrefix(name, "-"), "-")
+	if len(body) == len(name) || body == "" || len(name)-len(body) > 2 {
+		return false
+	}
+	for i, r := range body {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '-' || r == '_')) {
+			return false
+		}
+	}
+	return true
 }
 
 // isFlag reports whether word is one of fs's flags (a question that merely

@@ -112,7 +112,7 @@ func TestOutputFormatJSON(t *testing.T) {
 		t.Errorf("denial %v", d)
 	}
 	// stderr stays for humans.
-	for _, want := range []string{"Reading the notes.", "denied by aci in pipe mode (no terminal to ask): ", "file_2 write denied"} {
+	for _, want := range []string{"Reading the notes.", "denied by aci in pipe mode (no terminal to ask): ", "⊘ write ", "out.txt · denied"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}

@@ -7,7 +7,8 @@ package main
 const mainHelp = `aci — a terminal coding agent
 
 Usage:
-  aci                        interactive session (on a terminal)
+  aci                        interactive session (on a terminal); before a dangerous
+                             action it asks: y, n or a (always), then Enter
   echo "question" | aci      answer one question; the answer goes to stdout
   aci -p "question"          the same; piped stdin is appended as context
   echo "question" | aci -p   the same, the question read from stdin
@@ -19,11 +20,16 @@ Usage:
                              Protocol (aci acp --help)
 
 Flags:
-  -p QUESTION          ask one question and exit (without QUESTION: stdin)
+  -p QUESTION          ask one question and exit (without QUESTION: stdin);
+                       a flag-like QUESTION needs -- first: aci -p -- --help
   -i FILE              attach a picture (PNG, JPEG, GIF, WebP) to the -p
                        question; repeatable; also --image FILE (in the
                        REPL: @shot.png in the question)
   --yes                approve dangerous commands without asking (also ACI_YES=1)
+  --permission-mode M  ask (every change asked), default, plan (nothing
+                       changes; accept the plan to carry it out) or yes
+  --trust              run this folder's project hooks and MCP servers
+                       without asking whether it is trusted
   --model NAME         model name (overrides OPENAI_MODEL)
   --max-steps N        model calls per turn (overrides ACI_MAX_STEPS)
   --resume [ID]        continue the most recent session of this directory
@@ -87,6 +93,8 @@ Flags:
   --model NAME       model name (overrides OPENAI_MODEL)
   --max-steps N      model calls per turn (overrides ACI_MAX_STEPS)
   --yes              approve dangerous actions without asking a client
+  --permission-mode M  the mode sessions start in: ask, default, plan or yes
+  --trust            run the folder's project hooks and MCP servers
   --sandbox MODE     workspace (commands contained) or off
   --version          print the version
   --help             show this help
@@ -120,6 +128,8 @@ Flags:
   --model NAME     model name (overrides OPENAI_MODEL)
   --max-steps N    model calls per turn (overrides ACI_MAX_STEPS)
   --sandbox MODE   workspace (commands contained) or off
+  --permission-mode M  the mode sessions start in: ask, default or plan
+  --trust          run the folder's project hooks and MCP servers
   --version        print the version
   --help           show this help
 

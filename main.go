@@ -131,7 +131,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 
 	// One session type for every front end: what differs is who approves,
 	// who keeps the undo journal and who draws.
-	opts := session.Options{Workdir: workdir, Resume: cfg.Resume, ResumeID: cfg.ResumeID}
+	opts := session.Options{Workdir: workdir, Resume: cfg.Resume, ResumeID: cfg.ResumeID, Mode: cfg.PermissionMode, Trust: cfg.Trust}
 	var repl *ui.REPL
 	if interactive {
 		var notes []string
@@ -151,6 +151,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 		defer repl.Close()
 		opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
+		if !opts.Trust {
+			opts.Trust = askTrust(repl, workdir, opts.Say)
+		}
 		s, err := factory.New(context.Background(), opts)
 		if err != nil {
 			repl.Close()

@@ -90,7 +90,7 @@ func TestFixABug(t *testing.T) {
 	if !strings.Contains(string(got), "return a + b") {
 		t.Errorf("file not fixed:\n%s", got)
 	}
-	for _, want := range []string{"Let me read it.\n", "launcher open ok", "file_1 view ok", "file_1 edit ok"} {
+	for _, want := range []string{"Let me read it.\n", "✓ open calc/calc.go · ok", "✓ read calc/calc.go from line 3 · ok", "✓ edit calc/calc.go · ok"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}

@@ -218,7 +218,7 @@ func TestE2ENetworkNothingLeaves(t *testing.T) {
 // logSlow logs the progress lines of commands that took seconds.
 func logSlow(t *testing.T, stderr string) {
 	for _, line := range strings.Split(stderr, "\n") {
-		if strings.Contains(line, "bash_1 run") && regexp.MustCompile(`, [0-9.]+s[;\]]`).MatchString(line) {
+		if strings.HasPrefix(strings.TrimSpace(line), "✓ run ") && regexp.MustCompile(`, [0-9.]+s[;\]]`).MatchString(line) {
 			t.Log(strings.TrimSpace(line))
 		}
 	}

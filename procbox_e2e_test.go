@@ -217,7 +217,7 @@ func TestE2EProtectedFiles(t *testing.T) {
 			t.Errorf("%s exists after the command", name)
 		}
 	}
-	if got := resultOf(t, srv, "call_2_1"); !strings.Contains(got, "protected files it created were moved out of the workspace: ") || !strings.Contains(got, ".envrc (moved to ") {
+	if got := resultOf(t, srv, "call_2_1"); !strings.Contains(got, "protected files it created or changed were moved out of the workspace or put back: ") || !strings.Contains(got, ".envrc (moved to ") {
 		t.Errorf("the result does not say .envrc was moved away: %q", got)
 	}
 	if got := resultOf(t, srv, "call_3_1"); !strings.Contains(got, "exit 0") {

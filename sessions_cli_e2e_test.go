@@ -108,8 +108,8 @@ func TestPipeProgressShowsTheWork(t *testing.T) {
 	if r.code != 0 || r.stdout != "done\n" {
 		t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"✓ launcher open ok: opened file_1 · file a.txt", "    -old line\n    +new line\n",
-		"✗ bash_1 run failed: exit 3", "· $ echo boom; exit 3", "    │ boom\n"} {
+	for _, want := range []string{"✓ open a.txt · ok: opened file_1", "    -old line\n    +new line\n",
+		"✗ run echo boom; exit 3 · failed: exit 3", "    │ boom\n"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}

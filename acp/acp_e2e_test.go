@@ -92,7 +92,8 @@ func TestACPPromptReadEditRun(t *testing.T) {
 		t.Fatalf("%d tool calls, want 4: %v", len(order), order)
 	}
 	want := []struct{ kind, title string }{
-		{"read", "Open calc.go"}, {"edit", "Edit calc.go"}, {"execute", "Open a shell"}, {"execute", "grep -c 'a + b' calc.go && echo checked-ok"},
+		// The calls as their windows describe them, the same words on every front end.
+		{"read", "open calc.go"}, {"edit", "edit calc.go"}, {"execute", "open a shell"}, {"execute", "run grep -c 'a + b' calc.go && echo checked-ok"},
 	}
 	for i, id := range order {
 		list := byID[id]
@@ -168,6 +169,13 @@ func TestACPMalformedMessages(t *testing.T) {
 		if m.Error == nil || m.Error.Code != c.code {
 			t.Errorf("%s %v: %+v, want error %d", c.method, c.params, m.Error, c.code)
 		}
+	}
+	// A prompt over 256 KiB of text, as aci serve's message limit.
+	big := strings.Repeat("x", 200<<10)
+	m := e.wait(e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{
+		map[string]any{"type": "text", "text": big}, map[string]any{"type": "text", "text": big}}}))
+	if m.Error == nil || m.Error.Code != -32602 || !strings.Contains(m.Error.Message, "limit of 256 KiB") {
+		t.Errorf("a 400 KiB prompt: %+v", m.Error)
 	}
 	if got := e.prompt(sid, "are you there?"); got != "end_turn" {
 		t.Fatalf("after the bad messages: stopReason %q", got)
@@ -256,7 +264,7 @@ func TestACPPermission(t *testing.T) {
 				optKinds = append(optKinds, o.Kind)
 			}
 			if p.SessionID != sid || p.ToolCall.ToolCallID != "call_1_2" || p.ToolCall.Title != "rm -rf ~/precious" || p.ToolCall.Kind != "execute" ||
-				strings.Join(optKinds, ",") != "allow_once,allow_always,reject_once,reject_always" {
+				strings.Join(optKinds, ",") != "allow_once,allow_always,allow_always,reject_once,reject_always" {
 				t.Errorf("permission request = %s", reqs[0].Params)
 			}
 			_, err := os.Stat(sentinel)

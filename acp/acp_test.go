@@ -35,6 +35,7 @@ func TestReadLine(t *testing.T) {
 
 func TestQuestionOf(t *testing.T) {
 	text := "func main() {}\n"
+	big := strings.Repeat("line\n", maxPromptText/5)
 	tests := []struct {
 		name   string
 		blocks []contentBlock
@@ -55,6 +56,9 @@ func TestQuestionOf(t *testing.T) {
 		{"image", []contentBlock{{Type: "image", Data: "AA==", MimeType: "image/png"}}, nil, nil, true},
 		{"unknown", []contentBlock{{Type: "video"}}, nil, nil, true},
 		{"blank", []contentBlock{textBlock("  ")}, nil, nil, true},
+		{"at the limit", []contentBlock{textBlock(strings.Repeat("x", maxPromptText))}, []string{"xxx"}, nil, false},
+		{"over the limit", []contentBlock{textBlock(strings.Repeat("x", maxPromptText+1))}, nil, nil, true},
+		{"over the limit embedded", []contentBlock{textBlock("explain"), {Type: "resource", Resource: &resourceContents{URI: "file:///work/p/big.txt", Text: &big}}}, nil, nil, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

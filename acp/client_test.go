@@ -50,6 +50,41 @@ type editor struct {
 	cancelled []string         // request ids aci withdrew ($/cancel_request)
 	onRequest func(m rpcMsg) (any, error)
 	changed   chan struct{}
+
+	// gate stops the editor reading aci's stdout while it is closed.
+	gate gate
+}
+
+// gate holds reads back while closed (a read under way finishes).
+type gate struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	closed bool
+}
+
+func (g *gate) set(closed bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cond == nil {
+		g.cond = sync.NewCond(&g.mu)
+	}
+	g.closed = closed
+	g.cond.Broadcast()
+}
+
+// gated reads through the editor's gate.
+type gated struct {
+	r io.Reader
+	g *gate
+}
+
+func (r gated) Read(p []byte) (int, error) {
+	r.g.mu.Lock()
+	for r.g.closed {
+		r.g.cond.Wait()
+	}
+	r.g.mu.Unlock()
+	return r.r.Read(p)
 }
 
 // startACP runs `aci acp` in dir against srv.
@@ -81,7 +116,7 @@ func startCmd(t *testing.T, cmd *exec.Cmd) *editor {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go e.read(stdout)
+	go e.read(gated{stdout, &e.gate})
 	t.Cleanup(func() {
 		e.stdin.Close()
 		select {

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"fmt"
+	"github.com/aci-dev/aci/internal/dirs"
 	"log"
 	"os"
 	"path/filepath"
@@ -15,15 +16,10 @@ const maxLogBytes = 10 << 20
 // ~/.local/state/aci/acp.log): stdout carries only protocol messages, and
 // an editor seldom shows stderr.
 func OpenLog() (*log.Logger, func() error, error) {
-	state := os.Getenv("XDG_STATE_HOME")
-	if state == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return nil, nil, fmt.Errorf("find the state folder: %w", err)
-		}
-		state = filepath.Join(home, ".local", "state")
+	dir, err := dirs.State()
+	if err != nil {
+		return nil, nil, fmt.Errorf("find the state folder: %w", err)
 	}
-	dir := filepath.Join(state, "aci")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create %s: %w", dir, err)
 	}

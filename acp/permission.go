@@ -18,6 +18,9 @@ const (
 	optAllowAlways  = "allow_always"
 	optRejectOnce   = "reject_once"
 	optRejectAlways = "reject_always"
+	// optAllowProject keeps a rule for this project (PROTOCOL.md §10);
+	// offered where a rule can say the action, with the kind allow_always.
+	optAllowProject = "allow_always_project"
 )
 
 // approver asks the editor (session/request_permission) every question
@@ -41,12 +44,16 @@ func (a *approver) Approve(ctx context.Context, req windows.ApprovalRequest) win
 	if refused {
 		return windows.Decision{Message: "refused for the rest of the session"}
 	}
-	params := permissionParams{SessionID: a.sessionID, ToolCall: a.toolCall(req), Options: []permissionOption{
+	opts := []permissionOption{
 		{OptionID: optAllowOnce, Name: "Allow", Kind: optAllowOnce},
 		{OptionID: optAllowAlways, Name: alwaysName(req), Kind: optAllowAlways},
-		{OptionID: optRejectOnce, Name: "Deny", Kind: optRejectOnce},
-		{OptionID: optRejectAlways, Name: "Always deny", Kind: optRejectAlways},
-	}}
+	}
+	if rule, ok := windows.ProjectRule(req, ""); ok {
+		opts = append(opts, permissionOption{OptionID: optAllowProject, Name: "Always allow in this project (" + rule + ")", Kind: optAllowAlways})
+	}
+	opts = append(opts, permissionOption{OptionID: optRejectOnce, Name: "Deny", Kind: optRejectOnce},
+		permissionOption{OptionID: optRejectAlways, Name: "Always deny", Kind: optRejectAlways})
+	params := permissionParams{SessionID: a.sessionID, ToolCall: a.toolCall(req), Options: opts}
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
 	var res permissionResult
@@ -68,6 +75,8 @@ func (a *approver) Approve(ctx context.Context, req windows.ApprovalRequest) win
 		return windows.Decision{Allow: true}
 	case optAllowAlways:
 		return windows.Decision{Allow: true, Always: true}
+	case optAllowProject:
+		return windows.Decision{Allow: true, Always: true, Project: true}
 	case optRejectAlways:
 		a.mu.Lock()
 		a.rejected[key] = true

@@ -10,6 +10,17 @@ import (
 	"github.com/aci-dev/aci/protocol"
 )
 
+// maxPromptText bounds a prompt's text, embedded files included: the
+// same 256 KiB aci serve takes in one message. A larger file is better
+// linked (resource_link): the model then opens it as a window and reads
+// what it needs.
+const maxPromptText = 256 << 10
+
+// tooLong is the error for a prompt over maxPromptText.
+func tooLong(n int) *rpcError {
+	return invalidParams("invalid params: the prompt's text is %d KiB, over aci's limit of %d KiB (a large file is better linked than embedded)", (n+1023)>>10, maxPromptText>>10)
+}
+
 // questionOf makes the user message of a prompt: its text, the embedded
 // resources as context blocks, and the files it links (an @-mention),
 // which are returned to be opened as file windows so the model sees them
@@ -57,6 +68,9 @@ func questionOf(blocks []contentBlock, cwd string) (question string, attach []st
 	}
 	if len(linked) > 0 {
 		b.WriteString("\n\nAttached: " + strings.Join(linked, ", "))
+	}
+	if n := b.Len(); n > maxPromptText {
+		return "", nil, tooLong(n)
 	}
 	question = strings.TrimSpace(b.String())
 	if question == "" {

@@ -244,6 +244,18 @@ func (c *conn) notify(method string, params any) {
 	c.send(message{Method: method, Params: data}, true)
 }
 
+// notifyClean sends a notification whose params hold only what was
+// redacted where it was made (the session's events): it is not redacted
+// again, so the editor gets the same text as every other wire.
+func (c *conn) notifyClean(method string, params any) {
+	data, err := json.Marshal(params)
+	if err != nil {
+		c.log.Printf("encode %s: %v", method, err)
+		return
+	}
+	c.send(message{Method: method, Params: data}, false)
+}
+
 // send writes one message as one line. Everything but a file's content
 // on its way into the editor passes the secrets redactor: the API key
 // never reaches the editor, whatever a command printed.

@@ -29,8 +29,10 @@ import (
 // Config is what Run needs.
 type Config struct {
 	Factory *session.Factory
-	Version string      // aci's, for agentInfo
-	Log     *log.Logger // where the connection's troubles go; nil discards them
+	Version string           // aci's, for agentInfo
+	Log     *log.Logger      // where the connection's troubles go; nil discards them
+	Mode    windows.PermMode // the mode sessions start in (--permission-mode)
+	Trust   bool             // the project's hooks and MCP servers run (--trust)
 }
 
 // server is one connection's state.
@@ -139,13 +141,19 @@ func (srv *server) handle(ctx context.Context, method string, params json.RawMes
 			return nil, err
 		}
 		return srv.prompt(ctx, p)
+	case "session/set_mode":
+		var p setModeParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return srv.setMode(p)
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: "method not found: " + method}
 }
 
 func isKnown(method string) bool {
 	switch method {
-	case "session/new", "session/load", "session/prompt":
+	case "session/new", "session/load", "session/prompt", "session/set_mode":
 		return true
 	}
 	return false
@@ -204,7 +212,7 @@ func (srv *server) newSession(ctx context.Context, p newSessionParams) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return followed{newSessionResult{SessionID: s.id}, s.sendCommands}, nil
+	return followed{newSessionResult{SessionID: s.id, Modes: modeState(s.s.Mode())}, s.sendCommands}, nil
 }
 
 // loadSession continues a stored session (made by any front end in that
@@ -223,7 +231,9 @@ func (srv *server) loadSession(ctx context.Context, p loadSessionParams) (any, e
 	if stored := s.s.Resumed(); stored != nil {
 		s.replay(*stored)
 	}
-	return followed{struct{}{}, s.sendCommands}, nil
+	return followed{struct {
+		Modes *sessionModeState `json:"modes"`
+	}{modeState(s.s.Mode())}, s.sendCommands}, nil
 }
 
 // open builds an aci session for the editor: new, or resuming id.
@@ -245,12 +255,16 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	a := &acpSession{cwd: cwd}
 	perm := &approver{c: srv.c, timeout: srv.cfg.Factory.Config().ApprovalTimeout, rejected: map[string]bool{}}
 	files := &editorFiles{c: srv.c, read: caps.FS.ReadTextFile, write: caps.FS.WriteTextFile}
-	a.up = newUpdates(func(u any) { srv.c.notify("session/update", sessionNotification{SessionID: a.id, Update: u}) },
+	// The updates are made from the session's events, redacted at their
+	// source; a stored session's replay (replay) passes the redactor.
+	a.up = newUpdates(func(u any) { srv.c.notifyClean("session/update", sessionNotification{SessionID: a.id, Update: u}) },
 		cwd, func() []windows.Window { return a.s.Windows().Windows() }, caps.Session != nil && caps.Session.Notices != nil)
 	perm.running = a.up.runningCall
 	opt := session.Options{
 		Workdir:  cwd,
 		Approver: perm,
+		Mode:     srv.cfg.Mode,
+		Trust:    srv.cfg.Trust,
 		Events:   a.up.event,
 		MCP:      extra,
 		Say:      func(line string) { srv.log.Printf("session: %s", line) },
@@ -366,30 +380,46 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 	}
 	start := time.Now()
 	s.s.AttachImages(imgs)
-	_, err = s.s.Run(ctx, question)
+	res, err := s.s.Ask(ctx, question)
+	if err == nil && res.Outcome == session.Answered {
+		var accepted bool
+		var carried session.Result
+		if accepted, carried, err = s.offerPlan(ctx, srv.c); accepted && err == nil {
+			res = carried
+		}
+	}
 	s.sendCommands()
-	srv.log.Printf("session %s: prompt ended after %s: %v", s.id, time.Since(start).Round(time.Millisecond), err)
+	srv.log.Printf("session %s: prompt ended after %s: %s %s", s.id, time.Since(start).Round(time.Millisecond), res.Outcome, res.Error)
+	if errors.Is(err, session.ErrUsage) { // a command file that cannot run
+		return nil, invalidParams("%v", err)
+	}
+	if err != nil { // no turn began
+		return nil, &rpcError{Code: codeInvalidRequest, Message: err.Error()}
+	}
 	s.mu.Lock()
 	cancelled := s.cancelled
 	s.mu.Unlock()
-	switch {
-	case cancelled:
+	if cancelled {
+		// The editor cancelled: ACP wants "cancelled", however the turn ended.
 		return promptResult{StopReason: stopCancel}, nil
-	case err == nil:
-		return promptResult{StopReason: stopEndTurn}, nil
-	case errors.Is(err, agent.ErrStepLimit):
-		return promptResult{StopReason: stopMaxTurns}, nil
-	case agent.Classify(err).Class == agent.ClassContentFilter:
-		return promptResult{StopReason: stopRefusal}, nil
-	case ctx.Err() != nil:
-		return promptResult{StopReason: stopCancel}, nil
-	case errors.Is(err, session.ErrBusy):
-		return nil, &rpcError{Code: codeInvalidRequest, Message: err.Error()}
-	case errors.Is(err, session.ErrUsage): // a command file that cannot run
-		return nil, invalidParams("%v", err)
 	}
-	cfg := srv.cfg.Factory.Config()
-	return nil, &rpcError{Code: codeInternalError, Message: agent.Describe(err, cfg.Client.BaseURL, s.s.Model())}
+	return stopOf(res)
+}
+
+// stopOf maps how the session says the turn ended to ACP's stop reasons;
+// a failure is an error with the result's one line.
+func stopOf(r session.Result) (any, error) {
+	switch {
+	case r.Outcome == session.Answered:
+		return promptResult{StopReason: stopEndTurn}, nil
+	case r.Outcome == session.Interrupted:
+		return promptResult{StopReason: stopCancel}, nil
+	case r.Cause == session.CauseStepLimit:
+		return promptResult{StopReason: stopMaxTurns}, nil
+	case r.Cause == session.CauseRefused:
+		return promptResult{StopReason: stopRefusal}, nil
+	}
+	return nil, &rpcError{Code: codeInternalError, Message: r.Error}
 }
 
 // cancelPrompt ends the running prompt, if any: its model request, its
@@ -403,14 +433,20 @@ func (a *acpSession) cancelPrompt() {
 	}
 }
 
-// replay sends a stored conversation as the updates that made it.
+// replay sends a stored conversation as the updates that made it, the
+// secrets removed (a transcript is not an event).
 func (a *acpSession) replay(stored agent.Session) {
+	send := func(u any) {
+		data, _ := json.Marshal(u)
+		var clean json.RawMessage = []byte(tools.Secrets.Redact(string(data)))
+		a.up.send(clean)
+	}
 	for _, it := range stored.Shown {
 		switch it.Kind {
 		case "question":
-			a.up.send(chunk{SessionUpdate: "user_message_chunk", Content: textBlock(it.Text)})
+			send(chunk{SessionUpdate: "user_message_chunk", Content: textBlock(it.Text)})
 		case "answer":
-			a.up.send(chunk{SessionUpdate: "agent_message_chunk", Content: textBlock(it.Text)})
+			send(chunk{SessionUpdate: "agent_message_chunk", Content: textBlock(it.Text)})
 		case "call":
 			if it.Call == nil {
 				continue
@@ -420,7 +456,7 @@ func (a *acpSession) replay(stored agent.Session) {
 			if it.Call.Status == "error" || it.Call.Status == "denied" {
 				tc.Status = statusFailed
 			}
-			a.up.send(tc)
+			send(tc)
 		}
 	}
 }

@@ -78,7 +78,8 @@ type newSessionParams struct {
 }
 
 type newSessionResult struct {
-	SessionID string `json:"sessionId"`
+	SessionID string            `json:"sessionId"`
+	Modes     *sessionModeState `json:"modes,omitempty"` // modes.go
 }
 
 type loadSessionParams struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -24,16 +25,11 @@ type updates struct {
 	mu      sync.Mutex
 	shown   map[string]string // window id → the content last sent
 	current string            // the call running now, for a permission request
-	outputs map[string]string // call id → its output so far, while it runs
 }
 
 func newUpdates(send func(any), cwd string, wins func() []windows.Window, notices bool) *updates {
-	return &updates{send: send, cwd: cwd, windows: wins, notices: notices, shown: map[string]string{}, outputs: map[string]string{}}
+	return &updates{send: send, cwd: cwd, windows: wins, notices: notices, shown: map[string]string{}}
 }
-
-// liveOutputMax bounds the output a running call's updates carry: its
-// last part, as a terminal keeps its last screens.
-const liveOutputMax = 32 << 10
 
 // event takes one of the session's events, in order.
 func (u *updates) event(ev session.Event) {
@@ -50,7 +46,7 @@ func (u *updates) event(ev session.Event) {
 		}
 	case session.ToolCall:
 		u.current = e.Call.ID
-		tc := u.describe(e.Call, e.Title)
+		tc := u.described(e)
 		tc.SessionUpdate, tc.Status = "tool_call", statusPending
 		u.send(tc)
 		u.send(toolCall{SessionUpdate: "tool_call_update", ToolCallID: e.Call.ID, Status: statusInProgress})
@@ -58,18 +54,17 @@ func (u *updates) event(ev session.Event) {
 		if e.CallID == "" {
 			return // a background task's: its window shows it
 		}
-		out := u.outputs[e.CallID] + e.Text
-		if len(out) > liveOutputMax {
-			out = "…" + out[len(out)-liveOutputMax:]
-		}
-		u.outputs[e.CallID] = out
-		// Content replaces the call's content: the output so far.
+		// Each update carries the piece that came since the last, not the
+		// output so far: sending it costs what was printed, once. An
+		// editor shows the latest piece while the command runs (a live
+		// tail); the last update has the output as the model got it.
 		u.send(toolCall{SessionUpdate: "tool_call_update", ToolCallID: e.CallID, Status: statusInProgress,
-			Content: []toolContent{textContent(fence(out))}})
+			Content: []toolContent{textContent(fence(e.Text))}})
 	case session.ToolResult:
 		u.current = ""
-		delete(u.outputs, e.Call.ID)
 		u.send(u.result(e))
+	case session.ModeEvent:
+		u.modeEvent(e)
 	case session.Notice:
 		if e.Kind == "compression" {
 			u.notice("info", "the earlier conversation was summarised to fit the model's context")
@@ -96,8 +91,31 @@ func (u *updates) runningCall() string {
 	return u.current
 }
 
-// describe is a call as a tool call: its kind, a title a person reads,
-// the files it touches. title is the window's title when known.
+// described is a call as a tool call: the title, kind and files its
+// window described it with (the same words every front end shows).
+func (u *updates) described(e session.ToolCall) toolCall {
+	if e.Desc.Title == "" {
+		return u.describe(e.Call, e.Title)
+	}
+	tc := toolCall{ToolCallID: e.Call.ID, Kind: e.Desc.Kind, Title: e.Desc.Title}
+	if raw, err := json.Marshal(e.Call.Params); err == nil && e.Call.Params != nil {
+		tc.RawInput = raw
+	}
+	for _, p := range e.Desc.Paths {
+		loc := location{Path: p}
+		if e.Call.ActionID == "view" {
+			var n int
+			json.Unmarshal(e.Call.Params["start_line"], &n)
+			loc.Line = max(n, 1)
+		}
+		tc.Locations = append(tc.Locations, loc)
+	}
+	return tc
+}
+
+// describe is a stored call (a loaded session's replay, which keeps no
+// description) as a tool call: its kind, a title a person reads, the
+// files it touches. title is the window's title when known.
 func (u *updates) describe(c protocol.Call, title string) toolCall {
 	tc := toolCall{ToolCallID: c.ID, Kind: "other"}
 	if raw, err := json.Marshal(c.Params); err == nil && c.Params != nil {
@@ -247,7 +265,8 @@ func (u *updates) changedWindow(ev session.ToolResult) string {
 		if w.ID() != id {
 			continue
 		}
-		content := w.View().Content
+		// A window's content is no event: it is redacted here.
+		content := tools.Secrets.Redact(w.View().Content)
 		if content == u.shown[id] {
 			return ""
 		}
@@ -289,7 +308,7 @@ func appOf(id string) string {
 func (u *updates) windowTitle(id string) string {
 	for _, w := range u.windows() {
 		if w.ID() == id {
-			return w.Title()
+			return tools.Secrets.Redact(w.Title())
 		}
 	}
 	return id

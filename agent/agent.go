@@ -72,6 +72,8 @@ type Agent struct {
 	conv   *Conversation
 	watch  turnWatch       // loops and reasoning-only replies in this turn (loops.go)
 	steer  func() []string // messages the person sent during the turn (steer.go)
+	hooks  Hooks           // the person's hooks (hooks.go); nil: none
+	stops  int             // times Stop hooks made this turn go on
 }
 
 // Stats counts a session's usage.
@@ -148,7 +150,7 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 	c := a.conv
 	defer c.flush()
 	c.Ask(question)
-	a.watch = turnWatch{}
+	a.watch, a.stops = turnWatch{}, 0
 	for step := 1; ; step++ {
 		if step > a.cfg.MaxSteps {
 			calls := fmt.Sprintf("%d model calls", a.cfg.MaxSteps)
@@ -185,6 +187,10 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 			continue
 		}
 		if !parsed.HasCalls() {
+			if more := a.stopHook(ctx, parsed.Text); more != "" {
+				c.AddResults(more)
+				continue
+			}
 			return parsed.Text, nil
 		}
 		results := a.runBatch(ctx, parsed.Calls)
@@ -247,7 +253,7 @@ func (a *Agent) runBatch(ctx context.Context, calls []protocol.Call) []protocol.
 			out = windows.Fail("not run: the turn was interrupted")
 		default:
 			a.conv.Touch(c.WindowID)
-			out = a.wm.Execute(ctx, c.WindowID, c.ActionID, c.Params)
+			out = a.execute(ctx, c)
 		}
 		out.Text, out.Output, out.Diff = a.cfg.Redact(out.Text), a.cfg.Redact(out.Output), a.cfg.Redact(out.Diff)
 		res.Status, res.Text = out.Status, out.Text

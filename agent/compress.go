@@ -45,6 +45,7 @@ func (c *Conversation) Compact(ctx context.Context, focus string) (Compression, 
 	if len(c.history) == 0 {
 		return Compression{}, errors.New("nothing to compress yet")
 	}
+	c.beforeCompress(ctx, "manual", focus)
 	return c.compress(ctx, focus, false)
 }
 

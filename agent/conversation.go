@@ -20,6 +20,8 @@ type Conversation struct {
 	wm     *windows.Manager
 	cfg    Config
 	emit   func(Event)
+	// preCompact is told before a compression (PreCompact hooks); nil: none.
+	preCompact func(ctx context.Context, trigger, focus string)
 
 	history []entry
 	views   *views
@@ -86,6 +88,7 @@ func (c *Conversation) Next(ctx context.Context, steers ...string) ([]Message, e
 // Overflowed is the request again after the model refused the last one
 // as too long for its context: the history is compressed first.
 func (c *Conversation) Overflowed(ctx context.Context) ([]Message, error) {
+	c.beforeCompress(ctx, "auto", "")
 	if _, err := c.compress(ctx, "", true); err != nil {
 		return nil, err
 	}

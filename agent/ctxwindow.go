@@ -240,6 +240,7 @@ func (c *Conversation) fitContext(ctx context.Context) error {
 	if len(c.history) > 1 && (overflow || (limit > 0 && est > limit)) {
 		// A history that overflows the window goes as a cut-down transcript:
 		// a server would silently drop the start of the full one.
+		c.beforeCompress(ctx, "auto", "")
 		if _, err := c.compress(ctx, "", overflow); err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/internal/dirs"
 	"io"
 	"os"
 	"path/filepath"
@@ -77,18 +78,15 @@ type Transcript struct {
 // keptSessions is how many transcripts of one working directory are kept.
 const keptSessions = 100
 
-// SessionsDir is where transcripts live: $XDG_STATE_HOME/aci/sessions, or
-// ~/.local/state/aci/sessions.
+// SessionsDir is where transcripts live: sessions in aci's state folder
+// (internal/dirs: $XDG_STATE_HOME/aci/sessions, or
+// ~/.local/state/aci/sessions).
 func SessionsDir() (string, error) {
-	state := os.Getenv("XDG_STATE_HOME")
-	if state == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("find the state folder: %w", err)
-		}
-		state = filepath.Join(home, ".local", "state")
+	state, err := dirs.State()
+	if err != nil {
+		return "", fmt.Errorf("find the state folder: %w", err)
 	}
-	return filepath.Join(state, "aci", "sessions"), nil
+	return filepath.Join(state, "sessions"), nil
 }
 
 // NewTranscript starts a new transcript for workdir; its file is created

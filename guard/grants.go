@@ -90,7 +90,19 @@ func (c *cmdChecker) noteMachine(v string) {
 		}
 		v = v[i+1:]
 	}
-	v = filepath.Clean(v)
+	// The folders a ".." climbs out of must be there too, or the path
+	// leads nowhere inside the sandbox (grants_dotdot.go).
+	for _, pre := range dotDotPrefixes(v) {
+		c.noteMachineAt(pre)
+	}
+	c.noteMachineAt(filepath.Clean(v))
+}
+
+// noteMachineAt is noteMachine for a clean absolute path.
+func (c *cmdChecker) noteMachineAt(v string) {
+	if len(c.shared.machine) >= maxGrantPaths {
+		return
+	}
 	for _, s := range c.env.scratch {
 		if v == s || !pathWithin(v, s) || !onMachine(s, v) {
 			continue

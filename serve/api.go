@@ -103,11 +103,11 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) get(w http.ResponseWriter, r *http.Request) {
-	ss, ok := s.session(w, r)
+	info, _, ok := s.viewed(w, r) // looking takes no lock (view.go)
 	if !ok {
 		return
 	}
-	s.writeJSON(w, http.StatusOK, ss.Info())
+	s.writeJSON(w, http.StatusOK, info)
 }
 
 // remove ends a session's tasks and servers; its transcript stays, so a
@@ -184,11 +184,15 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ss, ok := s.session(w, r)
+	_, ss, ok := s.viewed(w, r)
 	if !ok {
 		return
 	}
 	reqID := r.PathValue("request_id")
+	if ss == nil { // not loaded: nothing is asked
+		s.fail(w, http.StatusNotFound, "no question %s is waiting in this session", quoteShort(reqID))
+		return
+	}
 	if err := ss.Decide(reqID, d); err != nil {
 		if errors.Is(err, session.ErrNoRequest) {
 			s.fail(w, http.StatusNotFound, "no question %s is waiting in this session", quoteShort(reqID))
@@ -201,12 +205,24 @@ func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) window(w http.ResponseWriter, r *http.Request) {
-	ss, ok := s.session(w, r)
+	info, ss, ok := s.viewed(w, r)
 	if !ok {
 		return
 	}
 	id := r.PathValue("window_id")
-	win, found := ss.Window(id)
+	var win session.WindowInfo
+	found := false
+	if ss != nil {
+		win, found = ss.Window(id)
+	} else {
+		// Not loaded: the window as the transcript lists it, no content
+		// until the session is loaded (a message) and it opens again.
+		for _, x := range info.Windows {
+			if x.ID == id {
+				win, found = x, true
+			}
+		}
+	}
 	if !found {
 		s.fail(w, http.StatusNotFound, "no window %s is open in this session", quoteShort(id))
 		return
@@ -220,20 +236,20 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	parent, ok := s.session(w, r)
+	info, parent, ok := s.viewed(w, r) // a branch is made from the transcript: no lock
 	if !ok {
 		return
 	}
-	n := len(parent.Info().Turns)
+	n := len(info.Turns)
 	switch {
-	case parent.Running() && turn >= n:
+	case parent != nil && parent.Running() && turn >= n:
 		s.fail(w, http.StatusConflict, "turn %d is still running: fork at an earlier turn, or once it ends", n)
 		return
 	case turn > n:
 		s.fail(w, http.StatusBadRequest, "the session has %d turns: a branch keeps 1 to %d of them, not %d", n, n, turn)
 		return
 	}
-	ss, err := s.cfg.Factory.Fork(s.ctx, parent.ID(), turn, s.options(""))
+	ss, err := s.cfg.Factory.Fork(s.ctx, info.ID, turn, s.options(""))
 	switch {
 	case errors.Is(err, session.ErrUsage):
 		s.fail(w, http.StatusBadRequest, "fork: %v", err)
@@ -246,7 +262,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusServiceUnavailable, "%v", err)
 		return
 	}
-	s.writeJSON(w, http.StatusCreated, map[string]any{"id": ss.ID(), "parent": parent.ID(), "from_turn": turn})
+	s.writeJSON(w, http.StatusCreated, map[string]any{"id": ss.ID(), "parent": info.ID, "from_turn": turn})
 }
 
 // session finds the request's session, loading its transcript when it is
@@ -329,6 +345,8 @@ func (s *Server) options(model string) session.Options {
 		Workdir:  s.cfg.Workdir,
 		Model:    model,
 		Approver: s.cfg.Approver,
+		Mode:     s.cfg.Mode,
+		Trust:    s.cfg.Trust,
 		Say:      func(line string) { s.log.Print(line) },
 		Journal:  newJournal(),
 	}

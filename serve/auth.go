@@ -32,10 +32,18 @@ func (s *Server) sameToken(got string) bool {
 }
 
 // hostOK says whether the request names this server: its Host must be
-// the address the connection came in on (or localhost with that port,
-// on a loopback address). A page of another site whose name was pointed
-// at 127.0.0.1 (DNS rebinding) sends its own name and is refused.
-func hostOK(r *http.Request) bool {
+// the address the connection came in on (or, on a loopback address,
+// localhost or another loopback address, with that port). A page of
+// another site whose name was pointed at 127.0.0.1 (DNS rebinding) sends
+// its own name and is refused.
+func hostOK(r *http.Request) bool { return namesServer(r, r.Host) }
+
+// namesServer says whether hostport (a Host header, or an Origin's host)
+// is this server as the connection reached it: the same port, and the
+// address it came in on, or localhost or a loopback address when that
+// address is loopback — so the page works opened as
+// http://localhost:PORT/ or http://127.0.0.1:PORT/, whichever aci printed.
+func namesServer(r *http.Request, hostport string) bool {
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok {
 		return false
@@ -44,34 +52,37 @@ func hostOK(r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	host, port, err := net.SplitHostPort(r.Host)
-	if err != nil && !strings.Contains(r.Host, ":") {
-		host, port, err = r.Host, "80", nil // no port: the default one
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil && !strings.Contains(hostport, ":") {
+		host, port, err = hostport, "80", nil // no port: the default one
 	}
 	if err != nil || port != lport {
 		return false
 	}
-	if strings.EqualFold(host, "localhost") {
-		ip := net.ParseIP(lhost)
-		return ip != nil && ip.IsLoopback()
+	lip := net.ParseIP(lhost)
+	if lip == nil {
+		return false
 	}
-	hip, lip := net.ParseIP(host), net.ParseIP(lhost)
-	return hip != nil && lip != nil && hip.Equal(lip)
+	if strings.EqualFold(host, "localhost") {
+		return lip.IsLoopback()
+	}
+	hip := net.ParseIP(host)
+	return hip != nil && (hip.Equal(lip) || hip.IsLoopback() && lip.IsLoopback())
 }
 
 // originOK says whether a request's Origin, when it has one, is the
-// server's own: a script of another site may send requests, and gets 403
-// before anything else is looked at.
+// server's own (as hostOK judges a Host): a script of another site may
+// send requests, and gets 403 before anything else is looked at.
 func originOK(r *http.Request) bool {
 	o := r.Header.Get("Origin")
 	if o == "" {
 		return true
 	}
 	u, err := url.Parse(o)
-	if err != nil || u.Scheme != "http" || u.Path != "" || u.User != nil {
+	if err != nil || u.Scheme != "http" || u.Path != "" || u.User != nil || u.Host == "" {
 		return false
 	}
-	return strings.EqualFold(u.Host, r.Host)
+	return namesServer(r, u.Host)
 }
 
 // IsLoopback says whether addr (HOST:PORT) listens on loopback only;
@@ -86,4 +97,18 @@ func IsLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// noToken is text for a log or an answer with the server's token taken
+// out: a page that put it in a request's path by mistake does not leave
+// it there.
+func (s *Server) noToken(text string) string {
+	if len(s.token) < 8 {
+		return text
+	}
+	text = strings.ReplaceAll(text, s.token, "[token]")
+	if esc := url.PathEscape(s.token); esc != s.token {
+		text = strings.ReplaceAll(text, esc, "[token]")
+	}
+	return text
 }

@@ -121,9 +121,11 @@ func decodeDecision(body []byte) (windows.Decision, error) {
 		d.Allow = true
 	case "always":
 		d.Allow, d.Always = true, true
+	case "always_project":
+		d.Allow, d.Always, d.Project = true, true, true
 	case "deny":
 	default:
-		return windows.Decision{}, fmt.Errorf(`"decision" must be "allow", "deny" or "always", got %s`, quoteShort(req.Decision))
+		return windows.Decision{}, fmt.Errorf(`"decision" must be "allow", "deny", "always" or "always_project", got %s`, quoteShort(req.Decision))
 	}
 	return d, nil
 }

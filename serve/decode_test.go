@@ -27,7 +27,7 @@ func TestDecoders(t *testing.T) {
 		{"allow", decision, `{"decision":"allow"}`, "allow", ""},
 		{"always", decision, `{"decision":"always"}`, "always", ""},
 		{"deny with message", decision, `{"decision":"deny","message":" no "}`, "deny:no", ""},
-		{"bad decision", decision, `{"decision":"maybe"}`, nil, `must be "allow", "deny" or "always"`},
+		{"bad decision", decision, `{"decision":"maybe"}`, nil, `must be "allow", "deny", "always" or "always_project"`},
 		{"fork", fork, `{"turn":2}`, 2, ""},
 		{"fork zero", fork, `{"turn":0}`, nil, "1 or more"},
 		{"fork missing", fork, `{}`, nil, `"turn" is missing`},

@@ -37,6 +37,10 @@ func (s *Server) routes() []route {
 		{"GET", "/api/sessions/{id}/windows/{window_id}", s.window},
 		{"POST", "/api/sessions/{id}/fork", s.fork},
 		{"POST", "/api/sessions/{id}/rewind", s.rewind},
+		{"POST", "/api/sessions/{id}/mode", s.setMode},
+		{"POST", "/api/sessions/{id}/plan/accept", s.acceptPlan},
+		{"GET", "/api/trust", s.trustInfo},
+		{"POST", "/api/trust", s.trust},
 	}
 }
 
@@ -79,7 +83,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
 			// The path only: nothing of a query string reaches the log.
-			s.log.Printf("%s %s %d %s", r.Method, r.URL.Path, sw.status(), time.Since(start).Round(time.Millisecond))
+			s.log.Printf("%s %s %d %s", r.Method, s.noToken(r.URL.Path), sw.status(), time.Since(start).Round(time.Millisecond))
 		}()
 		h := sw.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -175,7 +179,7 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 
 // fail answers {"error": "one line"}.
 func (s *Server) fail(w http.ResponseWriter, status int, format string, args ...any) {
-	msg := oneLine(s.cfg.Redact(fmt.Sprintf(format, args...)))
+	msg := oneLine(s.noToken(s.cfg.Redact(fmt.Sprintf(format, args...))))
 	data, _ := json.Marshal(map[string]string{"error": msg})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")

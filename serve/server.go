@@ -41,6 +41,10 @@ type Config struct {
 	// Approver answers every session's questions (aci serve --yes); nil:
 	// each becomes an approval event that waits for a client's decision.
 	Approver windows.Approver
+	// Mode is the permission mode sessions start in ("" is default).
+	Mode windows.PermMode
+	// Trust lets the project's hooks and MCP servers run (--trust).
+	Trust bool
 	// Page serves GET / and its assets; nil: a short page pointing at the
 	// API.
 	Page http.Handler
@@ -160,7 +164,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 // turns are cancelled, their commands and MCP servers end, transcripts
 // stay. It returns nil after a shutdown asked for by ctx.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	lim := newConnLimit(ln, maxConns, maxConnsPerClient) // connlimit.go
 	hs := &http.Server{
+		ConnState:         lim.ConnState,
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		// A connection left open with no request is closed: a client that
@@ -170,7 +176,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:    s.log,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(lim) }()
 	select {
 	case err := <-errc:
 		s.Close()

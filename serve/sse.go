@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"net/http"
 	"strconv"
@@ -36,15 +35,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		after = n
 	}
-	ss, ok := s.session(w, r)
+	_, ss, ok := s.viewed(w, r) // watching takes no lock (view.go)
 	if !ok {
 		return
 	}
-	// From the first watcher on, the windows are looked at between turns
-	// too, so a background task's progress reaches clients.
-	ss.WatchWindows(windowRefresh)
-	replay, live, stop := ss.Subscribe(after)
-	defer stop()
 	s.streams.Add(1)
 	defer s.streams.Add(-1)
 
@@ -62,6 +56,19 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return err == nil && rc.Flush() == nil
 	}
 	buf.WriteString(": aci events\n\n") // the client knows it is connected
+	if ss == nil {
+		// Not loaded here: the stream waits until this server runs it (a
+		// message loads it), then everything it does is new to the client.
+		if ss = s.awaitLive(r, r.PathValue("id"), &buf, send); ss == nil {
+			return
+		}
+		after = 0
+	}
+	// From the first watcher on, the windows are looked at between turns
+	// too, so a background task's progress reaches clients.
+	ss.WatchWindows(windowRefresh)
+	replay, live, stop := ss.Subscribe(after)
+	defer stop()
 	for _, ev := range replay {
 		s.encodeEvent(&buf, ev)
 	}
@@ -106,10 +113,41 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// awaitLive waits, sending heartbeats, until this server runs session id;
+// nil when the client or the server went first.
+func (s *Server) awaitLive(r *http.Request, id string, buf *bytes.Buffer, send func() bool) *session.Session {
+	if !send() {
+		return nil
+	}
+	look := time.NewTicker(100 * time.Millisecond)
+	defer look.Stop()
+	beat := time.NewTicker(s.cfg.Heartbeat)
+	defer beat.Stop()
+	for {
+		select {
+		case <-look.C:
+			if ss := s.lookup(id); ss != nil {
+				return ss
+			}
+		case <-beat.C:
+			buf.WriteString(": ping\n\n")
+			if !send() {
+				return nil
+			}
+		case <-r.Context().Done():
+			return nil
+		case <-s.ctx.Done():
+			return nil
+		}
+	}
+}
+
 // encodeEvent writes one event: its id, its type and its object on one
-// data line (JSON keeps newlines escaped), secrets removed.
+// data line (JSON keeps newlines escaped). The object is the event's one
+// encoding, the same bytes as stream-json's line; the session removed
+// the secrets when it made the event.
 func (s *Server) encodeEvent(buf *bytes.Buffer, ev session.Numbered) {
-	data, err := json.Marshal(ev.Event)
+	data, err := session.Encode(ev.Event)
 	if err != nil {
 		s.log.Printf("event %d (%s) not sent: %v", ev.ID, ev.Type(), err)
 		return
@@ -119,6 +157,6 @@ func (s *Server) encodeEvent(buf *bytes.Buffer, ev session.Numbered) {
 	buf.WriteString("\nevent: ")
 	buf.WriteString(ev.Type())
 	buf.WriteString("\ndata: ")
-	buf.WriteString(s.cfg.Redact(string(data)))
+	buf.Write(data)
 	buf.WriteString("\n\n")
 }

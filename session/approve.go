@@ -40,6 +40,10 @@ func (s *Session) askClients(ctx context.Context, req windows.ApprovalRequest, s
 	redact := s.f.cfg.Agent.Redact
 	ev := Approval{RequestID: id, WindowID: req.WindowID, Params: map[string]any{},
 		Reason: redact(req.Reason), Kind: req.Kind, Subject: redact(req.Subject), Diff: redact(req.Diff)}
+	if call != nil {
+		// The call that asks (a launcher's open asks for the window it opens).
+		ev.Title = call.title
+	}
 	if call != nil && call.windowID == req.WindowID {
 		ev.ActionID, ev.Params = call.actionID, call.params
 	}

@@ -57,6 +57,8 @@ func (q *SharedQuestion) decide(d windows.Decision, by string) bool {
 // approve is the windows' approver of a session with its own: shared with
 // the clients while they may answer.
 func (s *Session) approve(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+	// The front end has drawn the call before it asks about it.
+	s.flushEvents()
 	if !s.Attached() {
 		return s.opt.Approver.Approve(ctx, req)
 	}

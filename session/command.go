@@ -42,10 +42,11 @@ func (s *Session) Command(ctx context.Context, command string) (windows.Result, 
 	json.Unmarshal(raw, &params)
 	call := protocol.Call{ID: UserCallID, WindowID: id, ActionID: "run", Params: params}
 	s.mu.Lock()
-	s.call = &callInfo{id: call.ID, windowID: id, actionID: "run", params: params}
+	desc := s.describe(call)
+	s.call = &callInfo{id: call.ID, windowID: id, actionID: "run", params: params, title: desc.Title}
 	s.mu.Unlock()
 	s.setState(StateExecuting)
-	s.publish(ToolCall{Call: call, Title: s.f.cfg.Agent.Redact(s.titleOf(id))})
+	s.publish(ToolCall{Call: call, Title: s.f.cfg.Agent.Redact(s.titleOf(id)), Desc: desc})
 	res := s.wm.Execute(ctx, id, "run", params)
 	redact := s.f.cfg.Agent.Redact
 	res.Text, res.Output, res.Diff = redact(res.Text), redact(res.Output), redact(res.Diff)
@@ -56,6 +57,7 @@ func (s *Session) Command(ctx context.Context, command string) (windows.Result, 
 	s.publish(ToolResult{Call: call, Result: protocol.Result{CallID: call.ID, WindowID: id, ActionID: "run", Status: res.Status, Text: res.Text}, Detail: res})
 	s.snapshotWindows(true)
 	s.setState(StateIdle)
+	s.flushEvents()
 	return res, id, nil
 }
 

@@ -45,6 +45,9 @@ type Text struct {
 type ToolCall struct {
 	Call  protocol.Call
 	Title string // the window's title, for people
+	// Desc is the call as a person reads it, as its window describes it
+	// (windows.Describer): every front end shows these words.
+	Desc windows.Description
 }
 
 // Output is a piece of a running command's output (stdout and stderr as
@@ -81,6 +84,9 @@ type Approval struct {
 	RequestID, WindowID, ActionID string
 	Params                        any
 	Reason, Kind, Subject, Diff   string
+	// Title is the call asked about as a person reads it ("run rm -rf
+	// build"), its tool_call's title.
+	Title string
 }
 
 // StateEvent is the loop's state changing.
@@ -149,7 +155,16 @@ type Result struct {
 	// Unread are steering messages the model had not seen when the turn
 	// was cancelled.
 	Unread []string
+	// Cause says more of a failure, for front ends with their own words
+	// for it (ACP's stop reasons): CauseStepLimit, CauseRefused or "".
+	Cause string
 }
+
+// The causes of a failed turn a front end may tell apart.
+const (
+	CauseStepLimit = "step_limit" // the turn made its most model requests
+	CauseRefused   = "refused"    // the provider's content filter refused
+)
 
 // wired says whether a Text goes on a wire: not reasoning, not the mark
 // of a tool call begun, not empty.
@@ -238,7 +253,10 @@ func (e ToolCall) MarshalJSON() ([]byte, error) {
 		WindowID string                     `json:"window_id"`
 		ActionID string                     `json:"action_id"`
 		Params   map[string]json.RawMessage `json:"params"`
-	}{"tool_call", e.Call.ID, e.Call.WindowID, e.Call.ActionID, params})
+		Title    string                     `json:"title,omitempty"`
+		Kind     string                     `json:"kind,omitempty"`
+		Paths    []string                   `json:"paths,omitempty"`
+	}{"tool_call", e.Call.ID, e.Call.WindowID, e.Call.ActionID, params, e.Desc.Title, e.Desc.Kind, e.Desc.Paths})
 }
 
 func (e Output) MarshalJSON() ([]byte, error) {
@@ -258,12 +276,13 @@ func PersonOutput(d windows.Result) string { return d.ForPerson() }
 
 func (e ToolResult) MarshalJSON() ([]byte, error) {
 	return marshal(struct {
-		Type   string `json:"type"`
-		CallID string `json:"call_id"`
-		Status string `json:"status"`
-		Text   string `json:"text"`
-		Output string `json:"output,omitempty"`
-	}{"tool_result", e.Call.ID, e.Result.Status, e.Result.Text, PersonOutput(e.Detail)})
+		Type     string `json:"type"`
+		CallID   string `json:"call_id"`
+		Status   string `json:"status"`
+		Text     string `json:"text"`
+		Output   string `json:"output,omitempty"`
+		ExitCode *int   `json:"exit_code,omitempty"`
+	}{"tool_result", e.Call.ID, e.Result.Status, e.Result.Text, PersonOutput(e.Detail), e.Detail.ExitCode})
 }
 
 func (e Window) MarshalJSON() ([]byte, error) {
@@ -292,7 +311,8 @@ func (e Approval) MarshalJSON() ([]byte, error) {
 		Kind      string `json:"kind"`
 		Subject   string `json:"subject"`
 		Diff      string `json:"diff,omitempty"`
-	}{"approval", e.RequestID, e.WindowID, e.ActionID, params, e.Reason, e.Kind, e.Subject, e.Diff})
+		Title     string `json:"title,omitempty"`
+	}{"approval", e.RequestID, e.WindowID, e.ActionID, params, e.Reason, e.Kind, e.Subject, e.Diff, e.Title})
 }
 
 func (e StateEvent) MarshalJSON() ([]byte, error) {

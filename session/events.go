@@ -88,6 +88,7 @@ type subscriber struct {
 // is dropped. Events no wire carries (reasoning) go to the inline consumer
 // alone.
 func (s *Session) publish(e Event) {
+	e = s.redacted(e)
 	s.pub.Lock()
 	defer s.pub.Unlock()
 	if e.Type() != "" && OnWire(e, WireSSE) {
@@ -102,8 +103,8 @@ func (s *Session) publish(e Event) {
 		}
 		s.mu.Unlock()
 	}
-	if s.opt.Events != nil {
-		s.opt.Events(e)
+	if s.inbox != nil {
+		s.inbox.push(e) // never waits: the front end reads from its own queue
 	}
 }
 

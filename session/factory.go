@@ -74,9 +74,12 @@ type Options struct {
 	// that waits for Decide (or the timeout, then denied).
 	Approver windows.Approver
 	Journal  windows.Journal // the REPL's undo journal, or nil
-	// Events sees every event inline, in order, none dropped, before
-	// subscribers do: the front ends that draw (REPL, pipe, ACP) read it.
-	// It must not call back into the session's turn methods.
+	// Events sees every event in order, none dropped, from its own queue
+	// on its own goroutine: the front ends that draw (REPL, pipe, ACP)
+	// read it, and one that is slow stalls only itself (inbox.go). Run
+	// and Ask return, and the Approver is asked, once it has taken the
+	// events before. It must not call back into the session's turn
+	// methods.
 	Events func(Event)
 	// Env has the last say over the windows' environment (ACP's editor
 	// file access).
@@ -86,6 +89,11 @@ type Options struct {
 	// Resume continues the latest session of Workdir, or ResumeID's.
 	Resume   bool
 	ResumeID string
+	// Mode is the permission mode the session starts in ("" is default).
+	Mode windows.PermMode
+	// Trust lets the project's hooks and MCP servers run in a folder the
+	// person has not trusted yet (--trust, or a yes just now).
+	Trust bool
 	// Say receives one-line notes about starting (what was resumed, why a
 	// transcript could not be written, MCP configuration problems).
 	Say func(string)
@@ -105,6 +113,7 @@ func (f *Factory) New(ctx context.Context, opt Options) (*Session, error) {
 		s.Close()
 		return nil, err
 	}
+	s.sessionStart(ctx, map[bool]string{true: "resume", false: "startup"}[opt.Resume])
 	return s, nil
 }
 
@@ -177,6 +186,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	}
 	s := &Session{f: f, workdir: opt.Workdir, say: say, pending: map[string]chan windows.Decision{}, subs: map[*subscriber]bool{}, views: map[string]windowView{}, state: StateIdle}
 	s.opt = opt
+	if opt.Events != nil {
+		s.inbox = newInbox(opt.Events)
+	}
 
 	ccfg := f.cfg.Client
 	if opt.Model != "" {
@@ -196,6 +208,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	for _, p := range mcpConfig.Problems {
 		say("MCP configuration: " + p)
 	}
+	s.trustProject(opt, &mcpConfig)
 	if len(opt.MCP) > 0 {
 		if mcpConfig.Servers == nil {
 			mcpConfig.Servers = map[string]mcp.ServerConfig{}
@@ -221,6 +234,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		env.Approver = windows.ApproverFunc(s.approve)
 	}
 	env.Live = s.liveOutput
+	s.mode = windows.NewModeSwitch(opt.Mode)
+	env.Mode, env.Approver = s.mode, s.yesApprover(env.Approver)
+	s.loadPolicy(&env)
 	if opt.Env != nil {
 		opt.Env(&env)
 	}
@@ -244,6 +260,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	s.instructions = acfg.Hints.Instructions
 	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)
 	s.agent.SetSteer(s.takeSteers)
+	s.setupHooks()
 	return s, nil
 }
 

@@ -138,7 +138,7 @@ func (s *Session) drawTask(ls *liveStream) {
 	for _, w := range s.wm.Windows() {
 		if w.ID() == ls.windowID {
 			redact := s.f.cfg.Agent.Redact
-			s.publish(Window{ID: w.ID(), App: w.App(), Title: redact(w.Title()), Content: eventContent(redact(w.View().Content)), Running: true})
+			s.publish(Window{ID: w.ID(), App: w.App(), Title: redact(w.Title()), Content: eventContent(PersonText(redact(w.View().Content))), Running: true})
 			return
 		}
 	}

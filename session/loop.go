@@ -66,11 +66,12 @@ func (s *Session) onEvent(ev agent.Event) {
 		if ev.Call.Params == nil {
 			params = map[string]any{}
 		}
+		desc := s.describe(ev.Call)
 		s.mu.Lock()
-		s.call = &callInfo{id: ev.Call.ID, windowID: ev.Call.WindowID, actionID: ev.Call.ActionID, params: params}
+		s.call = &callInfo{id: ev.Call.ID, windowID: ev.Call.WindowID, actionID: ev.Call.ActionID, params: params, title: desc.Title}
 		s.mu.Unlock()
 		s.setState(StateExecuting)
-		s.publish(ToolCall{Call: ev.Call, Title: s.f.cfg.Agent.Redact(ev.Title)})
+		s.publish(ToolCall{Call: ev.Call, Title: s.f.cfg.Agent.Redact(ev.Title), Desc: desc})
 	case agent.EventResult:
 		// What the command printed as it ran goes out before its result.
 		s.live.endCall(s, ev.Call.ID)
@@ -151,7 +152,9 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 		case ctx.Err() != nil:
 			r.Outcome, msg = Interrupted, "interrupted"
 		case errors.Is(err, agent.ErrStepLimit):
-			msg = err.Error()
+			msg, r.Cause = err.Error(), CauseStepLimit
+		case agent.Classify(err).Class == agent.ClassContentFilter:
+			r.Cause = CauseRefused
 		}
 		r.Error = s.f.cfg.Agent.Redact(msg)
 	}

@@ -7,11 +7,14 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/hooks"
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/tools/rules"
+	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -81,17 +84,29 @@ type Session struct {
 	reasoning *tools.RedactStream
 
 	pub    sync.Mutex // one event published at a time, in order
+	inbox  *inbox     // the inline front end's queue (Options.Events), or nil
 	events eventLog
 	live   liveStreams // running commands' output (live.go)
 	subs   map[*subscriber]bool
 	views  map[string]windowView // what window events said last
 
 	stopTicker chan struct{}
+
+	mode         *windows.ModeSwitch // the permission mode (mode.go)
+	toldMode     windows.PermMode    // the mode the model was last told of
+	planReady    bool                // the last turn ended in plan mode
+	planAccepted bool                // the next question carries out a plan
+	policy       settings.Policy     // the settings' permissions and hooks (rules.go)
+	rules        *rules.Set
+	trusted      bool          // the project's hooks and MCP servers may run (trust.go)
+	hooks        *hooks.Runner // nil: no hooks (hooks.go)
+	startContext string        // what SessionStart hooks said, for the first question
 }
 
 type callInfo struct {
 	id, windowID, actionID string
 	params                 any
+	title                  string // as a person reads it
 }
 
 // ID is the session's id: its transcript's name ("" when none is written).
@@ -147,6 +162,7 @@ func (s *Session) RunPrompt(ctx context.Context, p Prompt) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	defer s.flushEvents() // the front end has shown the turn when it returns
 	return s.turn(ctx, n, p)
 }
 
@@ -207,8 +223,30 @@ func (s *Session) begin(ctx context.Context, question string) (context.Context, 
 	return ctx, len(s.turns), nil
 }
 
+// Ask answers one question like Run and returns how the turn ended, the
+// turn's result event; err is ErrBusy or ErrClosed when no turn began.
+func (s *Session) Ask(ctx context.Context, question string) (Result, error) {
+	p, err := s.Expand(question)
+	if err != nil {
+		return Result{}, err
+	}
+	ctx, n, err := s.begin(ctx, p.Typed)
+	if err != nil {
+		return Result{}, err
+	}
+	var r Result
+	s.turnResult(ctx, n, p, &r)
+	s.flushEvents()
+	return r, nil
+}
+
 // turn runs turn n to its end.
 func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
+	return s.turnResult(ctx, n, p, nil)
+}
+
+// turnResult runs turn n to its end; out, when not nil, gets its result.
+func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) (string, error) {
 	question := p.Typed
 	s.run.Lock()
 	start := time.Now()
@@ -230,7 +268,14 @@ func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
 	s.publish(Turn{Turn: n, Question: q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
-	answer, err := s.runPrompt(ctx, p)
+	answer, err := "", error(nil)
+	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
+		err = herr
+	} else {
+		p.Text = s.withModeNote(text)
+		answer, err = s.runPrompt(ctx, p)
+	}
+	s.endPlanTurn(err)
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
 	if err == nil {
@@ -244,6 +289,9 @@ func (s *Session) turn(ctx context.Context, n int, p Prompt) (string, error) {
 	s.snapshotWindows(true)
 	result := s.result(ctx, answer, err, after, before, time.Since(start))
 	result.Unread = s.unreadOnFailure(err)
+	if out != nil {
+		*out = result
+	}
 	s.publish(result)
 	s.setState(StateIdle)
 	return answer, err
@@ -293,6 +341,7 @@ func (s *Session) Close() {
 	}
 	s.mu.Unlock()
 	s.Wait()
+	s.sessionEnd()
 	s.run.Lock()
 	s.wm.CloseAll()
 	s.run.Unlock()
@@ -300,6 +349,9 @@ func (s *Session) Close() {
 		s.pool.Close()
 	}
 	s.log.Close()
+	if s.inbox != nil {
+		s.inbox.close()
+	}
 	s.mu.Lock()
 	for sub := range s.subs {
 		s.dropLocked(sub)

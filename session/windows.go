@@ -51,7 +51,7 @@ func (s *Session) snapshotWindows(publish bool) {
 	for i, w := range s.wm.Windows() {
 		id := w.ID()
 		seen[id] = true
-		v := windowView{App: w.App(), Title: redact(w.Title()), Content: redact(w.View().Content), order: i}
+		v := windowView{App: w.App(), Title: redact(w.Title()), Content: PersonText(redact(w.View().Content)), order: i}
 		s.mu.Lock()
 		old, had := s.views[id]
 		s.views[id] = v
@@ -147,15 +147,17 @@ func (s *Session) Window(id string) (WindowInfo, bool) {
 
 // Info is a session as GET /api/sessions/{id} shows it.
 type Info struct {
-	ID       string           `json:"id"`
-	Model    string           `json:"model"`
-	Cwd      string           `json:"cwd"`
-	State    State            `json:"state"`
-	Parent   string           `json:"parent"`
-	FromTurn int              `json:"from_turn"`
-	Turns    []agent.TurnInfo `json:"turns"`
-	Windows  []WindowInfo     `json:"windows"`
-	Usage    map[string]int64 `json:"usage"`
+	ID        string           `json:"id"`
+	Model     string           `json:"model"`
+	Cwd       string           `json:"cwd"`
+	State     State            `json:"state"`
+	Parent    string           `json:"parent"`
+	FromTurn  int              `json:"from_turn"`
+	Turns     []agent.TurnInfo `json:"turns"`
+	Windows   []WindowInfo     `json:"windows"`
+	Usage     map[string]int64 `json:"usage"`
+	Mode      string           `json:"mode"`       // the permission mode
+	PlanReady bool             `json:"plan_ready"` // the last turn ended with a plan to accept
 }
 
 // Info describes the session now.
@@ -166,7 +168,7 @@ func (s *Session) Info() Info {
 	turns := turnsCopy(s.turns)
 	return Info{
 		ID: s.id, Model: s.model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
-		Turns: turns, Windows: ws,
+		Turns: turns, Windows: ws, Mode: string(s.mode.Get()), PlanReady: s.planReady && s.mode.Get() == "plan",
 		Usage: map[string]int64{"prompt_tokens": s.usage.PromptTokens, "completion_tokens": s.usage.CompletionTokens,
 			"cached_tokens": s.usage.CachedTokens, "steps": int64(s.steps)},
 	}

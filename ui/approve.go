@@ -12,17 +12,14 @@ import (
 )
 
 // termApprover asks the person at the terminal before a dangerous action.
-// It runs on the turn's goroutine while no line is being read, so it can
-// take the line editor for its question. y, n and a answer at once; any
-// other text, with Enter, denies and tells the model why.
+// It runs on the turn's goroutine and takes the keys from the terminal's
+// one reader for the question (approve_answer.go): a whole line, ended by
+// Enter, answers; no key answers at once.
 type termApprover struct {
 	yes        bool
 	out        *renderer
 	in         *input
 	cancelTurn func() // Ctrl-C or Ctrl-D at the question also ends the turn
-	// pauseTyping stops reading the keys typed during the turn while the
-	// question has the terminal; the returned func starts again.
-	pauseTyping func() (resume func())
 }
 
 func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
@@ -35,9 +32,6 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 	if ctx.Err() != nil {
 		return windows.Decision{By: "aci", Message: "the turn was interrupted"}
 	}
-	if a.pauseTyping != nil {
-		defer a.pauseTyping()()
-	}
 	a.out.suspend()
 	defer a.out.resumeSpinner()
 	a.show(req)
@@ -47,18 +41,14 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 		scope = "every `" + prefix + " …`"
 	}
 	o := a.out
-	o.println("  " + o.bold.Sprint("y") + " yes · " + o.bold.Sprint("n") + " no · " + o.bold.Sprint("a") +
-		" always (" + sanitize(scope) + ", this session) · or type why not, then Enter")
+	o.println(a.answerHint(scope))
 	prompt := "  " + o.bold.Sprint("allow?") + " › "
-	// Keys typed ahead during the turn (the next question, perhaps) must
-	// not answer: "a" would allow for the whole session.
-	discardInput(a.in.fd)
 	shared := session.SharedFrom(ctx)
 	if shared != nil {
 		o.println("  " + o.dim.Sprint("also asked on the web page: the first answer counts"))
 	}
 	for {
-		key, text, err := a.askKey(ctx, prompt, shared)
+		line, err := a.readLine(ctx, prompt)
 		if shared != nil && ctx.Err() != nil {
 			return a.decidedElsewhere(shared)
 		}
@@ -67,18 +57,30 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 			// The action's result line says the denial, once.
 			return windows.Decision{Message: "they interrupted the turn"}
 		}
-		switch key {
-		case 'y':
+		v, reason := readAnswer(line)
+		switch v {
+		case verdictYes:
 			o.println("  " + o.green.Sprint("✓ allowed"))
 			return windows.Decision{Allow: true}
-		case 'a':
+		case verdictAlways:
 			o.println("  " + o.green.Sprint("✓ allowed for this session: "+sanitize(scope)))
 			return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix}
-		case 'n':
-			return windows.Decision{}
-		}
-		if msg := strings.TrimSpace(text); msg != "" {
-			return windows.Decision{Message: "they said: " + msg}
+		case verdictNo:
+			if reason == "" {
+				return windows.Decision{}
+			}
+			return windows.Decision{Message: "they said: " + reason}
+		case verdictUnsure:
+			o.println("  " + o.yellow.Sprint("not an answer: ") + sanitize(strings.TrimSpace(line)) +
+				o.dim.Sprint(" (y or yes alone allows; no, then why, denies)"))
+		case verdictProject:
+			rule, ok := windows.ProjectRule(req, prefix)
+			if !ok {
+				o.println("  " + o.green.Sprint("✓ allowed for this session: "+sanitize(scope)) + o.dim.Sprint(" (no project rule can say this action)"))
+				return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix}
+			}
+			o.println("  " + o.green.Sprint("✓ allowed for this project: "+sanitize(rule)+" (/permissions lists and removes rules)"))
+			return windows.Decision{Allow: true, Always: true, AlwaysPrefix: prefix, Project: true}
 		}
 	}
 }

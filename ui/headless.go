@@ -36,7 +36,8 @@ type Headless struct {
 	wire session.Wire
 
 	mu      sync.Mutex
-	enc     *json.Encoder
+	enc     *json.Encoder // the init line
+	out     io.Writer
 	err     error // the first write error; later writes are skipped
 	session string
 	result  *session.Result // the run's, once it ended
@@ -50,7 +51,7 @@ func NewHeadless(format OutputFormat, stdout io.Writer) *Headless {
 	if format == FormatStreamJSON {
 		wire = session.WireStreamJSON
 	}
-	return &Headless{wire: wire, enc: enc}
+	return &Headless{wire: wire, enc: enc, out: stdout}
 }
 
 // Init records the session and, in stream-json, writes the first line.
@@ -80,8 +81,22 @@ func (h *Headless) Event(ev session.Event) {
 		h.result = &r
 	}
 	if session.OnWire(ev, h.wire) {
-		h.encodeLocked(ev)
+		h.writeLocked(ev)
 	}
+}
+
+// writeLocked writes one event as its one encoding (session.Encode), a
+// line.
+func (h *Headless) writeLocked(ev session.Event) {
+	if h.err != nil {
+		return
+	}
+	data, err := session.Encode(ev)
+	if err != nil {
+		h.err = err
+		return
+	}
+	_, h.err = h.out.Write(append(data, '\n'))
 }
 
 func (h *Headless) encodeLocked(v any) {
@@ -101,7 +116,7 @@ func (h *Headless) finish(err error) (session.Result, error) {
 			r.Error = err.Error()
 		}
 		h.result = &r
-		h.encodeLocked(r)
+		h.writeLocked(r)
 	}
 	return *h.result, h.err
 }

@@ -145,7 +145,7 @@ func TestHeadlessStreamJSON(t *testing.T) {
 		t.Errorf("denials %v", d)
 	}
 	// Humans keep their progress on stderr.
-	for _, w := range []string{"aci: retrying in 0s", "Writing it.", "denied by aci in pipe mode (no terminal to ask): ", "⊘ file_1 write denied"} {
+	for _, w := range []string{"aci: retrying in 0s", "Writing it.", "denied by aci in pipe mode (no terminal to ask): ", "⊘ write ", "out.txt · denied: denied by aci"} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"github.com/aci-dev/aci/internal/dirs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,13 +31,9 @@ type history struct {
 // git root, or workdir itself): $XDG_STATE_HOME/aci/histories/NAME-HASH,
 // or the same under ~/.local/state.
 func historyPath(workdir string) (string, error) {
-	state := os.Getenv("XDG_STATE_HOME")
-	if !filepath.IsAbs(state) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", err
-		}
-		state = filepath.Join(home, ".local", "state")
+	state, err := dirs.State()
+	if err != nil {
+		return "", err
 	}
 	root := projectRoot(workdir)
 	sum := sha256.Sum256([]byte(root))
@@ -46,7 +43,7 @@ func historyPath(workdir string) (string, error) {
 		}
 		return r
 	}, filepath.Base(root))
-	return filepath.Join(state, "aci", "histories", name+"-"+hex.EncodeToString(sum[:6])), nil
+	return filepath.Join(state, "histories", name+"-"+hex.EncodeToString(sum[:6])), nil
 }
 
 // seedHistory starts a project's history file from the one history all

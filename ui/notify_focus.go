@@ -20,9 +20,8 @@ const (
 	focusOut       = "\x1b[O"
 )
 
-// termFocus is the focus of the process's terminal: the key readers (the
-// prompt's and the one during a turn) see the reports, the notifier reads
-// it. A process has one terminal.
+// termFocus is the focus of the process's terminal: the one key reader
+// (repl_keys.go) takes the reports out, the notifier reads it. A process has one terminal.
 var termFocus = &focusState{}
 
 type focusState struct {

@@ -101,7 +101,7 @@ func TestREPLNotifiesAQuestionAndFollowsFocus(t *testing.T) {
 	waitOut(t, out, "a question", func(o string) bool {
 		return len(osc9(o)) == 1 && strings.HasPrefix(osc9(o)[0], "aci: a question waits: ")
 	})
-	s.keys("n")
+	s.typeLine("n") // answers take Enter
 	s.waitFor("finished")
 	s.waitPrompt()
 	waitOut(t, out, "the turn's end", func(o string) bool { return len(osc9(o)) == 2 })

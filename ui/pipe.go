@@ -57,12 +57,15 @@ type Pipe struct {
 
 	mu     sync.Mutex
 	titles map[string]string // window id → title, from the calls
+	descs  map[string]string // call id → the call as a person reads it
 	words  strings.Builder   // the reply's words so far: shown if it has calls
 	result *session.Result
 }
 
 // NewPipe writes progress on w.
-func NewPipe(w io.Writer) *Pipe { return &Pipe{w: w, titles: map[string]string{}} }
+func NewPipe(w io.Writer) *Pipe {
+	return &Pipe{w: w, titles: map[string]string{}, descs: map[string]string{}}
+}
 
 // Event takes one of the session's events: give it as Options.Events.
 func (p *Pipe) Event(ev session.Event) {
@@ -84,9 +87,15 @@ func (p *Pipe) Event(ev session.Event) {
 		}
 		p.words.Reset()
 		p.titles[e.Call.WindowID] = e.Title
+		p.descs[e.Call.ID] = e.Desc.Title
 	case session.ToolResult:
 		d := e.Detail
-		fmt.Fprintln(w, pipeCallLine(e.Call, e.Result, d, p.titles[e.Call.WindowID]))
+		line := pipeCallLine(e.Call, e.Result, d, p.titles[e.Call.WindowID])
+		if desc := p.descs[e.Call.ID]; desc != "" {
+			line = describedLine(desc, e.Result, d)
+		}
+		delete(p.descs, e.Call.ID)
+		fmt.Fprintln(w, line)
 		if d.Diff != "" {
 			lines, more := diffLines(d.Diff, diffLinesPipe)
 			for _, l := range lines {
@@ -163,6 +172,22 @@ func pipeCallLine(c protocol.Call, r protocol.Result, d windows.Result, title st
 		line += " · " + what
 	}
 	return line
+}
+
+// describedLine is a finished call in one line, as a person reads it:
+// its mark, what it did as its window described it, how it ended.
+func describedLine(desc string, r protocol.Result, d windows.Result) string {
+	mark := map[string]string{
+		protocol.StatusOK: "✓", protocol.StatusError: "✗", protocol.StatusDenied: "⊘", protocol.StatusStarted: "…",
+	}[r.Status]
+	status := r.Status
+	if d.Failed {
+		mark = "✗"
+		if status == protocol.StatusOK {
+			status = "failed"
+		}
+	}
+	return fmt.Sprintf("%s %s · %s: %s", mark, firstLine(sanitize(desc), 80), status, firstLine(r.Text, 100))
 }
 
 // CallLine summarizes a finished call in one line: window, action, status

@@ -119,7 +119,11 @@ func (r *renderer) event(ev session.Event) {
 	case session.ToolCall:
 		r.endReasoningLocked()
 		r.endReplyLocked()
-		fmt.Fprintln(r.w, r.dim.Sprint("▸ "+callHeadline(e.Call, e.Title, screenWidth()-4)))
+		head := callHeadline(e.Call, e.Title, screenWidth()-4)
+		if e.Desc.Title != "" {
+			head = firstLine(sanitize(e.Desc.Title), screenWidth()-4)
+		}
+		fmt.Fprintln(r.w, r.dim.Sprint("▸ "+head))
 		r.tail = liveTail{call: e.Call.ID}
 		r.spin.startLocked(spinRunning)
 	case session.Output:

@@ -96,6 +96,7 @@ type Brancher func(ctx context.Context, from *session.Session, turn int) (*sessi
 func (r *REPL) use(s *session.Session) {
 	old := r.sess
 	r.sess, r.agent, r.client = s, s.Agent(), s.Client()
+	r.showMode(s.Mode())
 	if old != nil && old.Attached() && r.cfg.Serve != nil {
 		if u, err := r.cfg.Serve("", s); err == nil {
 			r.out.note("the web page: " + u)
@@ -133,7 +134,8 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 	r.in = in
 	r.notify = newNotifier(environ, term, termFocus, func(s string) { r.out.interject(s) })
 	r.notify.lock = &out.mu
-	r.approver = &termApprover{yes: cfg.Yes, out: out, in: in, cancelTurn: r.cancelTurn, pauseTyping: r.pauseTyping}
+	in.onShiftTab = r.cycleMode
+	r.approver = &termApprover{out: out, in: in, cancelTurn: r.cancelTurn}
 	out.spin.draft = r.draft
 	return r, nil
 }
@@ -155,6 +157,8 @@ func (r *REPL) Event(ev session.Event) {
 		if e.By != "" {
 			return // the terminal's own answer, said there already
 		}
+	case session.ModeEvent:
+		r.modeEvent(e)
 	}
 	r.out.event(ev)
 	if res, ok := ev.(session.Result); ok {
@@ -237,6 +241,7 @@ func (r *REPL) banner() {
 func (r *REPL) loop() int {
 	var lastCtrlC time.Time
 	for {
+		r.sess.Flush() // what a command just did is drawn before the prompt
 		msg, blank, err := r.next()
 		if sig := r.quit.Load(); sig != 0 {
 			return 128 + int(sig) // as any Unix program ended by a signal
@@ -282,6 +287,7 @@ func (r *REPL) loop() int {
 			continue
 		}
 		r.turn(msg)
+		r.offerPlan()
 		if sig := r.quit.Load(); sig != 0 {
 			return 128 + int(sig) // as any Unix program ended by a signal
 		}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/chzyer/readline"
 )
@@ -22,17 +21,20 @@ type input struct {
 	paste  bool // bracketed paste mode was switched on
 
 	prompt, cont string
+	promptMu     sync.Mutex
+	reading      bool   // a message is being read at prompt
+	onShiftTab   func() // Shift-Tab was pressed (repl_mode.go)
 
-	keyMu   sync.Mutex
-	keyWait bool // the next key may answer a question at once
-	key     rune // the key that did
-	keys    string
-	esc     escEsc // Esc Esc at an empty prompt (rewind_keys.go)
-	preset  string // the next line's text, as if typed (prefill)
+	// keys is the one reader of the terminal (repl_keys.go); readline
+	// reads what it hands on while no one else has the keys.
+	keys *keyHub
+
+	keyMu  sync.Mutex
+	esc    escEsc // Esc Esc at an empty prompt (rewind_keys.go)
+	preset string // the next line's text, as if typed (prefill)
 
 	// stdin is readline's input; closed first, it ends a read readline's
-	// terminal loop may be blocked in (after a one-key answer it reads on
-	// without waiting for a line to be asked for).
+	// terminal loop may be blocked in.
 	stdin *readline.CancelableStdin
 
 	restore   func() // the terminal as aci found it
@@ -42,7 +44,12 @@ type input struct {
 
 func newInput(stdin *os.File, term io.Writer, hist *history, prompt, cont string, pasteMode bool, workdir string) (*input, error) {
 	in := &input{hist: hist, pastes: &pasteStore{}, term: term, fd: int(stdin.Fd()), prompt: prompt, cont: cont}
-	in.stdin = readline.NewCancelableStdin(&pasteReader{r: stdin, store: in.pastes})
+	keys, err := newKeyHub(in.fd)
+	if err != nil {
+		return nil, err
+	}
+	in.keys = keys
+	in.stdin = readline.NewCancelableStdin(&pasteReader{r: promptReader{keys}, store: in.pastes})
 	in.restore = saveTTY(in.fd)
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:                 prompt,
@@ -58,6 +65,7 @@ func newInput(stdin *os.File, term io.Writer, hist *history, prompt, cont string
 		Stderr:                 term,
 	})
 	if err != nil {
+		keys.close()
 		return nil, err
 	}
 	in.rl = rl
@@ -77,6 +85,7 @@ func (in *input) Close() {
 		if in.stopCont != nil {
 			in.stopCont()
 		}
+		in.keys.close()
 		in.stdin.Close()
 		in.rl.Close()
 		if in.paste {
@@ -92,12 +101,18 @@ func (in *input) readMessage() (msg string, blank bool, err error) {
 	var j joiner
 	defer in.syncHistory()
 	for {
+		in.promptMu.Lock()
 		prompt := in.prompt
 		if j.pending() {
 			prompt = in.cont
 		}
+		in.reading = !j.pending()
 		in.rl.SetPrompt(prompt)
+		in.promptMu.Unlock()
 		line, err := in.armedRead(!j.pending())
+		in.promptMu.Lock()
+		in.reading = false
+		in.promptMu.Unlock()
 		if err != nil {
 			in.pastes.reset()
 			return "", line == "" && !j.pending(), err
@@ -111,7 +126,8 @@ func (in *input) readMessage() (msg string, blank bool, err error) {
 	}
 }
 
-// ask reads one answer to a question, for the approval prompt.
+// ask reads one line at readline's prompt: the plan's and the folder's
+// yes-or-no questions, asked between turns.
 func (in *input) ask(prompt string) (string, error) {
 	defer in.syncHistory()
 	in.rl.SetPrompt(prompt)
@@ -119,48 +135,21 @@ func (in *input) ask(prompt string) (string, error) {
 	return in.pastes.expand(decodeEntry(line)), err
 }
 
-// askKey asks a question that one of keys answers at once, without
-// Enter; anything else typed is taken as a line. It returns the key, or 0
-// and the line.
-func (in *input) askKey(prompt string, keys string) (rune, string, error) {
-	in.keyMu.Lock()
-	in.keyWait, in.key, in.keys = true, 0, keys
-	in.keyMu.Unlock()
-	defer func() {
-		in.keyMu.Lock()
-		in.keyWait = false
-		in.keyMu.Unlock()
-	}()
-	line, err := in.ask(prompt)
-	in.keyMu.Lock()
-	key := in.key
-	in.keyMu.Unlock()
-	if key != 0 {
-		return key, "", nil
-	}
-	return 0, line, err
-}
-
-// filterKey sees every key readline reads: the first key of an answer to
-// askKey, if it is one of its keys, ends the line at once.
+// filterKey sees every key readline reads: Shift-Tab (repl_mode.go) and
+// Esc Esc (rewind_keys.go).
 func (in *input) filterKey(r rune) (rune, bool) {
-	in.keyMu.Lock()
-	defer in.keyMu.Unlock()
-	if r == escEscKey {
-		return in.escKey()
+	if string(r) == shiftTabMark {
+		if in.onShiftTab != nil {
+			go in.onShiftTab() // not on readline's goroutine: it redraws
+		}
+		return 0, false
 	}
-	if !in.keyWait {
+	if r != escEscKey {
 		return r, true
 	}
-	in.keyWait = false
-	if k := unicode.ToLower(r); strings.ContainsRune(in.keys, k) {
-		in.key = k
-		return readline.CharEnter, true
-	}
-	if r == readline.CharEnter {
-		in.keyWait = true // Enter alone: still waiting for an answer
-	}
-	return r, true
+	in.keyMu.Lock()
+	defer in.keyMu.Unlock()
+	return in.escKey()
 }
 
 // remember adds a sent message to the history.
@@ -180,10 +169,11 @@ func (in *input) syncHistory() {
 	}
 }
 
-// quiet stops the terminal echoing keys during a turn, so typing does not
-// garble the streamed answer; the keys wait for the next prompt. Ctrl-C
-// still raises SIGINT. The returned func undoes it.
-func (in *input) quiet() func() { return noEcho(in.fd) }
+// quiet stops the terminal echoing keys while aci works, so typing does
+// not garble the streamed answer; the keys wait for the next prompt, each
+// as typed (Ctrl-D too). Ctrl-C still raises SIGINT. The returned func
+// undoes it.
+func (in *input) quiet() func() { return keysMode(in.fd) }
 
 // joiner gathers a message typed over several lines: a line that ends in a
 // backslash goes on on the next one.

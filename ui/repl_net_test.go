@@ -48,7 +48,7 @@ func TestREPLNetworkQuestion(t *testing.T) {
 	if !strings.Contains(screen, "approval needed: connect to "+host) || !strings.Contains(screen, "curl -fsS -m 20 http://"+host+"/first") {
 		t.Fatalf("the question does not name the host and the command:\n%s", screen)
 	}
-	s.keys("a")
+	s.typeLine("a")
 	s.waitFor("fetched both")
 	s.waitPrompt()
 	if n := strings.Count(s.screen(), "approval needed"); n != 1 {

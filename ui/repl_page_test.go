@@ -44,7 +44,7 @@ func TestREPLWatchedAndApprovedFromThePage(t *testing.T) {
 	// The second is answered in the terminal; the page says so.
 	s.waitUntil("the second question", func(scr string) bool { return strings.Count(scr, "allow? ›") == 2 })
 	testutil.PageWait(t, ctx, "the second question on the page", `document.querySelectorAll(".approval").length === 2 && !!document.querySelector(".approval:not(.settled)")`)
-	s.keys("y")
+	s.typeLine("y")
 	testutil.PageWait(t, ctx, "who answered", `[...document.querySelectorAll(".approval.settled")].some(c => c.textContent.includes("answered in the terminal: allowed"))`)
 	s.waitFor("both written")
 	testutil.PageWait(t, ctx, "the answer and the actions", `document.getElementById("log").textContent.includes("both written") && document.querySelectorAll(".action.st-ok").length === 4`)

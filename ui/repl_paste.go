@@ -42,10 +42,7 @@ func (p *pasteReader) Read(b []byte) (int, error) {
 			p.buf = make([]byte, 4096)
 		}
 		n, err := p.r.Read(p.buf)
-		chunk := p.buf[:n]
-		if !p.inPaste {
-			chunk = termFocus.strip(chunk) // notify_focus.go
-		}
+		chunk := p.buf[:n] // focus reports are gone already (repl_keys.go)
 		if key, ok := p.escEsc.pair(chunk, p.inPaste); ok {
 			p.held, p.out = nil, append(p.out, key...) // the first Esc is held: it goes
 			continue
@@ -148,7 +145,7 @@ func (s *pasteStore) reset() { s.expand("") }
 var keyTranslator = strings.NewReplacer(
 	"\x1b[1~", "\x01", "\x1b[7~", "\x01", "\x1bOH", "\x01", "\x1b[H", "\x01",
 	"\x1b[4~", "\x05", "\x1b[8~", "\x05", "\x1bOF", "\x05", "\x1b[F", "\x05",
-	"\x1b\r", newlineMark, "\n", newlineMark,
+	"\x1b\r", newlineMark, "\n", newlineMark, "\x1b[Z", shiftTabMark,
 )
 
 func translateKeys(b []byte) []byte {

@@ -129,7 +129,7 @@ func TestREPLServeSharesTheSession(t *testing.T) {
 	// The terminal answers the second; the page hears who decided.
 	waitEvent(t, evs, func(typ, _ string) bool { return typ == "approval" })
 	s.waitUntil("the second question", func(scr string) bool { return strings.Count(scr, "allow? ›") == 2 })
-	s.keys("y")
+	s.typeLine("y")
 	waitEvent(t, evs, func(typ, d string) bool { return typ == "notice" && strings.Contains(d, `"by":"terminal"`) })
 	s.waitFor("both written")
 	if os.Getenv("ACI_TEST_SHOW") != "" {

@@ -17,9 +17,11 @@ import (
 
 var errStopped = errors.New("stopped")
 
-// typeahead reads the lines typed while a turn runs.
+// typeahead reads the lines typed while a turn runs, from the terminal's
+// one reader (repl_keys.go); a question asked meanwhile takes the keys
+// over and gives them back, the draft kept.
 type typeahead struct {
-	keys   *keyWaiter
+	keys   *keyOwner
 	onLine func(string)
 	done   chan struct{}
 	undo   func() // the terminal's settings before
@@ -31,27 +33,26 @@ type typeahead struct {
 	closed bool
 }
 
-// startTyping reads keys until stop; each line typed goes to onLine (on
-// the reading goroutine). It returns nil where keys cannot be read so.
-func startTyping(fd int, draft string, onLine func(string)) *typeahead {
-	k, err := newKeyWaiter(fd)
-	if err != nil {
+// startTyping takes the keys from h until stop; each line typed goes to
+// onLine (on the reading goroutine). It returns nil where keys cannot be
+// read so.
+func startTyping(h *keyHub, fd int, draft string, onLine func(string)) *typeahead {
+	if h == nil {
 		return nil
 	}
-	t := &typeahead{keys: k, onLine: onLine, done: make(chan struct{}), undo: keysMode(fd), draft: []rune(draft)}
+	t := &typeahead{keys: h.claim(false), onLine: onLine, done: make(chan struct{}), undo: keysMode(fd), draft: []rune(draft)}
 	go t.run()
 	return t
 }
 
 func (t *typeahead) run() {
 	defer close(t.done)
-	buf := make([]byte, 4096)
 	for {
-		n, err := t.keys.read(buf)
+		b, err := t.keys.take()
 		if err != nil {
 			return
 		}
-		for _, line := range t.feed(termFocus.strip(buf[:n])) {
+		for _, line := range t.feed(b) {
 			t.onLine(line)
 		}
 	}
@@ -70,9 +71,8 @@ func (t *typeahead) stop() string {
 	}
 	t.closed = true
 	t.mu.Unlock()
-	t.keys.stop()
+	t.keys.release()
 	<-t.done
-	t.keys.close()
 	t.undo()
 	t.mu.Lock()
 	defer t.mu.Unlock()

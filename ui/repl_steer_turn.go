@@ -9,7 +9,7 @@ import (
 
 // startTyping reads the keys typed during the turn, draft already typed.
 func (r *REPL) startTyping(draft string) {
-	t := startTyping(r.in.fd, draft, r.typed)
+	t := startTyping(r.in.keys, r.in.fd, draft, r.typed)
 	r.mu.Lock()
 	r.typing = t
 	r.mu.Unlock()
@@ -22,18 +22,6 @@ func (r *REPL) stopTyping() string {
 	r.typing = nil
 	r.mu.Unlock()
 	return t.stop()
-}
-
-// pauseTyping gives the terminal to a question; resume reads on.
-func (r *REPL) pauseTyping() (resume func()) {
-	r.mu.Lock()
-	running := r.typing != nil
-	r.mu.Unlock()
-	if !running {
-		return func() {}
-	}
-	draft := r.stopTyping()
-	return func() { r.startTyping(draft) }
 }
 
 // draft is the line being typed, for the spinner.

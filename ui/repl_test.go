@@ -97,7 +97,7 @@ func TestREPLToolLinesReplaceToolCalls(t *testing.T) {
 	s.typeLine("what do the notes say?")
 	s.waitFor("The notes say hello.")
 	scr := s.waitPrompt()
-	for _, want := range []string{"I will read it.", "▸ launcher open file notes.txt", "✓ opened file_1", "· 2 steps"} {
+	for _, want := range []string{"I will read it.", "▸ open notes.txt", "✓ opened file_1", "· 2 steps"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("screen lacks %q:\n%s", want, scr)
 		}
@@ -184,7 +184,7 @@ func TestREPLApprovalDenied(t *testing.T) {
 	s.waitPrompt()
 	s.typeLine("write the file")
 	s.waitFor("allow? ›")
-	scr := s.waitFor("a always (this exact action, this session) · or type why not, then Enter")
+	scr := s.waitFor("a always (this exact action, this session) · p always for this project, then Enter · other text denies and tells the model why")
 	// The write's diff is shown before the question.
 	for _, want := range []string{"write " + target, "writes outside the workspace", "+written by aci"} {
 		if !strings.Contains(scr, want) {
@@ -215,7 +215,7 @@ func TestREPLApprovalAllowed(t *testing.T) {
 	s.waitPrompt()
 	s.typeLine("write the file")
 	s.waitFor("allow? ›")
-	s.keys("y") // one key, no Enter
+	s.typeLine("y")
 	s.waitFor("✓ allowed")
 	s.waitFor("finished")
 	s.waitPrompt()
@@ -383,7 +383,7 @@ func TestREPLCtrlCKillsTheRunningCommand(t *testing.T) {
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("run it")
-	s.waitFor("▸ bash_1 run sleep 60.71 & echo $! > sleeper.pid; wait")
+	s.waitFor("▸ run sleep 60.71 & echo $! > sleeper.pid; wait")
 	pidFile := filepath.Join(s.work, "sleeper.pid")
 	var pid int
 	s.waitUntil("the command to start", func(string) bool {

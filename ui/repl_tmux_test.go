@@ -135,7 +135,13 @@ func (s *pane) waitPrompt() string {
 	return s.waitUntil("the prompt", atPrompt)
 }
 
-func atPrompt(scr string) bool { return lastLine(scr) == "›" }
+func atPrompt(scr string) bool {
+	switch lastLine(scr) {
+	case "›", "ask ›", "plan ›", "yes ›": // the mode before the arrow (repl_mode.go)
+		return true
+	}
+	return false
+}
 
 func lastLine(scr string) string {
 	lines := strings.Split(strings.TrimRight(scr, "\n "), "\n")

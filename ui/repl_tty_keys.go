@@ -27,8 +27,9 @@ func keysMode(fd int) func() {
 
 // keyWaiter waits for keys on fd, or for stop.
 type keyWaiter struct {
-	fd   int
-	r, w int // a pipe that wakes the wait
+	fd    int
+	r, w  int // a pipe that wakes the wait
+	zeros int // empty reads in a row
 
 	mu     sync.Mutex
 	closed bool
@@ -62,7 +63,18 @@ func (k *keyWaiter) read(buf []byte) (int, error) {
 				continue
 			}
 			if n == 0 && err == nil {
-				return 0, errStopped
+				// Ctrl-D at the start of a line while the terminal is
+				// in line mode (between prompts): a key, not the end,
+				// unless the terminal hung up or it repeats endlessly.
+				if fds[0].Revents&unix.POLLHUP != 0 || k.zeros >= 100 {
+					return 0, errStopped
+				}
+				k.zeros++
+				buf[0] = 0x04
+				return 1, nil
+			}
+			if n > 0 {
+				k.zeros = 0
 			}
 			return n, err
 		}

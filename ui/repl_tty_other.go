@@ -6,8 +6,6 @@ package ui
 // a turn is left as it is.
 func saveTTY(int) func() { return func() {} }
 
-func noEcho(int) func() { return func() {} }
-
 func onContinue(func()) func() { return func() {} }
 
 func discardInput(int) {}

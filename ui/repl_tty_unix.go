@@ -21,19 +21,6 @@ func saveTTY(fd int) func() {
 	return func() { _ = unix.IoctlSetTermios(fd, ioctlSetTermios, &saved) }
 }
 
-// noEcho turns the terminal's echo off (signals stay on); the returned func
-// restores the settings. Set without flushing, so type-ahead is kept.
-func noEcho(fd int) func() {
-	restore := saveTTY(fd)
-	t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
-	if err != nil {
-		return restore
-	}
-	t.Lflag &^= unix.ECHO | unix.ECHONL
-	_ = unix.IoctlSetTermios(fd, ioctlSetTermios, t)
-	return restore
-}
-
 // discardInput drops what was typed and not yet read: keys typed ahead
 // during a turn must not answer a question they were not meant for.
 func discardInput(fd int) {

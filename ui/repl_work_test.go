@@ -139,7 +139,7 @@ func TestREPLAlwaysCoversTheExactDangerousCommand(t *testing.T) {
 	if !strings.Contains(scr, "a always (this exact command, this session)") {
 		t.Errorf("always does not say what it covers:\n%s", scr)
 	}
-	s.keys("a")
+	s.typeLine("a")
 	s.waitFor("pushed")
 	scr = s.waitPrompt()
 	if n := strings.Count(scr, "allow? ›"); n != 1 {
@@ -153,7 +153,7 @@ func TestREPLAlwaysCoversTheExactDangerousCommand(t *testing.T) {
 	}
 }
 
-func TestREPLApprovalOneKeyNo(t *testing.T) {
+func TestREPLApprovalNo(t *testing.T) {
 	t.Parallel()
 	target := filepath.Join(t.TempDir(), "out.txt")
 	srv := fakeai.New(t, approvalReplies(target)...)
@@ -161,7 +161,7 @@ func TestREPLApprovalOneKeyNo(t *testing.T) {
 	s.waitPrompt()
 	s.typeLine("write the file")
 	s.waitFor("allow? ›")
-	s.keys("n")
+	s.typeLine("n")
 	s.waitFor("⊘ denied")
 	s.waitFor("finished")
 	if _, err := os.Stat(target); !os.IsNotExist(err) {
@@ -421,14 +421,14 @@ func TestREPLTypeaheadDoesNotAnswerAnApproval(t *testing.T) {
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("go")
-	s.waitFor("▸ bash_1 run sleep 1")
+	s.waitFor("▸ run sleep 1")
 	s.tmux("send-keys", "-t", "aci", "-l", "also this")
 	s.waitFor("allow? ›")
 	time.Sleep(200 * time.Millisecond)
 	if scr := s.screen(); strings.Contains(scr, "allowed") || strings.Contains(scr, "denied") {
 		t.Fatalf("typeahead answered the approval:\n%s", scr)
 	}
-	s.keys("n")
+	s.typeLine("n")
 	s.waitFor("⊘ denied")
 	s.waitFor("finished")
 	if _, err := os.Stat(target); !os.IsNotExist(err) {

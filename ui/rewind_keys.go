@@ -69,7 +69,7 @@ func (in *input) onChange(line []rune, _ int, key rune) ([]rune, int, bool) {
 // the line; elsewhere it is dropped rather than typed as a control
 // character.
 func (in *input) escKey() (rune, bool) {
-	if in.esc.armed && in.esc.empty && !in.keyWait {
+	if in.esc.armed && in.esc.empty {
 		in.esc.fired = true
 		return readline.CharEnter, true
 	}

@@ -36,6 +36,8 @@ func init() {
 		{name: "rewind", args: "[N]", help: "go back to just before a question: files and conversation, or either (also Esc Esc)", run: (*REPL).cmdRewind},
 		{name: "fork", args: "[N]", help: "continue in a new branch that keeps this session's first N turns (default: all)", run: (*REPL).cmdFork},
 		{name: "serve", args: "[host:port]", help: "serve this session to the web page (in this process): watch it live, answer its questions", run: (*REPL).cmdServe},
+		{name: "mode", args: "[ask|default|plan|yes]", help: "show the permission mode, or switch (Shift-Tab cycles default → ask → plan)", run: (*REPL).cmdMode},
+		{name: "permissions", args: "[remove N]", help: "list the rules that allow or deny without asking; remove one", run: (*REPL).cmdPermissions},
 		{name: "usage", help: "tokens used in this session, and the last prompt's size against the compression threshold", run: (*REPL).cmdUsage},
 		{name: "status", help: "model, server, sandbox, limits on each command, session id and usage", run: (*REPL).cmdStatus},
 		{name: "exit", aliases: []string{"quit"}, help: "leave aci", run: func(*REPL, string) bool { return true }},

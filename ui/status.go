@@ -29,7 +29,7 @@ func (r *REPL) cmdStatus(string) bool {
 	if r.cfg.Limits != "" {
 		rows = append(rows, [2]string{"limits", strings.TrimPrefix(r.cfg.Limits, "each command is limited to ")})
 	}
-	rows = append(rows, [2]string{"session", r.sess.ID()})
+	rows = append(rows, [2]string{"session", r.sess.ID()}, [2]string{"mode", r.modeStatus()})
 	s := r.agent.Stats()
 	usage := fmt.Sprintf("%s, %d prompt tokens (%d cached), %d completion tokens", plural(s.Steps, "model call"), s.PromptTokens, s.CachedTokens, s.CompletionTokens)
 	rows = append(rows, [2]string{"usage", usage})

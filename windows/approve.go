@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/rules"
 )
 
 // ApprovalRequest describes an action that needs a person's yes.
@@ -26,7 +27,10 @@ type Decision struct {
 	// when AlwaysPrefix is empty).
 	Always       bool
 	AlwaysPrefix string
-	Message      string // more on a denial, for the model: what the person said, what to do
+	// Project, with Always, keeps the rule for this project in the
+	// person's configuration (rules.go); without, it lasts the session.
+	Project bool
+	Message string // more on a denial, for the model: what the person said, what to do
 	// By says who denied it ("" is "the person"): the denial's one line
 	// says what, why and who decided.
 	By string
@@ -51,9 +55,16 @@ type sessionApprover struct {
 	mu       sync.Mutex
 	always   map[string]bool
 	prefixes map[string][]string // kind → allowed subject prefixes
+	rules    *rules.Set          // saved rules: deny first, then allow (rules.go)
 }
 
 func (s *sessionApprover) Approve(ctx context.Context, req ApprovalRequest) Decision {
+	if r, ok := s.rules.Denied(req.Kind, req.Subject); ok {
+		return Decision{By: "the rule deny " + r.String(), Message: "the person's permissions refuse it"}
+	}
+	if _, ok := s.rules.Allowed(req.Kind, req.Subject, reasonKey(req)); ok || hookDecision(ctx) == "allow" {
+		return Decision{Allow: true}
+	}
 	key := req.Kind + "\x00" + req.Subject
 	s.mu.Lock()
 	ok := s.always[key]
@@ -68,6 +79,17 @@ func (s *sessionApprover) Approve(ctx context.Context, req ApprovalRequest) Deci
 		return Decision{Message: "no one is there to approve it"}
 	}
 	d := s.next.Approve(ctx, req)
+	if d.Allow && d.Always && s.rules != nil {
+		if r, ok := ruleFor(req, d.AlwaysPrefix); ok {
+			scope := rules.ScopeSession
+			if d.Project {
+				scope = rules.ScopeProject
+			}
+			if s.rules.Add(r, scope) == nil {
+				return d
+			}
+		}
+	}
 	if d.Allow && d.Always {
 		s.mu.Lock()
 		if d.AlwaysPrefix != "" && hasWordPrefix(req.Subject, d.AlwaysPrefix) {
@@ -101,6 +123,9 @@ func (e *Env) remembered(req ApprovalRequest) bool {
 	s, ok := e.Approver.(*sessionApprover)
 	if !ok {
 		return false
+	}
+	if _, ok := s.rules.Allowed(req.Kind, req.Subject, reasonKey(req)); ok {
+		return true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

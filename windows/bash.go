@@ -272,6 +272,9 @@ func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args
 		}
 	}
 	v.Reason += says
+	if modeOpts, refused, ok := w.commandGate(ctx, &v, command, args.Bool("uncontained")); ok {
+		return modeOpts, v.Machine, refused
+	}
 	if grant != nil {
 		opts = append(opts, grant)
 	}
@@ -336,7 +339,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 		text += "; made links out of the workspace: " + strings.Join(res.LinksOut, ", ")
 	}
 	if len(res.ProtectedMoved) > 0 {
-		text += "; protected files it created were moved out of the workspace: " + strings.Join(res.ProtectedMoved, "; ")
+		text += "; protected files it created or changed were moved out of the workspace or put back: " + strings.Join(res.ProtectedMoved, "; ")
 	}
 	if why := w.stagedWhy(ctx, index); why != "" {
 		text += "; " + why
@@ -351,7 +354,8 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 		n := strings.Count(out, "\n") + 1
 		text += fmt.Sprintf("; %d %s of output, shown in %s", n, plural(n, "line"), w.id)
 	}
-	r := Result{Status: protocol.StatusOK, Text: text, Output: out, Failed: res.ExitCode != 0 || res.TimedOut || res.Canceled}
+	code := res.ExitCode
+	r := Result{Status: protocol.StatusOK, Text: text, Output: out, Failed: res.ExitCode != 0 || res.TimedOut || res.Canceled, ExitCode: &code}
 	if res.TimedOut || res.Canceled {
 		// The command did not finish: the model must not read it as done.
 		r.Status = protocol.StatusError

@@ -253,6 +253,9 @@ func (w *fileWindow) view(_ context.Context, args Args) Result {
 // person what the write would change.
 func (w *fileWindow) approveWrite(ctx context.Context, diff string) *Result {
 	v := w.env.Guard.CheckPath(w.path, w.env.Workdir, true)
+	if r := w.fileGate(ctx, &v); r != nil {
+		return r
+	}
 	if why := sandbox.ProtectedWhy(w.env.Workdir, w.path); why != "" {
 		// aci's own configuration and what other tools run when the
 		// folder opens: the person decides (contained commands cannot

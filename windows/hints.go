@@ -76,5 +76,5 @@ func linksOutHint(links []string) string {
 // protectedHint names the protected files a command created, which were
 // moved out of the workspace.
 func protectedHint(moved []string) string {
-	return hint("protected", "The command created files that other programs obey or run, which contained commands may not create; they were moved out of the workspace: "+strings.Join(moved, "; ")+". If the person wants one, write it with a file window (the person is asked).")
+	return hint("protected", "The command created or changed files that other programs obey or run (git folders, start-up files, editor and agent settings), which contained commands may not; they were moved out of the workspace or put back as they were: "+strings.Join(moved, "; ")+". If the person wants one, write it with a file window (the person is asked).")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/netproxy"
+	"github.com/aci-dev/aci/tools/rules"
 )
 
 // Env is what the apps share: where they work, how much output they keep,
@@ -38,6 +39,10 @@ type Env struct {
 	// is a background task's id, "" for a command run in the foreground),
 	// or nil. The writer must never block.
 	Live func(windowID, taskID string) io.Writer
+	// Mode is the session's permission mode (mode.go); nil is default.
+	Mode *ModeSwitch
+	// Rules allow or deny actions without asking (rules.go); nil: none.
+	Rules *rules.Set
 }
 
 // Journal records a file before aci changes it.
@@ -70,7 +75,7 @@ func NewManager(env Env, apps ...func(*Env) App) *Manager {
 		policy, _ := netproxy.Load(env.Workdir) // problems are said by whoever reads them first: main
 		env.Network = netproxy.New(policy)
 	}
-	env.Approver = &sessionApprover{next: env.Approver, always: map[string]bool{}, prefixes: map[string][]string{}}
+	env.Approver = &sessionApprover{next: env.Approver, always: map[string]bool{}, prefixes: map[string][]string{}, rules: env.Rules}
 	m := &Manager{env: &env, apps: map[string]App{}, counters: map[string]int{}}
 	for _, mk := range apps {
 		app := mk(m.env)

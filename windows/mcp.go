@@ -340,7 +340,16 @@ func (w *mcpWindow) call(ctx context.Context, name string, args Args) Result {
 // approve asks before a tool that may change something runs; nil means
 // it may. "Always" allows the tool with any arguments for the session.
 func (w *mcpWindow) approve(ctx context.Context, tool string, readOnly bool, params map[string]any) *Result {
-	if readOnly || w.srv.Config().Trust || w.pool.Always(w.name, tool) {
+	if r := w.env.denied("tool", w.name+"."+tool); r != nil {
+		return r
+	}
+	if readOnly {
+		return nil
+	}
+	if w.env.Mode.Get() == ModePlan {
+		return planRefusal("tool " + w.name + "." + tool + " is not annotated read-only")
+	}
+	if w.srv.Config().Trust || w.pool.Always(w.name, tool) {
 		return nil
 	}
 	data, _ := json.Marshal(params)

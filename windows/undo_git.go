@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/aci-dev/aci/tools/safegit"
 )
 
 // CommandJournal is a Journal that also hears before a command runs: what
@@ -30,19 +31,12 @@ type worktreeSnapshot struct {
 	tree string // the tree object's id
 }
 
+// git runs one call of a snapshot through safegit: the repository's
+// hooks, fsmonitor and filters run none of their programs on the machine.
 func git(dir string, env []string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(errb.String()))
-	}
-	return out, nil
+	return safegit.Output(ctx, dir, env, nil, args...)
 }
 
 // snapshotWorktree records dir's work tree; ok is false outside a git

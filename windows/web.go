@@ -97,6 +97,9 @@ func (w *webWindow) fetchAction(ctx context.Context, args Args) Result {
 
 func (w *webWindow) fetch(ctx context.Context, url string) Result {
 	url = strings.TrimSpace(url)
+	if r := w.env.denied("fetch", "fetch "+url); r != nil {
+		return *r
+	}
 	if why := fetch.SecretInURL(url); why != "" {
 		req := ApprovalRequest{Kind: "fetch", WindowID: w.id, Subject: "fetch " + tools.Secrets.Redact(url), Reason: why}
 		if r := w.env.ask(ctx, req); r != nil {

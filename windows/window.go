@@ -26,6 +26,10 @@ type Result struct {
 	// Failed marks a command that exited non-zero, timed out or was
 	// interrupted, though the action itself did what it was asked.
 	Failed bool
+	// ExitCode is the exit status of the command the action ran (nil when
+	// it ran none, or one still running): people and programs tell a
+	// failed command from one that succeeded by it.
+	ExitCode *int
 	// File is the file the action changed, whole, for front ends that
 	// show a change side by side (an editor's diff view).
 	File *FileChange

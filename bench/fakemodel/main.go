@@ -31,6 +31,7 @@ func main() {
 	file := flag.String("reply-file", "", "scripted replies")
 	loop := flag.Bool("loop", false, "once the replies ran out, start again from the first")
 	delay := flag.Duration("delay", 0, "wait this long before each reply")
+	logRequests := flag.Bool("log-requests", false, "say on stderr when each request comes")
 	flag.Parse()
 	data, err := os.ReadFile(*file)
 	if err != nil {
@@ -40,9 +41,12 @@ func main() {
 	replies := script
 	var mu sync.Mutex
 	srv := fakeai.New(logTB{})
-	srv.Handle(func(fakeai.Request) fakeai.Reply {
+	srv.Handle(func(req fakeai.Request) fakeai.Reply {
 		mu.Lock()
 		defer mu.Unlock()
+		if *logRequests {
+			log.Printf("request %d", req.N) // when each came, for bench/acp_stalled.sh
+		}
 		content := "done"
 		if len(replies) == 0 && *loop {
 			replies = script

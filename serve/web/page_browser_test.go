@@ -236,6 +236,10 @@ func TestPageDrivesServer(t *testing.T) {
 	if strings.TrimSpace(action) != "hi-from-command" {
 		t.Errorf("the command's action shows %q, want its output", action)
 	}
+	// Each action is named as its window describes it, with no window ids.
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('#log .action summary')].map(s => s.textContent).join('|')`); !strings.Contains(got, "run echo hi-from-command") || strings.Contains(got, "bash_1") {
+		t.Errorf("the actions read %q", got)
+	}
 	waitFor(t, ctx, "bash_1 in the windows panel", `(document.querySelector('[data-window="bash_1"] .win-content')?.textContent || '').includes('hi-from-command')`)
 	// Markup in the answer is text, and nothing of it ran.
 	md := eval[string](t, ctx, `[...document.querySelectorAll('.turn .md')].map(e => e.textContent).join('\n')`)
@@ -265,6 +269,9 @@ func TestPageDrivesServer(t *testing.T) {
 	}
 	if got := eval[string](t, ctx, `document.querySelector('.approval .ap-arg').textContent`); !strings.Contains(got, "rm -rf "+outside) {
 		t.Errorf("the question shows %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('.approval .ap-head').textContent`); got != "?Allow run rm -rf "+outside+"?command" {
+		t.Errorf("the question's head reads %q", got)
 	}
 	if got := eval[string](t, ctx, `document.getElementById('state').textContent`); got != "needs approval" {
 		t.Errorf("state shows %q while a question waits", got)

@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/aci-dev/aci/tools/safegit"
 )
 
 // Op is one git add, commit or push of a command, in order (the guard's
@@ -139,22 +141,10 @@ func openRepo(ctx context.Context, dir string) *repo {
 	return r
 }
 
-// git runs git in the repository with settings that keep it from running
-// anything the repository configures (fsmonitor, pagers, filters).
+// git runs git in the repository through safegit: nothing the
+// repository configures (fsmonitor, hooks, pagers, filters) runs.
 func (r *repo) git(stdin []byte, args ...string) ([]byte, error) {
-	base := []string{"-C", r.root, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", "--no-pager"}
-	cmd := exec.CommandContext(r.ctx, "git", append(base, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return out, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return safegit.Output(r.ctx, r.root, nil, stdin, args...)
 }
 
 // names runs git and splits its NUL-separated output.
@@ -386,8 +376,7 @@ func (r *repo) scanObjects(objs, names []string, op string, m *matcher) (*Findin
 		}
 		return strings.TrimPrefix(objs[i], ":")
 	}
-	cmd := exec.CommandContext(r.ctx, "git", "-C", r.root, "cat-file", "--batch")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	cmd := safegit.Command(r.ctx, r.root, nil, "cat-file", "--batch")
 	cmd.Stdin = strings.NewReader(strings.Join(objs, "\n") + "\n")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

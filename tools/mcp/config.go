@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/internal/dirs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -93,14 +94,7 @@ func (c Config) Secrets() []string {
 
 // UserConfigPath is $XDG_CONFIG_HOME/aci/mcp.json, or ~/.config/aci/mcp.json.
 func UserConfigPath() string {
-	if dir := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(dir) {
-		return filepath.Join(dir, "aci", "mcp.json")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".config", "aci", "mcp.json")
+	return dirs.ConfigFile("mcp.json")
 }
 
 // WorkspaceConfigPath is the closest .mcp.json from workdir up to its git

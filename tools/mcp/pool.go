@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/internal/dirs"
 	"io"
 	"log/slog"
 	"net/http"
@@ -41,14 +42,10 @@ type Options struct {
 
 // LogDir is $XDG_STATE_HOME/aci/mcp, or ~/.local/state/aci/mcp.
 func LogDir() string {
-	if dir := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(dir) {
-		return filepath.Join(dir, "aci", "mcp")
+	if d := dirs.StateFile("mcp"); d != "" {
+		return d
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join(os.TempDir(), "aci-mcp")
-	}
-	return filepath.Join(home, ".local", "state", "aci", "mcp")
+	return filepath.Join(os.TempDir(), "aci-mcp")
 }
 
 // Pool holds the servers of one aci session: each starts when first

@@ -26,7 +26,18 @@ func bindArgs(out []string, p Policy, roots []string) []string {
 	for _, g := range p.Granted {
 		bs = append(bs, bind{g, true})
 	}
+	var links [][2]string
 	for _, m := range p.Machine {
+		// A link on the way is made as the link it is (bound, bwrap would
+		// follow it and mount its target read-only at its path): writes
+		// through it then reach the granted target (grant_links_linux.go).
+		if q, target := machineLink(m); q != "" {
+			links = append(links, [2]string{target, q})
+			if r := real(m); privateTmpPath(r) && !underAny(r, p.Granted) {
+				bs = append(bs, bind{r, false})
+			}
+			continue
+		}
 		bs = append(bs, bind{m, false})
 	}
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].path < bs[j].path })
@@ -36,6 +47,9 @@ func bindArgs(out []string, p Policy, roots []string) []string {
 		} else {
 			out = append(out, "--ro-bind-try", b.path, b.path)
 		}
+	}
+	for _, l := range links {
+		out = append(out, "--symlink", l[0], l[1])
 	}
 	return out
 }

@@ -91,6 +91,7 @@ func bwrapArgv(p Policy, argv []string, dir string) ([]string, error) {
 	sort.Strings(roots) // a parent sorts before its children
 	out, roots = privateTmpArgs(out, p, roots)
 	out = bindArgs(out, p, roots)
+	out = pinArgs(sealBindArgs(out, p.Sealed, p.ReadOnly), p.Pinned)
 	for _, r := range p.ReadOnly {
 		out = append(out, "--ro-bind-try", r, r)
 	}

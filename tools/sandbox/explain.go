@@ -58,6 +58,8 @@ func (s *Sandbox) Explain(output string, exitCode int, dir string) string {
 			switch {
 			case p.hidden(path):
 				return note(s.kind, path+" is in a secret store, which contained commands cannot see")
+			case denial == "Device or resource busy" && sealedPath(path):
+				return note(s.kind, path+" cannot be renamed, replaced or removed in the sandbox: git on the machine would run the hooks and obey the config of what stood in its place")
 			case (denial != "" || exists) && p.protected(path) != "":
 				return note(s.kind, path+" is protected ("+p.protected(path)+"); change it with a file window, which asks the person")
 			case denial != "" && underAny(path, p.ReadOnly):
@@ -65,6 +67,9 @@ func (s *Sandbox) Explain(output string, exitCode int, dir string) string {
 			case denial != "" && !p.canWrite(path):
 				return note(s.kind, path+" is outside what contained commands may write (the workspace, temp dirs, build caches)")
 			}
+		}
+		if denial == "Device or resource busy" {
+			return note(s.kind, "what git and editors on the machine run (a .git, its config and hooks, protected files) cannot be renamed, replaced or removed in the sandbox")
 		}
 		if denial == "Read-only file system" {
 			return note(s.kind, "the file system is read-only outside the workspace, temp dirs and build caches")

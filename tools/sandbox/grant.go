@@ -21,15 +21,24 @@ type Grant struct {
 	// Read are secret files of the workspace the person allowed this
 	// command to read (secrets.go): they are not kept back from it.
 	Read []string
+	// ReadOnlyWorkspace makes the workspace read-only for the command
+	// (plan mode): it may read everything it could, and change nothing
+	// there. Write is ignored then.
+	ReadOnlyWorkspace bool
 }
 
 // Empty reports a grant that changes nothing.
-func (g Grant) Empty() bool { return len(g.Write) == 0 && len(g.Machine) == 0 && len(g.Read) == 0 }
+func (g Grant) Empty() bool {
+	return len(g.Write) == 0 && len(g.Machine) == 0 && len(g.Read) == 0 && !g.ReadOnlyWorkspace
+}
 
 // apply returns p with g added for a command contained by k.
 func (g Grant) apply(k Kind, p Policy) Policy {
 	if g.Empty() {
 		return p
+	}
+	if g.ReadOnlyWorkspace {
+		return g.readOnly(k, p)
 	}
 	var write []string
 	for _, w := range g.Write {
@@ -37,6 +46,9 @@ func (g Grant) apply(k Kind, p Policy) Policy {
 			write = appendUnique(write, w)
 		}
 	}
+	home, _ := os.UserHomeDir()
+	var pp Policy
+	pp, write, _ = grantProtect(p, write, home) // grant_protect.go
 	if k != Bwrap {
 		// Landlock and sandbox-exec allow trees: the granted ones join the
 		// writable roots. /tmp is the machine's there.
@@ -44,7 +56,7 @@ func (g Grant) apply(k Kind, p Policy) Policy {
 		return p
 	}
 	p.Granted = write
-	home, _ := os.UserHomeDir()
+	p.ReadOnly, p.Pinned = pp.ReadOnly, pp.Pinned
 	// Inside a granted folder, what stays read-only in the writable roots
 	// stays read-only too (a grant of ~ for rm -rf ~/old leaves ~/.bashrc
 	// as it is), unless that very file was granted.
@@ -153,9 +165,54 @@ func (s *Sandbox) Adds(g Grant) bool {
 	if len(g.Read) > 0 && s.kind == Bwrap {
 		return true // the session's commands all have the secrets kept back
 	}
+	if g.ReadOnlyWorkspace {
+		return true // the session's sandbox has the workspace writable
+	}
 	p := g.apply(s.kind, Policy{Workspace: s.policy.Workspace, Writable: s.policy.Writable, PrivateTmp: "private"})
 	if s.kind != Bwrap {
 		return len(g.Write) > 0
 	}
 	return len(p.Granted) > 0 || len(p.Machine) > 0
+}
+
+// readOnly is apply for a grant that makes the workspace read-only: bwrap
+// binds it again read-only over its writable bind (the machine's /tmp
+// paths still shown); Landlock and sandbox-exec leave it out of the
+// writable roots.
+func (g Grant) readOnly(k Kind, p Policy) Policy {
+	if k != Bwrap {
+		p.Workspace = nil
+		return p
+	}
+	p.ReadOnly = append(slices.Clip(p.ReadOnly), p.Workspace...)
+	// A missing protected file needs no stand-in (nothing can create it),
+	// and bwrap could not make its mount point in a read-only folder.
+	p.StandIns = nil
+	if p.PrivateTmp != "" {
+		for _, m := range g.Machine {
+			if m = filepath.Clean(m); filepath.IsAbs(m) && privateTmpPath(m) && !underAny(m, p.Workspace) {
+				p.Machine = appendUnique(p.Machine, m)
+			}
+		}
+	}
+	return p
+}
+
+// ReadOnlyHolds reports whether a ReadOnlyWorkspace grant keeps the whole
+// workspace read-only here: always under bwrap; under Landlock and
+// sandbox-exec, which only grant, not where a writable root (a temp
+// folder) holds the workspace.
+func (s *Sandbox) ReadOnlyHolds() bool {
+	if !s.Contained() {
+		return false
+	}
+	if s.kind == Bwrap {
+		return true
+	}
+	for _, w := range s.policy.Workspace {
+		if underAny(w, s.policy.Writable) {
+			return false
+		}
+	}
+	return true
 }

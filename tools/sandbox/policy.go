@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"github.com/aci-dev/aci/internal/dirs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,6 +45,13 @@ type Policy struct {
 	// Kept are the workspace's secret files one command does not read
 	// (secrets.go): each covered by an empty read-only stand-in.
 	Kept []string `json:",omitempty"`
+	// Sealed are the workspace's .git entries, bound over themselves so
+	// that no command can move them aside (seal_linux.go).
+	Sealed []string `json:",omitempty"`
+	// Pinned are folders inside a grant bound over themselves, so that a
+	// granted command cannot rename away what stays read-only in them
+	// (grant_protect.go).
+	Pinned []string `json:",omitempty"`
 }
 
 // WritableRoots is Workspace and Writable together.
@@ -187,16 +195,10 @@ func SecretStores() []string {
 	}
 	if home != "" {
 		hidden = append(hidden, filepath.Join(home, ".docker", "run", "docker.sock"), filepath.Join(home, ".colima", "default", "docker.sock"))
-		// aci's own transcripts and input history: other sessions' talk.
-		hidden = append(hidden, filepath.Join(home, ".local", "state", "aci"))
 	}
-	if st := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(st) {
-		hidden = append(hidden, filepath.Join(st, "aci"))
-	}
-	if cf := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(cf) {
-		// aci's settings: a command must not widen its own network.
-		hidden = append(hidden, filepath.Join(cf, "aci"))
-	}
+	// aci's own transcripts and input history (other sessions' talk) and
+	// its settings (a command must not widen its own network).
+	hidden = append(hidden, dirs.Private()...)
 	for _, h := range hidden {
 		if _, err := os.Lstat(h); err == nil {
 			out = appendUnique(out, real(h))

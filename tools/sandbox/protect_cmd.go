@@ -54,7 +54,7 @@ func (s *Sandbox) watchWhileBusy(x *protectIndex) {
 			s.prot.mu.Unlock()
 			journal.touch()
 			_, made := x.look()
-			if moved := s.quarantineMade(made); len(moved) > 0 {
+			if moved := append(s.quarantineMade(made), s.sealCheck()...); len(moved) > 0 {
 				s.prot.mu.Lock()
 				s.prot.moved = append(s.prot.moved, moved...)
 				s.prot.mu.Unlock()
@@ -124,6 +124,7 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 	unwatch := s.watchTrusted()
 	end := func() {}
 	if x := s.indexed(); x != nil {
+		s.sealBegin(x)
 		end = x.begin()
 		s.watchWhileBusy(x)
 	}
@@ -140,11 +141,13 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 				_, made := x.look()
 				created = append(created, s.quarantineMade(made)...)
 			}
+			sealed := s.sealCheck()
 			for _, u := range unguarded {
 				if _, err := os.Lstat(u); err == nil {
 					created = append(created, s.quarantine(u)+": "+s.policy.protected(u))
 				}
 			}
+			created = append(created, sealed...)
 			created = onceEach(created)
 		})
 		return created
@@ -271,12 +274,14 @@ func (s *Sandbox) watchUncontained() func() []string {
 	// made is moved away now, and said with this command.
 	_, before := x.look()
 	early := s.quarantineMade(before)
+	resume := s.sealPause() // seal.go
 	end := x.begin()
 	s.watchWhileBusy(x)
 	var once sync.Once
 	return func() (created []string) {
 		once.Do(func() {
 			end()
+			resume()
 			_, made := x.look()
 			created = append(early, s.quarantineMade(made)...)
 			s.prot.mu.Lock()

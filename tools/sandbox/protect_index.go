@@ -49,6 +49,7 @@ type protectIndex struct {
 	found map[string]bool      // protected paths present
 	busy  []busySpan           // when commands ran, since the last look
 	last  time.Time            // when the last look ended
+	gits  map[string]bool      // .git entries seen at any depth (seal.go); true: since the first walk
 
 	secrets map[string]bool // the secret files present (secrets.go)
 }
@@ -229,6 +230,7 @@ func (x *protectIndex) read(dir string, mtime time.Time, made *[]string) {
 // index (it is about to be moved away).
 func (x *protectIndex) note(p string, d fs.DirEntry, made *[]string) bool {
 	x.noteSecret(p, d)
+	x.noteGit(p, d, made != nil)
 	// A link may stand for a folder (.vscode -> elsewhere).
 	if protectedName(d.Name(), d.IsDir() || d.Type()&fs.ModeSymlink != 0) == "" {
 		return false

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/aci-dev/aci/internal/dirs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -55,15 +56,7 @@ var journal leftJournal
 
 // journalDir is $XDG_STATE_HOME/aci/leftovers (or ~/.local/state/...).
 func journalDir() string {
-	state := os.Getenv("XDG_STATE_HOME")
-	if !filepath.IsAbs(state) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		state = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(state, "aci", "leftovers")
+	return dirs.StateFile("leftovers")
 }
 
 // write appends e to the journal, making (and locking) it at the first
@@ -169,12 +162,13 @@ func dropStandIn(path string, ino uint64) {
 // atomic write's); done strikes it off once it was renamed into place or
 // removed.
 func NoteTemp(path string) (done func()) {
+	sealed := sealAciWrite(path) // the seal takes aci's own write as it is (seal.go)
 	ino := inode(path)
 	if ino == 0 || !journal.write(leftEntry{Path: path, Kind: leftTemp, Ino: ino}) {
-		return func() {}
+		return sealed
 	}
 	var once sync.Once
-	return func() { once.Do(func() { journal.write(leftEntry{Path: path, Gone: true}) }) }
+	return func() { once.Do(func() { journal.write(leftEntry{Path: path, Gone: true}); sealed() }) }
 }
 
 // removeLeftover removes e.Path if it is still what aci left there: the

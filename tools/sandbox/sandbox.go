@@ -57,6 +57,7 @@ type Sandbox struct {
 	mu       sync.Mutex
 	standIns map[string]*heldStandIn // stand-ins for missing protected paths (protect_cmd.go)
 	prot     protectState            // protected names at any depth (protect_cmd.go)
+	seal     sealState               // exec-relevant files kept as they were (seal.go)
 	outer    *Sandbox                // set for an uncontained command's: see Uncontained
 
 	oneShot    bool       // every command gets a bwrap of its own (Options.OneShot)
@@ -168,6 +169,7 @@ func (s *Sandbox) WrapGranted(argv []string, dir string, l *Link, g Grant, extra
 	if s.kind == Bwrap {
 		p.Protected = s.protectedPresent(p.Protected)
 		p.Kept = s.keptFor(g.Read)
+		p.Sealed = s.sealedEntries()
 	}
 	return wrap(s.kind, p, argv, dir)
 }
@@ -198,7 +200,7 @@ func (s *Sandbox) CommandGranted(argv []string, dir string, l *Link, g Grant, ex
 	if err != nil || s.Kind() != Bwrap || s.tmpDir == "" {
 		return out, func() []string { return nil }, err
 	}
-	return out, s.protectCommand(s.grantStubs(g)), nil
+	return out, s.watchGrant(g, s.protectCommand(s.grantStubs(g))), nil
 }
 
 // processState is the process-wide setting, from ACI_SANDBOX.

@@ -448,10 +448,13 @@ func (sess *session) close() {
 	sess.closed = true
 	sess.refMu.Unlock()
 	sess.ctl.Close()
+	// Nothing in it needs a graceful end (its commands end with it, and
+	// an idle helper holds nothing): killed at once, so that no exit of
+	// aci waits on a slow or stuck sandbox.
+	sess.cmd.Process.Kill()
 	select {
 	case <-sess.done:
-	case <-time.After(time.Second):
-		sess.cmd.Process.Kill()
+	case <-time.After(200 * time.Millisecond):
 	}
 }
 

@@ -127,6 +127,7 @@ func (s *Sandbox) sessionArgs() []string {
 		}
 		out = append(out, "--bind-try", r, r)
 	}
+	out = sealBindArgs(out, s.sealedEntries(), p.ReadOnly)
 	for _, r := range p.ReadOnly {
 		out = append(out, "--ro-bind-try", r, r)
 	}
@@ -170,7 +171,7 @@ func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held
 // session's mounts stay on what was there when it started.
 func (s *Sandbox) boundPaths() []string {
 	p := s.policy
-	return append(append(p.WritableRoots(), p.ReadOnly...), p.Hidden...)
+	return append(append(append(p.WritableRoots(), p.ReadOnly...), p.Hidden...), s.sealedEntries()...)
 }
 
 // rootsUnchanged reports whether each path the session mounted something

@@ -60,6 +60,7 @@ func (s *Sandbox) privateTmp() string {
 // removeStaleTmps removes the session folders of an aci that is gone (one
 // killed before its Cleanup ran): their names carry its pid.
 func removeStaleTmps() {
+	killStaleSandboxes() // stale_linux.go
 	ents, _ := os.ReadDir(os.TempDir())
 	for _, e := range ents {
 		rest, ok := strings.CutPrefix(e.Name(), "aci-session-")

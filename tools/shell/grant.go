@@ -11,5 +11,6 @@ func Granted(g sandbox.Grant) RunOption {
 		o.grant.Write = append(o.grant.Write, g.Write...)
 		o.grant.Machine = append(o.grant.Machine, g.Machine...)
 		o.grant.Read = append(o.grant.Read, g.Read...)
+		o.grant.ReadOnlyWorkspace = o.grant.ReadOnlyWorkspace || g.ReadOnlyWorkspace
 	}
 }

@@ -365,6 +365,7 @@ func startOneShot(command, dir string, out io.Writer, sb *sandbox.Sandbox, net n
 	// opens /dev/tty (sudo, ssh, git asking for a password) fails at once
 	// instead of stopping on, or reading from, the user's terminal.
 	cmd.SysProcAttr = procAttr()
+	dieWithAci(cmd.SysProcAttr, sb)
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()

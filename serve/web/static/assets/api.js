@@ -58,10 +58,14 @@ export const getWindow = (id, windowID) => api('GET', `api/sessions/${enc(id)}/w
 export const fork = (id, turn) => api('POST', `api/sessions/${enc(id)}/fork`, { turn });
 export const rewind = (id, turn, files, conversation) =>
   api('POST', `api/sessions/${enc(id)}/rewind`, { turn, files, conversation });
+export const setMode = (id, mode) => api('POST', `api/sessions/${enc(id)}/mode`, { mode });
+export const acceptPlan = (id) => api('POST', `api/sessions/${enc(id)}/plan/accept`);
+export const trustInfo = () => api('GET', 'api/trust');
+export const trust = () => api('POST', 'api/trust', { trust: true });
 export const eventsURL = (id) => `api/sessions/${enc(id)}/events`;
 
 // The event types of §7.
-export const EVENT_TYPES = ['text', 'tool_call', 'output', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'steer', 'usage'];
+export const EVENT_TYPES = ['text', 'tool_call', 'output', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'steer', 'mode'];
 
 // EventStream reads a session's Server-Sent Events with fetch rather than
 // EventSource, for one reason: the first request can send Last-Event-ID 0
@@ -153,7 +157,8 @@ export class EventStream {
             try {
               obj = JSON.parse(data.join('\n'));
             } catch { /* not an object of ours */ }
-            if (obj) this.onEvent(type || 'message', obj, Number(id) || 0);
+            // The page reads the event types the server documents, no others.
+            if (obj && EVENT_TYPES.includes(type)) this.onEvent(type, obj, Number(id) || 0);
           }
           type = '';
           data = [];

@@ -7,11 +7,13 @@ import { el, icon, tokens, ago } from './dom.js';
 import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
 import { initServerStatus, unauthorized } from './server.js';
+import { takeToken } from './auth.js';
 import { ModelPicker, confirmEnd } from './manage.js';
 import { offerRewind } from './rewind.js';
 import { arm, markTitle, notifyEvent, offerPermission } from './notify.js';
 import { SlashMenu } from './slash.js';
 import { Attachments } from './attach.js';
+import { ModeSelector, askTrust } from './mode.js';
 
 const $ = (id) => document.getElementById(id);
 $('boot').remove();
@@ -27,6 +29,7 @@ const ui = {
 initServerStatus(ui.banner);
 offerPermission(document.querySelector('.head-right'));
 const models = new ModelPicker(ui.model);
+const modes = new ModeSelector($('mode'), $('accept-plan'), (err) => fail(err));
 
 const STATE_LABEL = {
   idle: 'idle', awaiting_model: 'thinking', awaiting_approval: 'needs approval', executing: 'running',
@@ -204,6 +207,7 @@ async function open(id) {
   renderList();
   setState('idle');
   showEmpty();
+  modes.show(id, 'default', false);
   if (!id) return;
   let info;
   try {
@@ -225,6 +229,7 @@ async function open(id) {
   conv.load(info.turns, info.state && info.state !== 'idle');
   showEmpty();
   setState(info.state);
+  modes.show(id, info.mode, info.plan_ready);
   for (const w of info.windows || []) {
     wins.update(w);
     loadWindow(gen, w.id);
@@ -321,8 +326,8 @@ function onEvent(type, d) {
       refreshInfo();
       refreshListSoon();
       break;
-    case 'usage':
-      refreshInfo();
+    case 'mode':
+      modes.event(d);
       break;
     case 'turn': {
       conv.handle(type, d);
@@ -455,7 +460,19 @@ function route() {
   const id = decodeURIComponent(location.hash.slice(1)).replace(/^session=/, '');
   if (id !== (S.id || '')) open(id || null);
 }
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', async () => {
+  // A new address pasted into the open tab: its token is taken (never
+  // routed as a session, so never in a request's path), and the page
+  // reads everything again with it.
+  if (takeToken()) {
+    models.load();
+    await refreshList();
+    const again = S.id || (S.list[0] && S.list[0].id);
+    if (!location.hash && again) history.replaceState(null, '', '#' + encodeURIComponent(again));
+    S.id = null;
+  }
+  route();
+});
 
 // The list changes under other clients too: look again now and then.
 setInterval(() => {
@@ -464,6 +481,7 @@ setInterval(() => {
 
 (async () => {
   models.load();
+  askTrust(ui.confirm, el, (err) => fail(err));
   await refreshList();
   if (!location.hash && S.list.length) {
     history.replaceState(null, '', '#' + encodeURIComponent(S.list[0].id));

@@ -9,22 +9,26 @@
 const KEY = 'aci-serve-token';
 let memory = ''; // when storage is refused (a private window's settings)
 
-// The address's fragment is read once, as the module loads (before the
-// page routes on its fragment), and removed from the address bar and the
-// history so it is not left on screen or copied with the address.
-{
+// takeToken reads a token from the address's fragment, keeps it and
+// removes it from the address bar and the history, so it is not left on
+// screen or copied with the address, nor ever read as a session id (a
+// request path). It runs as the module loads (before the page routes on
+// its fragment) and again when the fragment changes (a new address pasted
+// into an open tab); it says whether there was one.
+export function takeToken() {
   const m = /^#token=([^&]+)/.exec(location.hash);
-  if (m) {
-    memory = decodeURIComponent(m[1]).trim();
-    try {
-      localStorage.setItem(KEY, memory);
-    } catch { /* kept for this tab only */ }
-    // What follows the token (the terminal's session: &session=ID) stays,
-    // for the router.
-    const rest = location.hash.slice(m[0].length).replace(/^&/, '');
-    history.replaceState(null, '', location.pathname + location.search + (rest ? '#' + rest : ''));
-  }
+  if (!m) return false;
+  memory = decodeURIComponent(m[1]).trim();
+  try {
+    localStorage.setItem(KEY, memory);
+  } catch { /* kept for this tab only */ }
+  // What follows the token (the terminal's session: &session=ID) stays,
+  // for the router.
+  const rest = location.hash.slice(m[0].length).replace(/^&/, '');
+  history.replaceState(null, '', location.pathname + location.search + (rest ? '#' + rest : ''));
+  return true;
 }
+takeToken();
 
 // token is the token this page holds, or ''.
 export function token() {

@@ -220,17 +220,20 @@ export class Conversation {
     const rec = this.at();
     if (!rec) return;
     rec.text = null;
-    const { arg, rest } = summarize(d.params);
     const status = el('span', { class: 'act-status' }, 'running');
     const body = el('div', { class: 'act-body' });
-    if (rest) body.append(el('pre', { class: 'act-params' }, JSON.stringify(rest, null, 2)));
-    const node = el('details', { class: 'action running' },
-      el('summary', {},
-        el('span', { class: 'act-win' }, d.window_id || ''),
-        el('span', { class: 'act-id' }, d.action_id || ''),
-        el('span', { class: 'act-arg', title: arg }, firstLine(arg)),
-        status),
-      body);
+    let head;
+    if (d.title) {
+      // The call as its window describes it to a person: "edit calc.py".
+      head = [el('span', { class: 'act-arg', title: d.title }, firstLine(d.title))];
+      if (d.kind && d.kind !== 'other') head.unshift(el('span', { class: 'act-kind' }, d.kind));
+    } else {
+      const { arg, rest } = summarize(d.params);
+      if (rest) body.append(el('pre', { class: 'act-params' }, JSON.stringify(rest, null, 2)));
+      head = [el('span', { class: 'act-win' }, d.window_id || ''), el('span', { class: 'act-id' }, d.action_id || ''),
+        el('span', { class: 'act-arg', title: arg }, firstLine(arg))];
+    }
+    const node = el('details', { class: 'action running' }, el('summary', {}, ...head, status), body);
     rec.body.append(node);
     this.calls.set(d.call_id, { node, body, status });
   }
@@ -265,6 +268,12 @@ export class Conversation {
     // card, answered, goes.
     if (st === 'denied') for (const c of this.root.querySelectorAll('.approval.settled')) c.remove();
     a.status.textContent = st === 'ok' ? '✓' : st === 'error' ? '✗ error' : st === 'denied' ? '⊘' : st;
+    // A command that exited non-zero did what it was asked, and failed.
+    const failed = typeof d.exit_code === 'number' && d.exit_code !== 0;
+    if (failed) {
+      a.node.classList.add('st-failed');
+      a.status.textContent = `✗ exit ${d.exit_code}`;
+    }
     const out = typeof d.output === 'string' && d.output !== '' ? d.output : d.text || '';
     if (!out) return;
     const lines = out.replace(/\n$/, '').split('\n').length;
@@ -275,7 +284,7 @@ export class Conversation {
     } else pre.textContent = out;
     a.body.append(pre);
     a.status.append(el('span', { class: 'act-lines' }, ` ${lines} line${lines === 1 ? '' : 's'}`));
-    if (lines <= MAX_OPEN_LINES || st !== 'ok') a.node.open = true;
+    if (lines <= MAX_OPEN_LINES || st !== 'ok' || failed) a.node.open = true;
   }
 
   approval(d) {
@@ -294,7 +303,7 @@ export class Conversation {
     }
     const card = el('div', { class: 'approval', role: 'group', 'aria-label': 'approval' },
       el('div', { class: 'ap-head' }, el('span', { class: 'ap-icon' }, '?'),
-        el('span', {}, 'Allow ', el('code', {}, target), '?'),
+        el('span', {}, 'Allow ', d.title ? el('span', { class: 'ap-title' }, d.title) : el('code', {}, target), '?'),
         d.kind ? el('span', { class: 'ap-kind' }, d.kind) : null),
       what ? el('pre', { class: 'ap-arg' }, what) : null,
       diff,
@@ -306,7 +315,7 @@ export class Conversation {
       note.textContent = '…';
       try {
         await this.hooks.onDecide(d.request_id, decision);
-        this.settle(rec2, decision === 'deny' ? 'denied' : decision === 'always' ? 'allowed always' : 'allowed', decision);
+        this.settle(rec2, decision === 'deny' ? 'denied' : decision === 'always' ? 'allowed always' : decision === 'always_project' ? 'allowed for this project' : 'allowed', decision);
       } catch (err) {
         if (err.status === 404) this.settle(rec2, 'no longer waiting', 'gone');
         else {
@@ -318,7 +327,8 @@ export class Conversation {
     buttons.append(
       el('button', { type: 'button', class: 'allow', onclick: () => choose('allow') }, 'Allow'),
       el('button', { type: 'button', class: 'deny', onclick: () => choose('deny') }, 'Deny'),
-      el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'));
+      el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'),
+      el('button', { type: 'button', class: 'always', title: 'Keep a rule for this project in your configuration (/permissions lists it)', onclick: () => choose('always_project') }, 'Always (project)'));
     holder.append(card);
     this.pending.add(rec2);
   }

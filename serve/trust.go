@@ -1,0 +1,48 @@
+package serve
+
+import (
+	"net/http"
+
+	"github.com/aci-dev/aci/session"
+)
+
+type trustRequest struct {
+	Trust *bool `json:"trust"`
+}
+
+// trustInfo is GET /api/trust: what the workspace's project settings and
+// .mcp.json would run, and whether the person trusts exactly that
+// (PROTOCOL.md section 10). The page asks once when they do not.
+func (s *Server) trustInfo(w http.ResponseWriter, r *http.Request) {
+	code := session.FolderCode(s.cfg.Workdir)
+	lines := code.Lines
+	if lines == nil {
+		lines = []string{}
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"lines": lines, "trusted": s.cfg.Trust || code.Trusted(s.cfg.Workdir)})
+}
+
+// trust is POST /api/trust {"trust": true}: the person trusts what the
+// folder would run now; sessions made from then on run it (and ask again
+// once it changes).
+func (s *Server) trust(w http.ResponseWriter, r *http.Request) {
+	req, ok := decodeBody(s, w, r, maxSmallBody, func(b []byte) (trustRequest, error) {
+		var t trustRequest
+		return t, decodeStrict(b, &t)
+	})
+	if !ok {
+		return
+	}
+	if req.Trust == nil || !*req.Trust {
+		s.fail(w, http.StatusBadRequest, `send {"trust": true} to trust this folder; not trusting needs no request`)
+		return
+	}
+	code := session.FolderCode(s.cfg.Workdir)
+	if code.Hash != "" {
+		if err := session.TrustFolder(s.cfg.Workdir, code); err != nil {
+			s.fail(w, http.StatusInternalServerError, "%v", err)
+			return
+		}
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"trusted": true})
+}

@@ -1,0 +1,45 @@
+package serve
+
+import (
+	"net/http"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
+)
+
+// Looking takes no lock. A session this server runs is read live; any
+// other (a transcript not loaded yet, or one a terminal is writing) is
+// read from its transcript without loading it, so viewing never takes
+// the transcript's lock: only sending to a session does (message, which
+// loads it).
+
+// view is session id as GET /api/sessions/{id} shows it, and the live
+// session when this server runs it (nil otherwise).
+func (s *Server) view(id string) (session.Info, *session.Session, error) {
+	if ss := s.lookup(id); ss != nil {
+		return ss.Info(), ss, nil
+	}
+	if err := s.find(id); err != nil {
+		return session.Info{}, nil, err
+	}
+	dir, err := s.sessionsDir()
+	if err != nil {
+		return session.Info{}, nil, err
+	}
+	stored, err := agent.FindSession(dir, s.cfg.Workdir, id)
+	if err != nil {
+		return session.Info{}, nil, err
+	}
+	return session.StoredInfo(stored, s.cfg.Workdir), nil, nil
+}
+
+// viewed is view for a request's session; it answers 404 (or 409, 500)
+// itself when there is none.
+func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (session.Info, *session.Session, bool) {
+	info, ss, err := s.view(r.PathValue("id"))
+	if err != nil {
+		s.notFound(w, err)
+		return session.Info{}, nil, false
+	}
+	return info, ss, true
+}

@@ -1,0 +1,58 @@
+package web_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/chromedp/chromedp"
+)
+
+// The page's mode selector switches the session to plan mode: the next
+// write is refused; Accept plan switches back to default and the model
+// carries the plan out.
+func TestPageModeSelectorAndAcceptPlan(t *testing.T) {
+	ctx := browser(t)
+	workdir := t.TempDir()
+	target := filepath.Join(workdir, "plan.txt")
+	ai := fakeai.New(t,
+		fakeai.Reply{Content: "hello"},
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "file", "target": "plan.txt"}),
+			call("file_1", "write", map[string]any{"content": "too early\n"}),
+		)},
+		fakeai.Reply{Content: "Plan:\n1. write plan.txt"},
+		fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "write", map[string]any{"content": "done\n"}))},
+		fakeai.Reply{Content: "carried out"},
+	)
+	base, token := pageServer(t, ai, workdir)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	ask(t, ctx, "hi")
+	waitFor(t, ctx, "the selector", `!document.getElementById('mode').hidden && document.getElementById('mode').value === 'default'`)
+	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle'`)
+	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = 'plan'; s.dispatchEvent(new Event('change')); return true })()`)
+	waitFor(t, ctx, "plan mode on the server", `document.getElementById('mode').value === 'plan'`)
+	ask(t, ctx, "make plan.txt")
+	waitFor(t, ctx, "Accept plan", `!document.getElementById('accept-plan').hidden`)
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("plan mode wrote the file")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("accept-plan"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "default mode again", `document.getElementById('mode').value === 'default' && document.getElementById('accept-plan').hidden`)
+	waitFor(t, ctx, "the plan carried out", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('carried out'))`)
+	if b, err := os.ReadFile(target); err != nil || string(b) != "done\n" {
+		t.Errorf("after accepting: %q, %v", b, err)
+	}
+	reqs := ai.Requests()
+	last := reqs[3].Messages[len(reqs[3].Messages)-1].Content
+	if !strings.Contains(last, "accepted your plan") {
+		t.Errorf("the model is not told the plan was accepted:\n%s", last)
+	}
+}

@@ -1,0 +1,104 @@
+// The permission mode's selector and the "Accept plan" button in the
+// session's header (PROTOCOL.md section 10). The session's mode events keep
+// them current, whoever changed the mode (the terminal, an editor, here).
+
+import * as API from './api.js';
+
+export class ModeSelector {
+  // select: the <select>; accept: the button; onError(err) shows a failure.
+  constructor(select, accept, onError) {
+    this.select = select;
+    this.accept = accept;
+    this.onError = onError;
+    this.id = null;
+    for (const m of ['default', 'ask', 'plan', 'yes']) {
+      const o = document.createElement('option');
+      o.value = m;
+      o.textContent = 'mode: ' + m;
+      select.append(o);
+    }
+    select.addEventListener('change', async () => {
+      const id = this.id;
+      try {
+        const r = await API.setMode(id, select.value);
+        if (id === this.id) this.show(id, r.mode, false);
+      } catch (err) {
+        onError(err);
+        if (id === this.id) this.refresh();
+      }
+    });
+    accept.addEventListener('click', async () => {
+      accept.disabled = true;
+      try {
+        await API.acceptPlan(this.id);
+        accept.hidden = true;
+      } catch (err) {
+        onError(err);
+      } finally {
+        accept.disabled = false;
+      }
+    });
+  }
+
+  // show puts session id's mode in the header ("" id: none open).
+  show(id, mode, planReady) {
+    this.id = id;
+    this.mode = mode || 'default';
+    this.select.hidden = !id;
+    this.select.value = this.mode;
+    this.accept.hidden = !id || !planReady || this.mode !== 'plan';
+  }
+
+  // event takes a mode event of the open session.
+  event(d) {
+    this.show(this.id, d.mode, !!d.plan_ready);
+  }
+
+  async refresh() {
+    if (!this.id) return;
+    try {
+      const info = await API.getSession(this.id);
+      this.show(this.id, info.mode, info.plan_ready);
+    } catch {
+      // the next event says it again
+    }
+  }
+}
+
+// askTrust asks once, when the folder's project hooks or MCP servers are
+// not trusted as they are now, whether they may run (PROTOCOL.md section
+// 10): yes is kept by the server for the sessions made from then on.
+export async function askTrust(dialog, el, onError) {
+  let info;
+  try {
+    info = await API.trustInfo();
+  } catch (err) {
+    return; // an older server, or not reachable: nothing to ask
+  }
+  if (info.trusted || !info.lines || info.lines.length === 0) return;
+  const ok = el('button', { type: 'button', class: 'primary', value: 'trust' }, 'Trust this folder');
+  const no = el('button', { type: 'button', value: 'no' }, 'Not now');
+  dialog.replaceChildren(
+    el('h2', {}, 'Trust this folder?'),
+    el('p', {}, "This folder's project settings would run code on your machine:"),
+    el('ul', { class: 'mono' }, ...info.lines.map((l) => el('li', {}, l))),
+    el('p', {}, 'Trusted, they run in the sessions started from now on, until they change. Not trusted, they are skipped.'),
+    el('div', { class: 'dialog-row' }, no, ok));
+  const yes = await new Promise((resolve) => {
+    const done = (v) => {
+      dialog.close();
+      resolve(v);
+    };
+    ok.addEventListener('click', () => done(true));
+    no.addEventListener('click', () => done(false));
+    dialog.addEventListener('cancel', () => resolve(false), { once: true });
+    dialog.showModal();
+    no.focus();
+  });
+  if (!yes) return;
+  try {
+    await API.trust();
+  } catch (err) {
+    onError(err);
+  }
+}

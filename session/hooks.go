@@ -1,0 +1,197 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/aci-dev/aci/hooks"
+	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/windows"
+)
+
+// errPromptBlocked ends a turn whose question a UserPromptSubmit hook
+// dropped.
+var errPromptBlocked = errors.New("the question was dropped by a UserPromptSubmit hook")
+
+// claudeModes are the permission modes by Claude Code's names, for the
+// hooks' permission_mode.
+var claudeModes = map[windows.PermMode]string{windows.ModeAsk: "default", windows.ModeDefault: "acceptEdits",
+	windows.ModePlan: "plan", windows.ModeYes: "bypassPermissions"}
+
+// trustProject decides whether the project's hooks and MCP servers may
+// run: the person trusted this very code (now, or before), or --trust.
+// Untrusted, they are left out with one notice.
+func (s *Session) trustProject(opt Options, mcpConfig *mcp.Config) {
+	code := FolderCode(s.workdir)
+	s.trusted = opt.Trust || code.Trusted(s.workdir)
+	if s.trusted || code.Hash == "" {
+		return
+	}
+	for name, sc := range mcpConfig.Servers {
+		if sc.FromWorkspace {
+			delete(mcpConfig.Servers, name)
+		}
+	}
+	s.say("this folder's hooks and MCP servers are not run: the folder is not trusted (" + strings.Join(code.Lines, "; ") +
+		"); trust it when aci asks at start, or give --trust")
+}
+
+// setupHooks gives the agent the hooks of the settings (the project's
+// only in a trusted folder); with none, nothing is set and nothing costs.
+func (s *Session) setupHooks() {
+	var groups []settings.HookGroup
+	for _, g := range s.policy.Hooks {
+		if !g.Project || s.trusted {
+			groups = append(groups, g)
+		}
+	}
+	r := hooks.New(groups, hooks.Config{
+		SessionID: s.ID,
+		TranscriptPath: func() string {
+			if s.log == nil {
+				return ""
+			}
+			return s.log.Path
+		},
+		Cwd: s.workdir, ProjectDir: sandbox.WorkspaceRoot(s.workdir),
+		Mode:   func() string { return claudeModes[s.mode.Get()] },
+		Redact: s.f.cfg.Agent.Redact,
+		Notice: func(line string) { s.publish(Notice{Kind: "hook", Text: line}) },
+	})
+	if r == nil {
+		return
+	}
+	s.hooks = r
+	s.agent.SetHooks(sessionHooks{s: s, r: r})
+	if r.Has("PreCompact") {
+		s.agent.SetPreCompact(func(ctx context.Context, trigger, focus string) {
+			r.Run(ctx, "PreCompact", "", map[string]any{"trigger": trigger, "custom_instructions": focus})
+		})
+	}
+}
+
+// sessionHooks are the agent's Hooks, run by the hooks package.
+type sessionHooks struct {
+	s *Session
+	r *hooks.Runner
+}
+
+func (h sessionHooks) BeforeCall(ctx context.Context, c protocol.Call, title string) (context.Context, *windows.Result) {
+	if !h.r.Has("PreToolUse") {
+		return ctx, nil
+	}
+	t := hooks.Describe(c.WindowID, c.ActionID, title, h.s.workdir, c.Params)
+	out := h.r.Run(ctx, "PreToolUse", t.Name, map[string]any{"tool_name": t.Name, "tool_input": t.Input, "aci_call": t.Call, "tool_use_id": c.ID})
+	if out.Block || out.Stop {
+		why := strings.TrimSpace(out.Reason + " " + out.StopReason)
+		if why == "" {
+			why = "no reason given"
+		}
+		return ctx, &windows.Result{Status: protocol.StatusDenied, Text: "blocked by a PreToolUse hook of the person's: " + why}
+	}
+	if out.Decision != "" {
+		ctx = windows.WithHookDecision(ctx, out.Decision)
+	}
+	return ctx, nil
+}
+
+func (h sessionHooks) AfterCall(ctx context.Context, c protocol.Call, title string, res windows.Result) string {
+	if !h.r.Has("PostToolUse") {
+		return ""
+	}
+	t := hooks.Describe(c.WindowID, c.ActionID, title, h.s.workdir, c.Params)
+	out := h.r.Run(ctx, "PostToolUse", t.Name, map[string]any{"tool_name": t.Name, "tool_input": t.Input, "aci_call": t.Call,
+		"tool_use_id": c.ID, "tool_response": hooks.Response(t, string(res.Status), res.Text, res.Output)})
+	var note []string
+	if out.Block && out.Reason != "" {
+		note = append(note, "[a PostToolUse hook of the person's says:] "+out.Reason)
+	}
+	if out.Context != "" {
+		note = append(note, "[context from a PostToolUse hook:] "+out.Context)
+	}
+	return strings.Join(note, "\n")
+}
+
+func (h sessionHooks) BeforeStop(ctx context.Context, answer string, active bool) string {
+	if !h.r.Has("Stop") {
+		return ""
+	}
+	out := h.r.Run(ctx, "Stop", "", map[string]any{"stop_hook_active": active, "last_assistant_message": answer})
+	if !out.Block {
+		return ""
+	}
+	if out.Reason == "" {
+		return "(the hook gave no reason)"
+	}
+	return out.Reason
+}
+
+// promptHooks runs UserPromptSubmit: the question with the context the
+// hooks add, or errPromptBlocked with their reason said to the person.
+func (s *Session) promptHooks(ctx context.Context, question string) (string, error) {
+	if !s.hooks.Has("UserPromptSubmit") {
+		return question, nil
+	}
+	out := s.hooks.Run(ctx, "UserPromptSubmit", "", map[string]any{"prompt": question})
+	if out.Block || out.Stop {
+		why := strings.TrimSpace(out.Reason + " " + out.StopReason)
+		s.publish(Notice{Kind: "hook", Text: "a UserPromptSubmit hook dropped the question: " + why})
+		return "", errPromptBlocked
+	}
+	return withContext(question, out.Context), nil
+}
+
+// sessionStart runs SessionStart; what it prints goes before the first
+// question.
+func (s *Session) sessionStart(ctx context.Context, source string) {
+	if !s.hooks.Has("SessionStart") {
+		return
+	}
+	out := s.hooks.Run(ctx, "SessionStart", "", map[string]any{"source": source})
+	s.mu.Lock()
+	s.startContext = out.Context
+	s.mu.Unlock()
+}
+
+// sessionEnd runs SessionEnd as the session closes.
+func (s *Session) sessionEnd() {
+	if s.hooks.Has("SessionEnd") {
+		s.hooks.Run(context.Background(), "SessionEnd", "", map[string]any{"reason": "exit"})
+	}
+}
+
+// notify runs Notification hooks, in the background, when aci waits for
+// the person.
+func (s *Session) notify(message string) {
+	if s.hooks.Has("Notification") {
+		go s.hooks.Run(context.Background(), "Notification", "", map[string]any{"message": message})
+	}
+}
+
+// withHookContext is the question with the session's start context, the
+// first time, and what UserPromptSubmit hooks added.
+func (s *Session) withHookContext(ctx context.Context, question string) (string, error) {
+	s.mu.Lock()
+	start := s.startContext
+	s.startContext = ""
+	s.mu.Unlock()
+	q, err := s.promptHooks(ctx, question)
+	if err != nil {
+		return "", err
+	}
+	return withContext(q, start), nil
+}
+
+func withContext(question, context string) string {
+	if context == "" {
+		return question
+	}
+	return question + "\n\n<hook-context>\n" + context + "\n</hook-context>"
+}
+
+// HasHooks reports whether any hook runs in this session.
+func (s *Session) HasHooks() bool { return s.hooks != nil }

@@ -1,0 +1,118 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aci-dev/aci/windows"
+)
+
+// ModeEvent says the session's permission mode changed, or that a turn in
+// plan mode ended with a plan the person may accept (PlanReady).
+type ModeEvent struct {
+	Mode      windows.PermMode
+	PlanReady bool
+}
+
+func (ModeEvent) Type() string { return "mode" }
+func (ModeEvent) event()       {}
+
+func (e ModeEvent) MarshalJSON() ([]byte, error) {
+	return marshal(struct {
+		Type      string `json:"type"`
+		Mode      string `json:"mode"`
+		PlanReady bool   `json:"plan_ready,omitempty"`
+	}{"mode", string(e.Mode), e.PlanReady})
+}
+
+// ErrNoPlan is AcceptPlan with no plan waiting.
+var ErrNoPlan = errors.New("no plan is waiting to be accepted (the last turn did not end in plan mode)")
+
+// AcceptedPlanQuestion is the question that carries out an accepted plan.
+const AcceptedPlanQuestion = "The plan is accepted: carry it out now."
+
+// Mode is the session's permission mode.
+func (s *Session) Mode() windows.PermMode { return s.mode.Get() }
+
+// SetMode changes the permission mode; the model is told at its next
+// question. Everyone watching gets a mode event.
+func (s *Session) SetMode(m windows.PermMode) {
+	s.mu.Lock()
+	s.planReady = false
+	s.mu.Unlock()
+	if s.mode.Set(m) {
+		s.publish(ModeEvent{Mode: m})
+	}
+}
+
+// PlanReady reports whether the last turn ended in plan mode with an
+// answer the person may accept.
+func (s *Session) PlanReady() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.planReady && s.mode.Get() == windows.ModePlan
+}
+
+// AcceptPlan switches a session whose last turn ended with a plan to
+// default mode and returns the question that carries the plan out, for
+// the front end to run (Run or Start).
+func (s *Session) AcceptPlan() (string, error) {
+	if !s.PlanReady() {
+		return "", ErrNoPlan
+	}
+	s.mu.Lock()
+	s.planAccepted = true
+	s.mu.Unlock()
+	s.SetMode(windows.ModeDefault)
+	return AcceptedPlanQuestion, nil
+}
+
+// withModeNote puts a line before the question when the mode differs from
+// the one the model was last told: an appended message, so the request's
+// prefix (system prompt and history) stays as the provider cached it.
+func (s *Session) withModeNote(question string) string {
+	m := s.mode.Get()
+	s.mu.Lock()
+	told, accepted := s.toldMode, s.planAccepted
+	s.toldMode, s.planAccepted, s.planReady = m, false, false
+	s.mu.Unlock()
+	if told == m || told == "" && m == windows.ModeDefault {
+		return question
+	}
+	note := "[aci: permission mode " + string(m) + ": " + m.Describe() + ".]"
+	switch {
+	case m == windows.ModePlan:
+		note = "[aci: permission mode plan: " + m.Describe() + ", whatever you try. Investigate what you need, " +
+			"then end your answer with a plan: numbered steps, the files you would change and how you would check the result. " +
+			"The person may accept it; you then carry it out.]"
+	case accepted:
+		note = "[aci: the person accepted your plan; permission mode " + string(m) + ": " + m.Describe() + ". Files and commands can change again.]"
+	}
+	return note + "\n\n" + question
+}
+
+// endPlanTurn marks a plan turn that ended well: its answer is the plan.
+func (s *Session) endPlanTurn(err error) {
+	if err != nil || s.mode.Get() != windows.ModePlan {
+		return
+	}
+	s.mu.Lock()
+	s.planReady = true
+	s.mu.Unlock()
+	s.publish(ModeEvent{Mode: windows.ModePlan, PlanReady: true})
+}
+
+// yesApprover answers every question in yes mode, saying so once; in the
+// other modes next (the front end) is asked. Deny rules come before it
+// (windows), so yes never overrides them.
+func (s *Session) yesApprover(next windows.Approver) windows.Approver {
+	return windows.ApproverFunc(func(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+		if s.mode.Get() == windows.ModeYes {
+			s.publish(Notice{Kind: "info", Text: fmt.Sprintf("approved by --yes: %s (%s)", s.f.cfg.Agent.Redact(req.Subject), req.Reason)})
+			return windows.Decision{Allow: true}
+		}
+		s.notify("aci needs your permission: " + s.f.cfg.Agent.Redact(req.Subject))
+		return next.Approve(ctx, req)
+	})
+}

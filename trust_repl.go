@@ -1,0 +1,24 @@
+package main
+
+import (
+	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/ui"
+)
+
+// askTrust asks at the terminal, once, whether the folder's project hooks
+// and MCP servers may run, when it defines some the person has not
+// trusted as they are now (PROTOCOL.md §10); a yes is kept. It reports
+// whether they may run this session.
+func askTrust(repl *ui.REPL, workdir string, say func(string)) bool {
+	code := session.FolderCode(workdir)
+	if code.Hash == "" || code.Trusted(workdir) {
+		return false // nothing to ask; a trusted folder's code runs anyway
+	}
+	if !repl.AskTrust(code.Lines) {
+		return false
+	}
+	if err := session.TrustFolder(workdir, code); err != nil {
+		say("the trust could not be kept: " + err.Error())
+	}
+	return true
+}

@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+)
+
+// Shift-Tab cycles default → ask → plan in the prompt; a plan turn's
+// write is refused; accepting the plan switches to default, and the model,
+// told so, carries it out.
+func TestREPLShiftTabAndAcceptPlan(t *testing.T) {
+	t.Parallel()
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": "plan.txt"}},
+			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "too early\n"}},
+		)},
+		fakeai.Reply{Content: "Plan:\n1. write plan.txt"},
+		fakeai.Reply{Content: fakeai.ToolCall(
+			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "carried out\n"}},
+		)},
+		fakeai.Reply{Content: "carried out the plan"},
+	)
+	s := startREPL(t, srv, nil)
+	s.waitPrompt()
+	s.keys("BTab")
+	s.waitUntil("ask in the prompt", func(scr string) bool { return lastLine(scr) == "ask ›" })
+	s.keys("BTab")
+	s.waitUntil("plan in the prompt", func(scr string) bool { return lastLine(scr) == "plan ›" })
+	s.typeLine("make plan.txt")
+	scr := s.waitFor("accept?")
+	if !strings.Contains(scr, "refused in plan mode") {
+		t.Errorf("the plan turn's write was not refused:\n%s", scr)
+	}
+	if _, err := os.Stat(filepath.Join(s.work, "plan.txt")); err == nil {
+		t.Fatal("plan mode wrote the file")
+	}
+	s.typeLine("y")
+	s.waitFor("carried out the plan")
+	s.waitPrompt()
+	b, err := os.ReadFile(filepath.Join(s.work, "plan.txt"))
+	if err != nil || string(b) != "carried out\n" {
+		t.Errorf("after accepting: %q, %v", b, err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) < 3 || !mentions(reqs[0], "permission mode plan") || !mentions(reqs[2], "accepted your plan") {
+		t.Errorf("the model was not told the mode and the acceptance")
+	}
+	s.typeLine("/mode")
+	s.waitFor("mode default: only dangerous actions are asked")
+}
+
+// In ask mode an edit that default mode makes without a question is
+// asked; y lets it happen.
+func TestREPLAskModeAsksBeforeAnEdit(t *testing.T) {
+	t.Parallel()
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": "a.txt"}},
+			fakeai.Call{Window: "file_1", Action: "edit", Params: map[string]any{"old_text": "alpha", "new_text": "beta"}},
+		)},
+		fakeai.Reply{Content: "edited"},
+	)
+	work := t.TempDir()
+	os.WriteFile(filepath.Join(work, "a.txt"), []byte("alpha\n"), 0o644)
+	s := startPaneIn(t, srv, work, t.TempDir(), nil, func(bin string) []string { return []string{bin, "--permission-mode", "ask"} })
+	s.waitUntil("ask in the prompt", func(scr string) bool { return lastLine(scr) == "ask ›" })
+	s.typeLine("edit a.txt")
+	scr := s.waitFor("allow? ›")
+	if !strings.Contains(scr, "ask mode: every file change is asked") {
+		t.Errorf("the question does not say why:\n%s", scr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "alpha\n" {
+		t.Fatal("the edit ran before the answer")
+	}
+	s.keys("y")
+	s.waitFor("edited")
+	s.waitPrompt()
+	if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "beta\n" {
+		t.Errorf("after y: %q", b)
+	}
+}
