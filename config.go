@@ -34,6 +34,10 @@ type config struct {
 	APIKey         string
 	BaseURL        string
 	Model          string
+	Effort         string                 // --effort, ACI_REASONING_EFFORT: "" for the model's default
+	Providers      []agent.Provider       // settings' providers (config_money.go)
+	Prices         map[string]agent.Price // settings' prices
+	OnProvider     bool                   // the model at start is a provider's: the default endpoint needs no key
 	MaxSteps       int
 	CompressTokens int64
 	OutputLimit    int
@@ -99,6 +103,7 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.Prompt, "p", "", "")
 	fs.BoolVar(&c.Yes, "yes", false, "")
 	model := fs.String("model", "", "")
+	effort := fs.String("effort", "", "")
 	maxSteps := fs.String("max-steps", "", "")
 	resume := &resumeFlag{c: &c}
 	fs.Var(resume, "resume", "")
@@ -179,6 +184,12 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 		}
 		c.Model = strings.TrimSpace(*model)
 	}
+	if err := c.loadEffort(*effort, set["effort"]); err != nil {
+		return c, err
+	}
+	if err := c.loadModels(stderr); err != nil {
+		return c, err
+	}
 	if c.MaxSteps, err = envInt("ACI_MAX_STEPS", 50); err != nil {
 		return c, err
 	}
@@ -216,7 +227,7 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	if ttl == 0 {
 		c.CacheTTL = -1 // a local server keeps its cache until it needs the room
 	}
-	if os.Getenv("OPENAI_BASE_URL") == "" && c.APIKey == "" {
+	if os.Getenv("OPENAI_BASE_URL") == "" && c.APIKey == "" && !c.OnProvider {
 		if err := c.discoverLocal(*model); err != nil {
 			var none *agent.NoServerError
 			if errors.As(err, &none) {
@@ -251,7 +262,7 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 		return c, usageErr("OPENAI_BASE_URL %q is not an http(s) URL", c.BaseURL)
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	if c.APIKey == "" && !isLoopback(u.Hostname()) {
+	if c.APIKey == "" && !isLoopback(u.Hostname()) && !c.OnProvider {
 		return c, &noKeyError{host: u.Host, sources: sources, user: userEnvPath()}
 	}
 	return c, nil

@@ -21,7 +21,7 @@ type command struct {
 
 var (
 	mainCmd = command{name: "aci", help: mainHelp, flags: names(
-		"p", "yes", "model", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode", "trust", "i", "image"),
+		"p", "yes", "model", "effort", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode", "trust", "i", "image"),
 		refused: func(f string) string {
 			if f == "addr" {
 				return "--addr is for aci serve: aci serve --addr HOST:PORT (see aci serve --help)"
@@ -29,7 +29,7 @@ var (
 			return ""
 		}}
 	serveCmd = command{name: "aci serve", help: serveHelp, flags: names(
-		"addr", "yes", "model", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
+		"addr", "yes", "model", "effort", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
 			case "p", "resume", "sessions", "output-format":
@@ -38,7 +38,7 @@ var (
 			return ""
 		}}
 	acpCmd = command{name: "aci acp", help: acpHelp, flags: names(
-		"model", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
+		"model", "effort", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
 			case "yes":
@@ -81,6 +81,7 @@ var misspelled = map[string]string{
 	"max-turns": "max-steps", "steps": "max-steps", "continue": "resume", "c": "resume",
 	"output": "output-format", "format": "output-format", "o": "output-format",
 	"v": "version", "V": "version", "mode": "permission-mode",
+	"reasoning-effort": "effort", "reasoning": "effort",
 }
 
 // unknownFlag turns the flag package's "flag provided but not defined"

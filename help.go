@@ -30,7 +30,8 @@ Flags:
                        changes; accept the plan to carry it out) or yes
   --trust              run this folder's project hooks and MCP servers
                        without asking whether it is trusted
-  --model NAME         model name (overrides OPENAI_MODEL)
+  --model NAME         model name (overrides OPENAI_MODEL); PROVIDER/MODEL: a settings provider
+  --effort LEVEL       reasoning effort: low, medium, high (overrides ACI_REASONING_EFFORT)
   --max-steps N        model calls per turn (overrides ACI_MAX_STEPS)
   --resume [ID]        continue the most recent session of this directory
                        (or the session ID)
@@ -56,6 +57,7 @@ ACI_* variables.
   OPENAI_MODEL            model name (default gpt-5-mini)
   OPENAI_FALLBACK_MODELS  comma-separated models to try when the main one fails
   ACI_MAX_STEPS           model calls per turn (default 50)
+  ACI_REASONING_EFFORT    reasoning effort for models that take one: low, medium, high
   ACI_COMPRESS_TOKENS     compress the history above this many prompt tokens
                           (default 100000)
   ACI_OUTPUT_LIMIT        characters of one tool output kept (default 30000)
@@ -91,6 +93,7 @@ Flags:
                      one). A host other than loopback is reachable from other
                      machines: anyone with the token runs commands as you.
   --model NAME       model name (overrides OPENAI_MODEL)
+  --effort LEVEL     reasoning effort: low, medium, high
   --max-steps N      model calls per turn (overrides ACI_MAX_STEPS)
   --yes              approve dangerous actions without asking a client
   --permission-mode M  the mode sessions start in: ask, default, plan or yes
@@ -126,6 +129,7 @@ $XDG_STATE_HOME/aci/acp.log (by default ~/.local/state/aci/acp.log).
 
 Flags:
   --model NAME     model name (overrides OPENAI_MODEL)
+  --effort LEVEL   reasoning effort: low, medium, high
   --max-steps N    model calls per turn (overrides ACI_MAX_STEPS)
   --sandbox MODE   workspace (commands contained) or off
   --permission-mode M  the mode sessions start in: ask, default or plan

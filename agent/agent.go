@@ -85,6 +85,7 @@ type Stats struct {
 	LastPrompt       int64
 	LastCached       int64
 	Rebases          int
+	Cost             Cost // money, and what the cache saved (prices.go)
 }
 
 // New makes an agent. emit receives events; it may be nil.

@@ -36,6 +36,11 @@ type Usage struct {
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
 	CachedTokens     int64 `json:"cached_tokens,omitempty"`
+	// CacheWriteTokens are prompt tokens written to the cache, where the
+	// server says (OpenRouter for Claude models): they cost more.
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+	// Cost is what the response cost (prices.go), set by the client.
+	Cost Cost `json:"-"`
 }
 
 // Reply is one model response.
@@ -77,6 +82,13 @@ type ClientConfig struct {
 	// SlowNotice is how long without a first byte before Notify says the
 	// server is still processing; 0 means 10 s.
 	SlowNotice time.Duration
+	// Effort is the reasoning effort (effort.go); "" for the model's default.
+	Effort string
+	// Prices are the person's prices (`prices` in settings), which win
+	// over OpenRouter's and the built-in table (prices.go).
+	Prices map[string]Price
+	// Providers are the endpoints a "NAME/MODEL" name picks (providers.go).
+	Providers []Provider
 }
 
 // DefaultIdleTimeout is how long a request may receive nothing before it is
@@ -98,8 +110,11 @@ type OpenAIClient struct {
 	firstByte time.Duration
 	slow      time.Duration
 	retry     retrier
-	window    windowCache // the context window, per model (ctxwindow.go)
-	images    imageGate   // whether the model takes pictures (images.go)
+	window    windowCache  // the context window, per model (ctxwindow.go)
+	effort    effortState  // reasoning effort (effort.go)
+	pricing   pricing      // what replies cost (pricing.go)
+	providers *providerSet // more endpoints (providers.go)
+	images    imageGate    // whether the model takes pictures (images.go)
 }
 
 // NewOpenAIClient builds a client. The SDK's own retries are off: Complete
@@ -128,7 +143,8 @@ func NewOpenAIClient(cfg ClientConfig) *OpenAIClient {
 	return &OpenAIClient{
 		client: newSDKClient(opts), baseURL: cfg.BaseURL, apiKey: cfg.APIKey, stream: cfg.Stream,
 		idle: idle, firstByte: firstByte, slow: slow,
-		retry: newRetrier(cfg.Model, cfg.FallbackModels, cfg.Notify),
+		retry: newRetrier(cfg.Model, cfg.FallbackModels, cfg.Notify), effort: effortState{level: cfg.Effort},
+		pricing: pricing{overrides: cfg.Prices}, providers: newProviderSet(cfg.Providers),
 	}
 }
 
@@ -159,11 +175,13 @@ type chatRequest struct {
 	Messages      []chatMessage  `json:"messages"`
 	Stream        bool           `json:"stream,omitempty"`
 	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+	// ReasoningEffort is sent only where the model takes it (effort.go).
+	ReasoningEffort string `json:"reasoning_effort,omitempty"`
 }
 
 type chatMessage struct {
 	Role    string `json:"role"`
-	Content any    `json:"content"` // a string, or content parts with images
+	Content any    `json:"content"` // a string, or content parts (breakpoints.go, images.go)
 }
 
 type streamOptions struct {
@@ -172,17 +190,27 @@ type streamOptions struct {
 
 // body encodes the request: system and assistant messages as such, every
 // other (questions, results, renderings) as a user message.
-func (c *OpenAIClient) body(model string, msgs []Message, stream bool) ([]byte, error) {
+func (c *OpenAIClient) body(name string, msgs []Message, stream bool) ([]byte, error) {
+	model := c.endpoint(name).model
 	req := chatRequest{Model: model, Messages: make([]chatMessage, 0, len(msgs)), Stream: stream}
 	if stream {
 		req.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
-	for _, m := range msgs {
+	req.ReasoningEffort = c.effortFor(name)
+	var marks []int
+	if NeedsBreakpoints(model) {
+		marks = breakpoints(msgs)
+	}
+	for i, m := range msgs {
 		role := "user"
 		if m.Role == "system" || m.Role == "assistant" {
 			role = m.Role
 		}
-		req.Messages = append(req.Messages, chatMessage{Role: role, Content: content(m)})
+		marked := len(marks) > 0 && marks[0] == i
+		if marked {
+			marks = marks[1:]
+		}
+		req.Messages = append(req.Messages, chatMessage{Role: role, Content: messageContent(m, NeedsBreakpoints(model), marked)})
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -245,6 +273,10 @@ func (c *OpenAIClient) attempt(ctx context.Context, model string, msgs []Message
 }
 
 func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, onText func(string), rec *recorder) (Reply, error) {
+	ep := c.endpoint(model)
+	if ep.err != nil {
+		return Reply{}, ep.err
+	}
 	body, err := c.body(model, msgs, c.stream)
 	if err != nil {
 		return Reply{}, err
@@ -252,7 +284,7 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 	mw := option.WithMiddleware(rec.middleware)
 	if !c.stream {
 		var resp openai.ChatCompletion
-		if err := c.client.Post(ctx, "chat/completions", body, &resp, mw); err != nil {
+		if err := ep.sdk.Post(ctx, "chat/completions", body, &resp, mw); err != nil {
 			// The whole 2xx body arrived, yet the SDK failed: it is not the
 			// JSON it should be.
 			if rec.eof && rec.status/100 == 2 {
@@ -269,7 +301,7 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 		}
 		if resp.JSON.Usage.Valid() {
 			r.HasUsage = true
-			r.Usage = Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, CachedTokens: resp.Usage.PromptTokensDetails.CachedTokens}
+			r.Usage = c.usage(resp.Usage)
 		}
 		if onText != nil && r.Content != "" {
 			onText(r.Content)
@@ -277,7 +309,7 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 		return r, nil
 	}
 	var raw *http.Response
-	err = c.client.Post(ctx, "chat/completions", body, &raw, mw)
+	err = ep.sdk.Post(ctx, "chat/completions", body, &raw, mw)
 	stream := ssestream.NewStream[openai.ChatCompletionChunk](ssestream.NewDecoder(raw), err)
 	defer stream.Close()
 	var r Reply
@@ -289,7 +321,7 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 		chunk := stream.Current()
 		if chunk.JSON.Usage.Valid() && (chunk.Usage.PromptTokens > 0 || chunk.Usage.CompletionTokens > 0) {
 			r.HasUsage = true
-			r.Usage = Usage{PromptTokens: chunk.Usage.PromptTokens, CompletionTokens: chunk.Usage.CompletionTokens, CachedTokens: chunk.Usage.PromptTokensDetails.CachedTokens}
+			r.Usage = c.usage(chunk.Usage)
 		}
 		for _, ch := range chunk.Choices {
 			if ch.Index != 0 {
@@ -358,16 +390,12 @@ func (c *OpenAIClient) Model() string {
 	return rt.models[rt.current]
 }
 
-// BaseURL returns the endpoint the client talks to.
-func (c *OpenAIClient) BaseURL() string { return c.baseURL }
+// BaseURL returns the endpoint the client talks to: the current model's.
+func (c *OpenAIClient) BaseURL() string { return c.endpoint(c.Model()).baseURL }
 
 // parseError keeps the start of the raw body, never the API key.
 func (c *OpenAIClient) parseError(rec *recorder, err error) error {
-	raw := string(rec.head)
-	if c.apiKey != "" {
-		raw = strings.ReplaceAll(raw, c.apiKey, "[redacted]")
-	}
-	return &ParseError{Raw: raw, Err: err}
+	return &ParseError{Raw: c.redact(string(rec.head)), Err: err}
 }
 
 // ErrStreamCut reports a stream that ended before the reply was finished.

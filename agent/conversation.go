@@ -267,6 +267,7 @@ func (c *Conversation) record(r Reply) {
 	c.stats.CachedTokens += r.Usage.CachedTokens
 	c.stats.LastPrompt = r.Usage.PromptTokens
 	c.stats.LastCached = r.Usage.CachedTokens
+	c.stats.Cost = c.stats.Cost.Add(r.Usage.Cost)
 	c.lastPrompt = r.Usage.PromptTokens
 	c.emit(Event{Kind: EventUsage, Usage: r.Usage})
 	u := r.Usage

@@ -103,7 +103,7 @@ func (c *OpenAIClient) ContextWindow(ctx context.Context, wait bool) Window {
 	}
 	p := c.window.pending[model]
 	if p == nil {
-		target := probeTarget(c.baseURL)
+		target := probeTarget(c.endpoint(model).baseURL)
 		if target == probeNone {
 			w := Window{Model: model}
 			c.cacheLocked(model, w)
@@ -143,14 +143,17 @@ func (c *OpenAIClient) probe(model string, target probeKind, p *windowProbe) {
 	ctx, cancel := context.WithTimeout(context.Background(), windowProbeTimeout)
 	defer cancel()
 	w := Window{Model: model}
+	ep := c.endpoint(model)
 	if target == probeResolve {
-		target = resolveTarget(ctx, c.baseURL)
+		target = resolveTarget(ctx, ep.baseURL)
 	}
 	switch target {
 	case probeLocal:
-		w = ProbeWindow(ctx, c.baseURL, c.apiKey, model)
+		w = ProbeWindow(ctx, ep.baseURL, ep.key, ep.model)
+		w.Model = model
 	case probeOpenRouter:
-		w = probeOpenRouterWindow(ctx, c.baseURL, c.apiKey, model)
+		w = probeOpenRouterWindow(ctx, ep.baseURL, ep.key, ep.model)
+		w.Model = model
 	}
 	c.window.mu.Lock()
 	delete(c.window.pending, model)

@@ -143,7 +143,7 @@ func ListModels(ctx context.Context, baseURL, apiKey string) ([]ModelInfo, error
 
 // Models lists the models of the client's server (the REPL's /model).
 func (c *OpenAIClient) Models(ctx context.Context) ([]ModelInfo, error) {
-	return ListModels(ctx, c.baseURL, c.apiKey)
+	return ListModels(ctx, c.baseURL, c.apiKey) // the default endpoint's; ProviderModels lists the others
 }
 
 // maxInfoBody caps what a probe reads: model lists and /api/show replies

@@ -29,6 +29,7 @@ type economy struct {
 	maxWindows     int // bytes of renderings in one request
 	rebases        int
 	perStep        []string
+	reqs           []fakeai.Request // what the fake model received
 }
 
 // step is what one model reply did, as the baseline agent would see it.
@@ -40,6 +41,11 @@ type step struct {
 // runEconomy plays a scripted session through the real agent and measures
 // it against an agent that appends every output to its history.
 func runEconomy(tb testing.TB, s scriptedSession) economy {
+	return runEconomyModel(tb, s, "gpt-5-mini")
+}
+
+// runEconomyModel is runEconomy with requests to model.
+func runEconomyModel(tb testing.TB, s scriptedSession, model string) economy {
 	dir := economyWorkspace(tb, s.files)
 	srv := fakeai.New(tb)
 	for _, r := range s.replies {
@@ -47,7 +53,7 @@ func runEconomy(tb testing.TB, s scriptedSession) economy {
 	}
 	wm := windows.NewManager(windows.Env{Workdir: dir}, windows.FileApp, windows.BashApp, windows.WebApp)
 	defer wm.CloseAll()
-	client := NewOpenAIClient(ClientConfig{BaseURL: srv.URL, APIKey: "k", Model: "gpt-5-mini", Stream: true})
+	client := NewOpenAIClient(ClientConfig{BaseURL: srv.URL, APIKey: "k", Model: model, Stream: true})
 	hints := prompt.Hints{Workdir: dir, OS: "linux/amd64", Date: "2026-11-22"}
 	var steps []step
 	a := New(client, wm, Config{BasePrompt: readSystemPrompt(tb), Hints: hints}, func(e Event) {
@@ -63,7 +69,7 @@ func runEconomy(tb testing.TB, s scriptedSession) economy {
 	}
 	reqs := srv.Requests()
 	var e economy
-	e.requests, e.rebases = len(reqs), a.Stats().Rebases
+	e.requests, e.rebases, e.reqs = len(reqs), a.Stats().Rebases, reqs
 	var serialized [][]byte
 	var uncached []int
 	for i, r := range reqs {

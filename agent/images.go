@@ -38,13 +38,28 @@ func (e *entry) images() []imagefile.Image {
 
 // contentPart is one part of a message's content in the chat API.
 type contentPart struct {
-	Type     string    `json:"type"` // text or image_url
-	Text     string    `json:"text,omitempty"`
-	ImageURL *imageURL `json:"image_url,omitempty"`
+	Type         string        `json:"type"` // text or image_url
+	Text         string        `json:"text,omitempty"`
+	ImageURL     *imageURL     `json:"image_url,omitempty"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"` // breakpoints.go
 }
 
 type imageURL struct {
 	URL string `json:"url"`
+}
+
+// messageContent is a message's content on the wire: wireContent's
+// for text alone; with pictures, its parts, a cache mark (breakpoints.go)
+// on the last so that the pictures are in the prefix it caches.
+func messageContent(m Message, breakpoints, marked bool) any {
+	if len(m.Images) == 0 {
+		return wireContent(m, breakpoints, marked)
+	}
+	parts := content(m).([]contentPart)
+	if breakpoints && marked {
+		parts[len(parts)-1].CacheControl = ephemeral
+	}
+	return parts
 }
 
 // content is a message's content as sent: its text alone when it has no

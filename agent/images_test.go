@@ -196,3 +196,24 @@ func TestTranscriptImageCap(t *testing.T) {
 		t.Fatalf("parts %+v", parts)
 	}
 }
+
+// On a model that caches at breakpoints, a message with pictures carries
+// the mark on its last part, so the pictures are in the cached prefix.
+func TestImagePartsCarryTheCacheMark(t *testing.T) {
+	srv := fakeai.New(t, fakeai.Reply{Content: "seen"})
+	client := NewOpenAIClient(ClientConfig{BaseURL: srv.URL, APIKey: "sk-test", Model: "anthropic/claude-sonnet-4.5"})
+	im, _ := imagefile.FromBytes("shot.png", "image/png", pngOf(t, 2, 2))
+	if _, err := client.Complete(context.Background(), []Message{{Role: "system", Content: "sys"}, {Role: "user", Content: "look", Images: []imagefile.Image{im}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	req := srv.Requests()[0]
+	if req.Invalid != nil {
+		t.Fatal(req.Invalid)
+	}
+	msgs := req.Raw["messages"].([]any)
+	parts := msgs[1].(map[string]any)["content"].([]any)
+	last := parts[len(parts)-1].(map[string]any)
+	if len(parts) != 2 || last["type"] != "image_url" || last["cache_control"] == nil {
+		t.Fatalf("parts %v", parts)
+	}
+}

@@ -124,6 +124,11 @@ var quirks = []quirk{
 	{"azure", 0, "content_filter", "", ClassContentFilter},
 	{"azure", 0, "ResponsibleAIPolicyViolation", "", ClassContentFilter},
 
+	// A model that takes no reasoning effort refuses the field: OpenAI's
+	// "Unsupported parameter: 'reasoning_effort'…", others in their words.
+	{"effort", 400, "", "reasoning_effort", ClassBadRequest},
+	{"effort", 400, "", "reasoning effort", ClassBadRequest},
+
 	{"openai", 0, "model_not_found", "", ClassModelNotFound},
 	{"azure", 0, "DeploymentNotFound", "", ClassModelNotFound},
 	{"ollama", 0, "", "try pulling it first", ClassModelNotFound},
@@ -301,9 +306,5 @@ func (c *OpenAIClient) statusError(rec *recorder, err error) error {
 	if err == nil || rec.status < 400 || !rec.eof {
 		return err
 	}
-	body := string(rec.head)
-	if c.apiKey != "" {
-		body = strings.ReplaceAll(body, c.apiKey, "[redacted]")
-	}
-	return &StatusError{Status: rec.status, Header: rec.header, Body: body, Err: err, key: c.apiKey}
+	return &StatusError{Status: rec.status, Header: rec.header, Body: c.redact(string(rec.head)), Err: err, key: c.key()}
 }

@@ -84,6 +84,7 @@ func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func
 // complete is Complete for messages whose pictures the model takes
 // (images.go decides).
 func (c *OpenAIClient) complete(ctx context.Context, msgs []Message, onText func(string)) (Reply, error) {
+	c.prefetchPrices()
 	rt := &c.retry
 	rt.mu.Lock()
 	start := rt.current
@@ -126,12 +127,17 @@ func (c *OpenAIClient) completeModel(ctx context.Context, model string, msgs []M
 	for n := 1; ; n++ {
 		r, err := c.attempt(ctx, model, msgs, show)
 		if err == nil {
+			c.price(ctx, model, &r)
 			return r, nil
 		}
 		if ctx.Err() != nil {
 			return Reply{}, ctx.Err()
 		}
 		v := classifyAt(err, rt.now())
+		if !shown && c.dropEffort(model, v) {
+			n--
+			continue
+		}
 		if shown {
 			if v.Class.Retryable() {
 				err = fmt.Errorf("%w (%v)", ErrCutAfterText, err)

@@ -90,6 +90,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ss, err := s.cfg.Factory.New(s.ctx, s.options(req.Model))
+	if errors.Is(err, session.ErrUsage) { // a provider without its key
+		s.fail(w, http.StatusBadRequest, "start a session: %v", err)
+		return
+	}
 	if err != nil {
 		s.fail(w, http.StatusInternalServerError, "start a session: %v", err)
 		return

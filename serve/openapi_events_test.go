@@ -37,6 +37,7 @@ func oneOfEach() []session.Event {
 		session.Steer{Turn: 1, Text: "also this", Step: 2},
 		session.Notice{Kind: "approval", Text: "allowed in the terminal", RequestID: "req_1", By: "terminal"},
 		session.Turn{Turn: 1, Question: "fix it"},
+		session.ModeEvent{Mode: windows.ModePlan, PlanReady: true},
 		session.Result{Outcome: session.Interrupted, Error: "interrupted", SessionID: "s", Steps: 2, Duration: time.Second,
 			Denials: []session.Denial{{WindowID: "bash_1", ActionID: "run", Reason: "no"}}, Unread: []string{"later"}},
 	}

@@ -151,6 +151,7 @@ type Result struct {
 	Steps     int
 	Duration  time.Duration
 	Usage     Usage
+	Money     Money // the turn's and the session's cost (money.go)
 	Denials   []Denial
 	// Unread are steering messages the model had not seen when the turn
 	// was cancelled.
@@ -363,7 +364,8 @@ func (e Result) MarshalJSON() ([]byte, error) {
 		NumSteps   int      `json:"num_steps"`
 		DurationMS int64    `json:"duration_ms"`
 		Usage      Usage    `json:"usage"`
+		Cost       *float64 `json:"total_cost_usd"`
 		Denials    []Denial `json:"denials"`
 		Unread     []string `json:"unread,omitempty"`
-	}{"result", e.Outcome != Answered, e.Answer, e.Error, e.SessionID, e.Steps, e.Duration.Milliseconds(), e.Usage, denials, e.Unread})
+	}{"result", e.Outcome != Answered, e.Answer, e.Error, e.SessionID, e.Steps, e.Duration.Milliseconds(), e.Usage, e.Money.TotalCostUSD(), denials, e.Unread})
 }

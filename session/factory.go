@@ -202,7 +202,11 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		}
 		s.publish(Notice{Kind: noticeKind(line), Text: f.cfg.Agent.Redact(line), Client: true})
 	}
-	s.client = agent.NewOpenAIClient(ccfg)
+	client := agent.NewOpenAIClient(ccfg)
+	s.client = client
+	if err := client.CheckModel(ccfg.Model); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err) // a provider without its key
+	}
 
 	mcpConfig := mcp.LoadConfig(opt.Workdir)
 	for _, p := range mcpConfig.Problems {

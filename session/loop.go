@@ -95,6 +95,7 @@ func (s *Session) onEvent(ev agent.Event) {
 		s.usage.CompletionTokens += ev.Usage.CompletionTokens
 		s.usage.CachedTokens += ev.Usage.CachedTokens
 		s.mu.Unlock()
+		s.priceHint(ev.Usage)
 	case agent.EventNotice:
 		s.publish(Notice{Kind: "hint", Text: s.f.cfg.Agent.Redact(ev.Text)})
 	case agent.EventCompressed:
@@ -144,10 +145,11 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 			CompletionTokens: after.CompletionTokens - before.CompletionTokens,
 			CachedTokens:     after.CachedTokens - before.CachedTokens,
 		},
+		Money: moneyOf(after.Cost, before.Cost),
 	}
 	if err != nil {
 		r.Outcome, r.Err, r.Answer = Failed, err, ""
-		msg := agent.Describe(err, s.f.cfg.Client.BaseURL, s.model)
+		msg := s.describeError(err)
 		switch {
 		case ctx.Err() != nil:
 			r.Outcome, msg = Interrupted, "interrupted"

@@ -40,6 +40,7 @@ var ErrClosed = errors.New("the session is closed")
 type Session struct {
 	f            *Factory
 	opt          Options
+	money        moneyState // what was said about prices (money.go)
 	workdir      string
 	model        string
 	say          func(string)

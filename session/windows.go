@@ -158,6 +158,7 @@ type Info struct {
 	Usage     map[string]int64 `json:"usage"`
 	Mode      string           `json:"mode"`       // the permission mode
 	PlanReady bool             `json:"plan_ready"` // the last turn ended with a plan to accept
+	Cost      *CostInfo        `json:"cost"` // the session's money (money.go)
 }
 
 // Info describes the session now.
@@ -171,5 +172,6 @@ func (s *Session) Info() Info {
 		Turns: turns, Windows: ws, Mode: string(s.mode.Get()), PlanReady: s.planReady && s.mode.Get() == "plan",
 		Usage: map[string]int64{"prompt_tokens": s.usage.PromptTokens, "completion_tokens": s.usage.CompletionTokens,
 			"cached_tokens": s.usage.CachedTokens, "steps": int64(s.steps)},
+		Cost: costInfo(s.money.total),
 	}
 }

@@ -28,12 +28,16 @@ func (r *REPL) cmdModel(name string) bool {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), modelListTimeout)
 	defer cancel()
+	if name != "" && r.switchProvider(ctx, mc, name) {
+		return false
+	}
 	models, err := mc.Models(ctx)
 	current := mc.Model()
 	if name == "" {
 		if err != nil {
 			r.out.note("model: " + current)
 			r.out.fail("the server does not list its models: " + err.Error())
+			r.listProviders(ctx, current)
 			return false
 		}
 		for _, m := range models {
@@ -46,6 +50,7 @@ func (r *REPL) cmdModel(name string) bool {
 		if len(models) == 0 {
 			r.out.note("the server lists no models")
 		}
+		r.listProviders(ctx, current)
 		r.out.note("/model NAME switches to NAME")
 		return false
 	}

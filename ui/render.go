@@ -149,7 +149,7 @@ func (r *renderer) event(ev session.Event) {
 			fmt.Fprintln(r.w, r.red.Sprint("error: "+sanitize(e.Error)))
 		}
 		if e.Steps > 0 {
-			r.summaryLocked(e.Steps, e.Usage.PromptTokens, e.Usage.CachedTokens, e.Usage.CompletionTokens, e.Duration)
+			r.summaryLocked(e.Steps, e.Usage.PromptTokens, e.Usage.CachedTokens, e.Usage.CompletionTokens, e.Duration, e.Money.Line())
 		}
 	}
 }
@@ -295,13 +295,16 @@ func (r *renderer) note(s string) { r.println(r.dim.Sprint(sanitize(s))) }
 func (r *renderer) fail(s string) { r.println(r.red.Sprint("error: " + sanitize(s))) }
 
 // summaryLocked ends a turn with one dim line: model calls, tokens, time.
-func (r *renderer) summaryLocked(steps int, in, cached, out int64, d time.Duration) {
+func (r *renderer) summaryLocked(steps int, in, cached, out int64, d time.Duration, money string) {
 	tokens := humanTokens(in) + " in"
 	if cached > 0 {
 		tokens += " (" + humanTokens(cached) + " cached)"
 	}
+	if money != "" {
+		money = " · " + money
+	}
 	r.endLineLocked()
-	fmt.Fprintln(r.w, r.dim.Sprint(fmt.Sprintf("· %s · %s / %s out · %s", plural(steps, "step"), tokens, humanTokens(out), humanDuration(d))))
+	fmt.Fprintln(r.w, r.dim.Sprint(fmt.Sprintf("· %s · %s / %s out%s · %s", plural(steps, "step"), tokens, humanTokens(out), money, humanDuration(d))))
 }
 
 // resultLine is a call's outcome: a mark and the first line of its text.

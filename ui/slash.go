@@ -34,6 +34,7 @@ func init() {
 		{name: "compact", args: "[focus]", help: "compress the conversation into a summary now, keeping what focus names", run: (*REPL).cmdCompact},
 		{name: "model", args: "[name]", help: "list the server's models, or switch to one", run: (*REPL).cmdModel},
 		{name: "rewind", args: "[N]", help: "go back to just before a question: files and conversation, or either (also Esc Esc)", run: (*REPL).cmdRewind},
+		{name: "effort", args: "[low|medium|high|default]", help: "show or set the model's reasoning effort", run: (*REPL).cmdEffort},
 		{name: "fork", args: "[N]", help: "continue in a new branch that keeps this session's first N turns (default: all)", run: (*REPL).cmdFork},
 		{name: "serve", args: "[host:port]", help: "serve this session to the web page (in this process): watch it live, answer its questions", run: (*REPL).cmdServe},
 		{name: "mode", args: "[ask|default|plan|yes]", help: "show the permission mode, or switch (Shift-Tab cycles default → ask → plan)", run: (*REPL).cmdMode},
@@ -174,6 +175,7 @@ func (r *REPL) cmdUsage(string) bool {
 	if s.Rebases > 0 {
 		lines = append(lines, fmt.Sprintf("  rebases            %d (history rewritten without superseded window renderings)", s.Rebases))
 	}
+	lines = append(lines, r.usageMoney(s.Cost)...)
 	for _, l := range lines {
 		r.out.println(l)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/aci-dev/aci/session"
 )
 
 // cmdStatus shows what this session runs with: the model and where it is
@@ -16,7 +18,10 @@ func (r *REPL) cmdStatus(string) bool {
 		model = mc.Model()
 	}
 	host := r.cfg.BaseURL
-	if u, err := url.Parse(r.cfg.BaseURL); err == nil && u.Host != "" {
+	if bc, ok := r.client.(interface{ BaseURL() string }); ok {
+		host = bc.BaseURL() // the current model's: a provider's (agent/providers.go)
+	}
+	if u, err := url.Parse(host); err == nil && u.Host != "" {
 		host = u.Host
 	}
 	rows := [][2]string{
@@ -32,6 +37,9 @@ func (r *REPL) cmdStatus(string) bool {
 	rows = append(rows, [2]string{"session", r.sess.ID()}, [2]string{"mode", r.modeStatus()})
 	s := r.agent.Stats()
 	usage := fmt.Sprintf("%s, %d prompt tokens (%d cached), %d completion tokens", plural(s.Steps, "model call"), s.PromptTokens, s.CachedTokens, s.CompletionTokens)
+	if s.Cost.Known() && s.Cost.USD > 0 {
+		usage += ", " + session.FormatUSD(s.Cost.USD)
+	}
 	rows = append(rows, [2]string{"usage", usage})
 	if w := r.agent.ContextWindow(); w.Tokens > 0 {
 		rows = append(rows, [2]string{"context", w.Use(s.LastPrompt)})

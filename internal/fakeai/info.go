@@ -17,6 +17,10 @@ type Info struct {
 	OllamaTrained   int64 // Ollama: POST /api/show model_info "llama.context_length"
 	LlamaCppNCtx    int64 // llama.cpp: GET /props default_generation_settings.n_ctx
 	LMStudioContext int64 // LM Studio: GET /api/v0/models loaded_context_length
+	// Pricing gives a /v1/models entry OpenRouter's "pricing" object: USD
+	// per token as decimal strings, keys prompt, completion,
+	// input_cache_read, input_cache_write.
+	Pricing map[string]map[string]string
 }
 
 // SetInfo sets what the info endpoints answer.
@@ -59,6 +63,9 @@ func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request) bool {
 				e := map[string]any{"id": m, "object": "model", "created": 0, "owned_by": "fakeai"}
 				if info.MaxModelLen > 0 {
 					e["max_model_len"] = info.MaxModelLen
+				}
+				if p, ok := info.Pricing[m]; ok {
+					e["pricing"] = p
 				}
 				data = append(data, e)
 			}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -49,6 +50,12 @@ type Server struct {
 // with a 500 and fails the test. The server is closed by t.Cleanup.
 func New(t TB, replies ...Reply) *Server {
 	t.Helper()
+	return start(t, nil, replies)
+}
+
+// start is New on the listener l (nil: a loopback port).
+func start(t TB, l net.Listener, replies []Reply) *Server {
+	t.Helper()
 	// Compile up front: a broken schema file fails here, not in a handler,
 	// and the first request is not slowed down.
 	if _, err := load(); err != nil {
@@ -60,7 +67,12 @@ func New(t TB, replies ...Reply) *Server {
 		done:    make(chan struct{}),
 		changed: make(chan struct{}),
 	}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	if l != nil {
+		s.srv.Listener.Close()
+		s.srv.Listener = l
+	}
+	s.srv.Start()
 	s.URL = s.srv.URL + "/v1"
 	t.Cleanup(s.Close)
 	return s

@@ -3,7 +3,7 @@
 // windows, approvals, state, Cancel, fork and usage. PROTOCOL.md §7.
 
 import * as API from './api.js';
-import { el, icon, tokens, ago } from './dom.js';
+import { el, icon, tokens, usd, ago } from './dom.js';
 import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
 import { initServerStatus, unauthorized } from './server.js';
@@ -180,10 +180,18 @@ function renderHead() {
   }
   const u = info.usage || {};
   ui.usage.textContent = u.prompt_tokens || u.completion_tokens
-    ? `${tokens(u.prompt_tokens)} in · ${tokens(u.completion_tokens)} out` + (u.cached_tokens ? ` · ${tokens(u.cached_tokens)} cached` : '')
+    ? `${tokens(u.prompt_tokens)} in · ${tokens(u.completion_tokens)} out` + (u.cached_tokens ? ` · ${tokens(u.cached_tokens)} cached` : '') +
+      money(info.cost)
     : '';
-  ui.usage.title = 'tokens this session: prompt, completion, cached';
+  ui.usage.title = 'this session: tokens (prompt, completion, cached) and cost';
   document.title = markTitle(`${ui.title.textContent} · aci`);
+}
+
+// money is the session's cost and what the cache saved, or nothing when a
+// price is unknown.
+function money(c) {
+  if (!c || c.usd == null) return '';
+  return ` · ${usd(c.usd)}` + (c.saved_usd > 0 ? ` (cache saved ${usd(c.saved_usd)})` : '');
 }
 
 function showEmpty() {

@@ -2,7 +2,7 @@
 // model's words rendered as Markdown, a line per action with its output or
 // diff, notices, approval questions and the turn's result.
 
-import { el, icon, tokens, duration, nearBottom } from './dom.js';
+import { el, icon, tokens, usd, duration, nearBottom } from './dom.js';
 import { renderMarkdown, diffLines } from './md.js';
 
 // A window's params worth showing on the action's line, first found wins.
@@ -371,6 +371,7 @@ export class Conversation {
       bits.push(`${tokens(u.prompt_tokens)} in · ${tokens(u.completion_tokens)} out` +
         (u.cached_tokens ? ` · ${tokens(u.cached_tokens)} cached` : ''));
     }
+    if (d.total_cost_usd != null) bits.push(usd(d.total_cost_usd));
     if (d.denials && d.denials.length) bits.push(`${d.denials.length} denied`);
     rec.foot?.remove();
     rec.foot = el('div', { class: 'turn-foot' + (d.is_error ? ' error' : '') },

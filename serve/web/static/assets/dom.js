@@ -26,6 +26,15 @@ export function tokens(n) {
   return (n / 1e6).toFixed(2) + 'M';
 }
 
+// usd writes an amount of money as the terminal does: $0, $0.0118, $1.24.
+export function usd(v) {
+  v = Number(v) || 0;
+  if (v === 0) return '$0';
+  if (Math.abs(v) < 0.1) return '$' + v.toFixed(4);
+  if (Math.abs(v) < 100) return '$' + v.toFixed(2);
+  return '$' + v.toFixed(0);
+}
+
 // ago writes how long ago an RFC 3339 time was: "now", "5m", "3h", "2d".
 export function ago(when) {
   const t = Date.parse(when);

@@ -27,8 +27,15 @@ export class ModelPicker {
     this.def = got.default || '';
     const names = [...new Set([this.def, ...(got.models || [])].filter(Boolean))];
     const keep = this.select.value;
-    this.select.replaceChildren(...names.map((n) =>
-      el('option', { value: n }, n === this.def ? `${n} (default)` : n)));
+    // A provider's models go in a group of their own (PROTOCOL.md §2).
+    const groups = new Map((got.providers || []).map((p) => [p.name, []]));
+    const plain = [];
+    for (const n of names) {
+      const g = n !== this.def && groups.get(n.split('/')[0]);
+      (g || plain).push(el('option', { value: n }, n === this.def ? `${n} (default)` : n));
+    }
+    this.select.replaceChildren(...plain, ...[...groups].filter(([, opts]) => opts.length)
+      .map(([name, opts]) => el('optgroup', { label: name }, ...opts)));
     this.select.value = names.includes(keep) ? keep : this.def;
     this.select.hidden = names.length < 2;
   }

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/settings"
+)
+
+// loadEffort reads the reasoning effort: ACI_REASONING_EFFORT, then
+// --effort, which wins.
+func (c *config) loadEffort(flagValue string, flagSet bool) error {
+	v, from := os.Getenv("ACI_REASONING_EFFORT"), "ACI_REASONING_EFFORT"
+	if flagSet {
+		v, from = flagValue, "--effort"
+		if v == "" {
+			return usageErr("--effort needs a level: %s", joinEfforts())
+		}
+	}
+	e, err := agent.ParseEffort(v)
+	if err != nil {
+		return usageErr("%s: %v", from, err)
+	}
+	c.Effort = e
+	return nil
+}
+
+func joinEfforts() string {
+	s := ""
+	for i, e := range agent.Efforts {
+		if i > 0 {
+			s += ", "
+		}
+		s += e
+	}
+	return s
+}
+
+// loadModels reads providers and prices from the settings files (a
+// malformed entry is a usage error naming it) and checks the model picked
+// at start: a provider's model needs its key variable set.
+func (c *config) loadModels(stderr io.Writer) error {
+	wd, _ := os.Getwd()
+	m, err := settings.LoadModels(wd)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	for _, n := range m.Notes {
+		fmt.Fprintln(stderr, "aci:", n)
+	}
+	for name, p := range m.Providers {
+		c.Providers = append(c.Providers, agent.Provider{Name: name, BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, Models: p.Models, Headers: p.Headers})
+		if p.APIKeyEnv != "" {
+			// Kept out of output whatever the variable is called.
+			tools.Secrets.Add(os.Getenv(p.APIKeyEnv))
+		}
+	}
+	if len(m.Prices) > 0 {
+		c.Prices = map[string]agent.Price{}
+		for model, p := range m.Prices {
+			c.Prices[model] = agent.Price{Input: p.Input, CachedInput: p.CachedInput, CacheWrite: p.CacheWrite, Output: p.Output}
+		}
+	}
+	name, rest, _ := strings.Cut(c.Model, "/")
+	for _, p := range c.Providers {
+		if p.Name != name || rest == "" {
+			continue
+		}
+		c.OnProvider = true
+		if p.APIKeyEnv != "" && os.Getenv(p.APIKeyEnv) == "" {
+			return usageErr("--model %s: %v", c.Model, &agent.ErrNoKey{Provider: p.Name, Var: p.APIKeyEnv})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
+)
+
+// usageMoney is /usage's lines on money: the session's cost and what the
+// prompt cache saved, or why the cost is unknown and how to set a price.
+func (r *REPL) usageMoney(c agent.Cost) []string {
+	model := r.cfg.Model
+	if mc, ok := r.client.(interface{ Model() string }); ok {
+		model = mc.Model()
+	}
+	if !c.Known() {
+		return []string{
+			fmt.Sprintf("  cost               unknown (%d requests without a price%s)", c.Unpriced, knownPart(c)),
+			"  " + sanitize(session.PriceHint(model)),
+		}
+	}
+	line := "  cost               " + session.FormatUSD(c.USD) + " this session"
+	if c.SavedUSD > 0 {
+		line += ", the prompt cache saved " + session.FormatUSD(c.SavedUSD)
+	}
+	return []string{line}
+}
+
+func knownPart(c agent.Cost) string {
+	if c.USD == 0 {
+		return ""
+	}
+	return "; the others " + session.FormatUSD(c.USD)
+}
