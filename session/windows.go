@@ -158,7 +158,7 @@ type Info struct {
 	Usage     map[string]int64 `json:"usage"`
 	Mode      string           `json:"mode"`       // the permission mode
 	PlanReady bool             `json:"plan_ready"` // the last turn ended with a plan to accept
-	Cost      *CostInfo        `json:"cost"` // the session's money (money.go)
+	Cost      *CostInfo        `json:"cost"`       // the session's money (money.go)
 }
 
 // Info describes the session now.
