@@ -68,11 +68,11 @@ type Transcript struct {
 	f      *os.File
 	meta   *Record // written first, once the file is created
 	secret string  // never written: replaced wherever it appears
-	// imageBytes counts the picture bytes written, against transcriptImageCap.
-	imageBytes int
-	Path       string
+	Path   string
 	// dropped counts the cut last lines removed when it was opened.
 	dropped int
+	// imageBytes counts the picture bytes written, against transcriptImageCap.
+	imageBytes int
 }
 
 // keptSessions is how many transcripts of one working directory are kept.
