@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/windows"
 )
 
 // A scripted session: the model's replies, in order, and the question.
@@ -16,6 +17,8 @@ type scriptedSession struct {
 	question string
 	files    int // 300-line files calc/f1.go … in the workspace
 	replies  []string
+	// env, when set, adds to the windows' environment (economy_lsp_test.go).
+	env func(tb testing.TB, dir string, env *windows.Env)
 }
 
 func call(w, a string, p map[string]any) fakeai.Call {

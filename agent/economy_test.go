@@ -51,7 +51,11 @@ func runEconomyModel(tb testing.TB, s scriptedSession, model string) economy {
 	for _, r := range s.replies {
 		srv.Push(fakeai.Reply{Content: r})
 	}
-	wm := windows.NewManager(windows.Env{Workdir: dir}, windows.FileApp, windows.BashApp, windows.WebApp)
+	env := windows.Env{Workdir: dir}
+	if s.env != nil {
+		s.env(tb, dir, &env)
+	}
+	wm := windows.NewManager(env, windows.FileApp, windows.BashApp, windows.WebApp)
 	defer wm.CloseAll()
 	client := NewOpenAIClient(ClientConfig{BaseURL: srv.URL, APIKey: "k", Model: model, Stream: true})
 	hints := prompt.Hints{Workdir: dir, OS: "linux/amd64", Date: "2026-11-22"}

@@ -241,6 +241,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	s.mode = windows.NewModeSwitch(opt.Mode)
 	env.Mode, env.Approver = s.mode, s.yesApprover(env.Approver)
 	s.loadPolicy(&env)
+	s.diagnostics(&env)
 	if opt.Env != nil {
 		opt.Env(&env)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/imagefile"
+	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/rules"
 	"github.com/aci-dev/aci/tools/settings"
@@ -48,6 +49,7 @@ type Session struct {
 	wm           *windows.Manager
 	agent        *agent.Agent
 	pool         *mcp.Pool
+	lsp          *lsp.Pool // language servers for diagnostics (diagnostics.go)
 	log          *agent.Transcript
 	instructions []prompt.Instruction
 	resumed      *agent.Session
@@ -349,6 +351,7 @@ func (s *Session) Close() {
 	if s.pool != nil {
 		s.pool.Close()
 	}
+	s.lsp.Close()
 	s.log.Close()
 	if s.inbox != nil {
 		s.inbox.close()

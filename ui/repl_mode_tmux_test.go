@@ -77,7 +77,7 @@ func TestREPLAskModeAsksBeforeAnEdit(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "alpha\n" {
 		t.Fatal("the edit ran before the answer")
 	}
-	s.keys("y")
+	s.typeLine("y") // answers take Enter
 	s.waitFor("edited")
 	s.waitPrompt()
 	if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "beta\n" {

@@ -20,7 +20,7 @@ const gateCommand = "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"
 func (s *pane) steerThroughGate(text string, reqs int) {
 	s.t.Helper()
 	s.srv.WaitRequests(reqs, waitLimit)
-	s.waitFor("▸ bash_1 run " + gateCommand)
+	s.waitFor("▸ run " + gateCommand)
 	s.tmux("send-keys", "-t", "aci", "-l", text)
 	s.waitFor("› " + text)
 	s.keys("Enter")
@@ -128,7 +128,7 @@ func TestREPLSteerAfterCtrlC(t *testing.T) {
 	s.typeLine("write two, then wait")
 	s.waitUntil("the second question", func(scr string) bool { return strings.Count(scr, "allow? ›") == 2 })
 	s.typeLine("yes")
-	s.waitFor("▸ bash_1 run sleep 30")
+	s.waitFor("▸ run sleep 30")
 	s.keys("C-c")
 	s.waitUntil("the second interruption", func(scr string) bool { return strings.Count(scr, "⊘ interrupted") == 2 })
 	s.waitPrompt()

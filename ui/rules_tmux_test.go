@@ -36,7 +36,7 @@ func TestREPLProjectRuleSavedListedRemoved(t *testing.T) {
 	if !strings.Contains(scr, "always for this project") {
 		t.Errorf("the question does not offer this project:\n%s", scr)
 	}
-	s.keys("p")
+	s.typeLine("p") // answers take Enter
 	s.waitFor("finished")
 	s.waitPrompt()
 	if _, err := os.Stat(made); err != nil {

@@ -56,6 +56,7 @@ type fileWindow struct {
 	// viewport stay the same: most requests render unchanged files.
 	cache    View
 	cacheKey viewKey
+	diag     diagState
 }
 
 type viewKey struct {
@@ -69,6 +70,7 @@ type fileState struct {
 	total int      // lines in the file
 	first int      // number of the first line shown
 	lines []string // the lines shown, without numbers
+	diag  string   // the diagnostics shown (file_diag.go)
 }
 
 func openFile(ctx context.Context, env *Env, id, target string) (Window, string, error) {
@@ -119,6 +121,7 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 		}
 	}
 	w := &fileWindow{env: env, id: id, title: target, path: path, access: access, start: 1, count: defaultViewLines}
+	env.Diagnostics.Hold(path)
 	now, _ := w.current(ctx)
 	w.seen = now.sig
 	if !w.seen.Exists {
@@ -130,7 +133,7 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 func (w *fileWindow) ID() string    { return w.id }
 func (w *fileWindow) App() string   { return "file" }
 func (w *fileWindow) Title() string { return w.title }
-func (w *fileWindow) Close()        {}
+func (w *fileWindow) Close()        { w.env.Diagnostics.Forget(w.path) }
 
 func (w *fileWindow) Actions() []Action {
 	return []Action{
@@ -170,10 +173,10 @@ func (w *fileWindow) View() View {
 	}
 	key := viewKey{sig, w.start, w.count}
 	if w.cache.State != nil && key == w.cacheKey {
-		return w.cache
+		return w.withDiagnostics(w.cache)
 	}
 	w.cache, w.cacheKey = w.render(key, now.text), key
-	return w.cache
+	return w.withDiagnostics(w.cache)
 }
 
 // Seen records the file as the model was sent it.

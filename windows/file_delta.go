@@ -10,11 +10,11 @@ import (
 // deltaContext is how many unchanged lines frame a changed region.
 const deltaContext = 3
 
-// Changes shows only the lines of the viewport that changed since prev,
+// fileChanges shows only the lines of the viewport that changed since prev,
 // framed by a few lines of context, when the viewport stayed where it was
 // and the change is a small part of it. Line numbers are the file's new
 // ones; the header says how lines below the change moved.
-func (w *fileWindow) Changes(prev, cur View) (string, bool) {
+func (w *fileWindow) fileChanges(prev, cur View) (string, bool) {
 	p, ok1 := prev.State.(fileState)
 	c, ok2 := cur.State.(fileState)
 	if !ok1 || !ok2 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/rules"
 )
@@ -43,6 +44,11 @@ type Env struct {
 	Mode *ModeSwitch
 	// Rules allow or deny actions without asking (rules.go); nil: none.
 	Rules *rules.Set
+	// Diagnostics, when set, are the language servers file windows show
+	// their file's diagnostics from; DiagnosticsNote tells the person, in
+	// one line, what an edit left (file_diag.go).
+	Diagnostics     *lsp.Pool
+	DiagnosticsNote func(string)
 }
 
 // Journal records a file before aci changes it.
@@ -126,7 +132,9 @@ func (m *Manager) Execute(ctx context.Context, windowID, actionID string, raw ma
 	if action.Run == nil {
 		return m.close(w)
 	}
-	return action.Run(ctx, args)
+	res = action.Run(ctx, args)
+	m.afterAction(ctx, w, actionID)
+	return res
 }
 
 // Open opens a window of app on target, as launcher.open does.
@@ -240,6 +248,7 @@ func (m *Manager) Restore(ctx context.Context, states []WindowState) []string {
 			reopened = append(reopened, s.ID)
 		}
 	}
+	m.warmDiagnostics()
 	return reopened
 }
 

@@ -1,0 +1,243 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/settings"
+)
+
+// Options set up a session's servers.
+type Options struct {
+	Workdir string
+	// Servers are the settings' `lsp` entries (settings.LoadLSP).
+	Servers map[string]settings.LSPServer
+	// Wait bounds how long a change waits for its diagnostics (2.5 s);
+	// later ones show in the next rendering.
+	Wait time.Duration
+	// StartTimeout bounds a server's answer to initialize (15 s): one that
+	// takes longer is left off for the session.
+	StartTimeout time.Duration
+	// Env is added to the servers' environment ("NAME=value"), over
+	// aci's own.
+	Env []string
+}
+
+// Pool holds a session's language servers, one per language, started
+// when a file of that language is first synced.
+type Pool struct {
+	opt     Options
+	langs   []Language
+	root    string
+	mu      sync.Mutex
+	servers map[string]*server // by language; nil entry: not installed
+	closed  bool
+	// key and refs, for a pool shared by the sessions of one workspace
+	// (Shared): the last Close stops the servers.
+	key  string
+	refs int
+	// stamps are the workspace's files as the last Refresh saw them
+	// (watch.go); watchOff: too many to keep.
+	stamps   map[string]stamp
+	watchOff bool
+}
+
+// shared are the pools of the process's sessions, by workspace and
+// options: one server per language and workspace, however many sessions.
+var shared = struct {
+	sync.Mutex
+	pools map[string]*Pool
+}{pools: map[string]*Pool{}}
+
+// Shared is the pool of opt's workspace that the process's sessions share
+// (made when the first asks); each caller closes it once. Nil when
+// ACI_LSP=off.
+func Shared(opt Options) *Pool {
+	if Off() {
+		return nil
+	}
+	key := fmt.Sprintf("%s\x00%q", sandbox.WorkspaceRoot(opt.Workdir), opt)
+	shared.Lock()
+	defer shared.Unlock()
+	p := shared.pools[key]
+	if p == nil {
+		p = NewPool(opt)
+		p.key = key
+		shared.pools[key] = p
+	}
+	p.refs++
+	return p
+}
+
+// Off says whether ACI_LSP turns diagnostics off.
+func Off() bool {
+	switch os.Getenv("ACI_LSP") {
+	case "off", "0", "false", "no":
+		return true
+	}
+	return false
+}
+
+// NewPool makes an empty pool; nil when ACI_LSP=off.
+func NewPool(opt Options) *Pool {
+	if Off() {
+		return nil
+	}
+	if opt.Wait <= 0 {
+		opt.Wait = 2500 * time.Millisecond
+	}
+	if opt.StartTimeout <= 0 {
+		opt.StartTimeout = 15 * time.Second
+	}
+	return &Pool{opt: opt, langs: languages(opt.Servers), root: sandbox.WorkspaceRoot(opt.Workdir), servers: map[string]*server{}}
+}
+
+// server is path's language's server, started when first asked for;
+// nil when the language has none installed, or path is outside the
+// workspace (the server would only say no build contains it).
+func (p *Pool) server(path string) *server {
+	if p == nil || !p.inWorkspace(path) {
+		return nil
+	}
+	lang, ok := languageOf(p.langs, path)
+	if !ok {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	s, seen := p.servers[lang.Name]
+	if !seen {
+		if argv := lang.installed(p.opt.Workdir); argv != nil {
+			s = newServer(lang, argv, p.root, &p.opt)
+		}
+		p.servers[lang.Name] = s
+	}
+	return s
+}
+
+// Sync gives path's server the file's text and waits, at most the pool's
+// Wait (and ctx), for its diagnostics. A file of no served language, or
+// with the same text as last time, returns at once.
+func (p *Pool) Sync(ctx context.Context, path, text string) {
+	s := p.server(path)
+	if s == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.opt.Wait)
+	defer cancel()
+	s.sync(ctx, path, text)
+}
+
+// Hold tells path's server (starting it) that one more window shows the
+// file: it stays open in the server until each has let go (Forget).
+func (p *Pool) Hold(path string) {
+	if s := p.server(path); s != nil {
+		s.hold(path)
+	}
+}
+
+// Forget tells path's server one window fewer shows the file.
+func (p *Pool) Forget(path string) {
+	if p == nil {
+		return
+	}
+	lang, ok := languageOf(p.langs, path)
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	s := p.servers[lang.Name]
+	p.mu.Unlock()
+	if s != nil {
+		s.forget(path)
+	}
+}
+
+// Report is what a file window shows of its file's diagnostics.
+type Report struct {
+	Server string // the server's program name
+	List   []Diagnostic
+	// Known says the server published for the file (an empty List then
+	// means no errors or warnings).
+	Known bool
+	// Note is the one line a server's trouble costs.
+	Note string
+}
+
+// Diagnostics is path's report; ok is false when no server serves it.
+func (p *Pool) Diagnostics(path string) (Report, bool) {
+	if p == nil {
+		return Report{}, false
+	}
+	lang, ok := languageOf(p.langs, path)
+	if !ok {
+		return Report{}, false
+	}
+	p.mu.Lock()
+	s := p.servers[lang.Name]
+	p.mu.Unlock()
+	if s == nil {
+		return Report{}, false
+	}
+	list, known, note := s.diagnostics(path)
+	return Report{Server: s.name(), List: list, Known: known, Note: note}, true
+}
+
+// Close stops every server (of a shared pool, once its last user closes
+// it).
+func (p *Pool) Close() {
+	if p == nil {
+		return
+	}
+	if p.key != "" {
+		shared.Lock()
+		if p.refs--; p.refs > 0 {
+			shared.Unlock()
+			return
+		}
+		delete(shared.pools, p.key)
+		shared.Unlock()
+	}
+	p.mu.Lock()
+	p.closed = true
+	servers := p.servers
+	p.servers = map[string]*server{}
+	p.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		if s != nil {
+			wg.Add(1)
+			go func() { defer wg.Done(); s.stop() }()
+		}
+	}
+	wg.Wait()
+}
+
+// Serves says whether path's language has an installed server (which it
+// starts, when not started yet, unless it was turned off).
+func (p *Pool) Serves(path string) bool {
+	return p.server(path) != nil
+}
+
+// inWorkspace says whether path is in the pool's workspace, as given or
+// with symlinks resolved.
+func (p *Pool) inWorkspace(path string) bool {
+	for _, root := range []string{p.root, p.opt.Workdir} {
+		if rel, err := filepath.Rel(root, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil && real != filepath.Dir(path) {
+		return p.inWorkspace(filepath.Join(real, filepath.Base(path)))
+	}
+	return false
+}
