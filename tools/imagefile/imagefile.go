@@ -62,6 +62,12 @@ func Load(path string) (Image, error) {
 	if want == "" {
 		return Image{}, errors.New("not a picture by its name (.png, .jpg, .jpeg, .gif or .webp)")
 	}
+	// Stat first: opening a FIFO named like a picture would wait for a writer.
+	if fi, err := os.Stat(path); err != nil {
+		return Image{}, fmt.Errorf("cannot read it: %w", bare(err))
+	} else if !fi.Mode().IsRegular() {
+		return Image{}, errors.New("not a regular file")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Image{}, fmt.Errorf("cannot read it: %w", bare(err))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -29,6 +30,18 @@ func TestLoad(t *testing.T) {
 		}
 		return p
 	}
+	mkdir := func(name string) string {
+		p := filepath.Join(dir, name)
+		os.Mkdir(p, 0o755)
+		return p
+	}
+	mkfifo := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skip(err)
+		}
+		return p
+	}
 	good := write("shot.png", pngBytes(t, 3, 2))
 	webp := write("a.webp", append([]byte("RIFF\x00\x00\x00\x00WEBPVP8X\x0a\x00\x00\x00\x00\x00\x00\x00"), 0x09, 0, 0, 0x04, 0, 0))
 	liar := write("fake.png", []byte("GIF89a\x01\x00\x01\x00"))
@@ -46,7 +59,9 @@ func TestLoad(t *testing.T) {
 		{"not a picture", text, "", "not a PNG, JPEG, GIF or WebP", 0, 0},
 		{"too big", big, "", "over the 20.0 MB limit", 0, 0},
 		{"missing", filepath.Join(dir, "none.png"), "", "no such file", 0, 0},
-		{"wrong extension", write("a.txt", []byte("x")), "", "not a picture", 0, 0},
+		{"wrong extension", write("a.txt", []byte("x")), "", "not a picture by its name", 0, 0},
+		{"a folder", mkdir("shots.png"), "", "not a regular file", 0, 0},
+		{"a fifo", mkfifo("pipe.png"), "", "not a regular file", 0, 0},
 	}
 	if os.Geteuid() != 0 {
 		cases = append(cases, struct {
