@@ -383,7 +383,10 @@ async function forkAt(turn) {
 
 async function send() {
   const text = ui.input.value;
-  if (!text.trim()) return;
+  if (!text.trim()) {
+    if (attached.images()) toast('write a question to send with the pictures');
+    return;
+  }
   // No check of the state here: the page's view of it may lag by an event.
   // While a turn runs the text joins it (the answer says steer).
   ui.send.disabled = true;
