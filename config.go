@@ -52,6 +52,7 @@ type config struct {
 	Sessions       bool   // --sessions: list them and exit
 	Prompt         string
 	PromptSet      bool
+	Images         []string // -i, --image: pictures for the -p question
 	Version        bool
 	Help           bool
 	cmd            command         // aci, aci serve or aci acp: whose help to show
@@ -116,6 +117,8 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.Help, "help", false, "")
 	fs.BoolVar(&c.Help, "h", false, "")
 	format := fs.String("output-format", string(ui.FormatText), "")
+	fs.Var((*imageFlag)(&c.Images), "i", "")
+	fs.Var((*imageFlag)(&c.Images), "image", "")
 	args, err := cmd.bareP(args, fs)
 	if err != nil {
 		return c, err

@@ -22,6 +22,9 @@ Usage:
 Flags:
   -p QUESTION          ask one question and exit (without QUESTION: stdin);
                        a flag-like QUESTION needs -- first: aci -p -- --help
+  -i FILE              attach a picture (PNG, JPEG, GIF, WebP) to the -p
+                       question; repeatable; also --image FILE (in the
+                       REPL: @shot.png in the question)
   --yes                approve dangerous commands without asking (also ACI_YES=1)
   --permission-mode M  ask (every change asked), default, plan (nothing
                        changes; accept the plan to carry it out) or yes

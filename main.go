@@ -88,6 +88,10 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stderr, `aci: -p needs a question: aci -p "question", or pipe one in: echo "question" | aci -p`)
 		return ui.ExitUsage
 	}
+	if interactive && len(cfg.Images) > 0 {
+		fmt.Fprintln(stderr, `aci: -i attaches a picture to a -p question: aci -p "question" -i shot.png; in the REPL write @shot.png in the question`)
+		return ui.ExitUsage
+	}
 	if interactive && cfg.OutputFormat != ui.FormatText {
 		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)
 		return ui.ExitUsage
@@ -193,12 +197,18 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			cancel()
 		}
 	}()
+	imgs, err := session.LoadImages(workdir, cfg.Images) // before anything is sent
+	if err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
 	s, err := factory.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage
 	}
 	defer s.Close()
+	s.AttachImages(imgs)
 	if head != nil {
 		head.Init(s.ID(), cfg.Model, workdir)
 		code = ui.RunHeadless(ctx, s, question, head, stderr)

@@ -64,7 +64,7 @@ func TestACPPromptReadEditRun(t *testing.T) {
 	}
 	caps, _ := init["agentCapabilities"].(map[string]any)
 	pc, _ := caps["promptCapabilities"].(map[string]any)
-	if caps["loadSession"] != true || pc["embeddedContext"] != true {
+	if caps["loadSession"] != true || pc["embeddedContext"] != true || pc["image"] != true {
 		t.Errorf("agentCapabilities = %v", caps)
 	}
 	sid := e.newSession(dir)

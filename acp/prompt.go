@@ -59,7 +59,8 @@ func questionOf(blocks []contentBlock, cwd string) (question string, attach []st
 				continue
 			}
 			fmt.Fprintf(&b, "\n<context source=%q>\n%s\n</context>\n", name, strings.TrimSuffix(*r.Text, "\n"))
-		case "image", "audio":
+		case "image": // imagesOf
+		case "audio":
 			return "", nil, invalidParams("invalid params: prompt block %d: aci does not take %s content (see promptCapabilities)", i, blk.Type)
 		default:
 			return "", nil, invalidParams("invalid params: prompt block %d: unknown content type %q", i, blk.Type)

@@ -193,7 +193,7 @@ func (srv *server) initialize(p initializeParams) (any, error) {
 		ProtocolVersion: ProtocolVersion,
 		AgentCapabilities: agentCapabilities{
 			LoadSession:        true,
-			PromptCapabilities: promptCapabilities{EmbeddedContext: true},
+			PromptCapabilities: promptCapabilities{EmbeddedContext: true, Image: true},
 			MCPCapabilities:    mcpCapabilities{HTTP: true},
 		},
 		AuthMethods: []any{},
@@ -356,6 +356,10 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	imgs, err := imagesOf(p.Prompt)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -375,6 +379,7 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 		s.s.Windows().Open(ctx, "file", path)
 	}
 	start := time.Now()
+	s.s.AttachImages(imgs)
 	res, err := s.s.Ask(ctx, question)
 	if err == nil && res.Outcome == session.Answered {
 		var accepted bool

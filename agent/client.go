@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
@@ -26,6 +27,8 @@ import (
 type Message struct {
 	Role    string `json:"role"` // system, user or assistant
 	Content string `json:"content"`
+	// Images go with the text as image content parts (images.go).
+	Images []imagefile.Image `json:"images,omitempty"`
 }
 
 // Usage is what a response cost, as the provider reports it.
@@ -111,6 +114,7 @@ type OpenAIClient struct {
 	effort    effortState  // reasoning effort (effort.go)
 	pricing   pricing      // what replies cost (pricing.go)
 	providers *providerSet // more endpoints (providers.go)
+	images    imageGate    // whether the model takes pictures (images.go)
 }
 
 // NewOpenAIClient builds a client. The SDK's own retries are off: Complete
@@ -177,7 +181,7 @@ type chatRequest struct {
 
 type chatMessage struct {
 	Role    string `json:"role"`
-	Content any    `json:"content"` // a string, or text parts (breakpoints.go)
+	Content any    `json:"content"` // a string, or content parts (breakpoints.go, images.go)
 }
 
 type streamOptions struct {
@@ -206,7 +210,7 @@ func (c *OpenAIClient) body(name string, msgs []Message, stream bool) ([]byte, e
 		if marked {
 			marks = marks[1:]
 		}
-		req.Messages = append(req.Messages, chatMessage{Role: role, Content: wireContent(m, NeedsBreakpoints(model), marked)})
+		req.Messages = append(req.Messages, chatMessage{Role: role, Content: messageContent(m, NeedsBreakpoints(model), marked)})
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aci-dev/aci/prompt"
+	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -29,6 +30,7 @@ type Conversation struct {
 	turn int
 	// question is the user message of the running turn.
 	question string
+	attached []imagefile.Image // pictures for the next question (AttachImages)
 	// questions counts the questions asked since the last reset; folded,
 	// those a compression folded into the summary (forks cannot split them).
 	questions, folded int
@@ -63,6 +65,7 @@ func (c *Conversation) Ask(question string) {
 	c.questions++
 	c.marks = append(c.marks, mark{question: c.questions, at: len(c.history), turn: c.turn, windows: c.wm.Snapshot(), views: c.views.snapshot()})
 	c.appendEntry("user", question)
+	c.history[len(c.history)-1].Images, c.attached = c.attached, nil
 	c.question = question
 }
 
@@ -237,7 +240,7 @@ func (c *Conversation) flush() {
 		if e.Role == "assistant" {
 			turn = c.turn
 		}
-		c.log.Write(Record{Type: "message", Role: e.Role, Content: e.Text, Elements: e.Elements, Turn: turn})
+		c.log.Write(Record{Type: "message", Role: e.Role, Content: e.Text, Elements: e.Elements, Images: e.Images, Turn: turn})
 	}
 	c.logged = len(c.history)
 	c.log.Write(Record{Type: "windows", Windows: c.wm.Snapshot()})

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/aci-dev/aci/prompt"
+	"github.com/aci-dev/aci/tools/imagefile"
 )
 
 // entry is one message of the history: its text, then the window
@@ -14,7 +15,9 @@ type entry struct {
 	Role     string    `json:"role"`
 	Text     string    `json:"text"`
 	Elements []element `json:"elements,omitempty"`
-	content  string    // the message content, built once the entry is sent
+	// Images are the pictures the person attached to the question.
+	Images  []imagefile.Image `json:"images,omitempty"`
+	content string            // the message content, built once the entry is sent
 }
 
 // element is one rendering of a window inside an entry.
@@ -22,10 +25,19 @@ type element struct {
 	ID   string `json:"id"`
 	Text string `json:"text"` // the <window> element
 	Full bool   `json:"full,omitempty"`
+	// Image is the picture an image window's rendering carries.
+	Image *imagefile.Image `json:"image,omitempty"`
 }
 
 // message is the entry as the model reads it.
 func (e *entry) message() Message {
+	m := e.text()
+	m.Images = e.images()
+	return m
+}
+
+// text is the entry's message without its pictures.
+func (e *entry) text() Message {
 	if e.content != "" {
 		return Message{Role: e.Role, Content: e.content}
 	}
@@ -47,9 +59,9 @@ func (e *entry) message() Message {
 // it never changes (until a rebase rebuilds it).
 func (e *entry) freeze() {
 	if e.content == "" {
-		e.content = e.message().Content
+		e.content = e.text().Content
 	}
 }
 
 // size is the bytes the entry adds to a request.
-func (e *entry) size() int { return len(e.message().Content) + len(e.Role) + 8 }
+func (e *entry) size() int { return len(e.text().Content) + len(e.Role) + 8 }

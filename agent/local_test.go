@@ -71,7 +71,7 @@ func TestThinkBlocksAreShownApartAndNotStored(t *testing.T) {
 		}
 		h := a.History()
 		if len(h) != 4 || h[1].Content != "Opening it.\n"+openFile("a.txt") || h[3].Content != "It is empty." {
-			t.Fatalf("history %q", h)
+			t.Fatalf("history %+v", h)
 		}
 		var reasoning, text strings.Builder
 		for _, e := range *events {

@@ -39,11 +39,12 @@ const (
 	ClassUnreachable                       // nothing listens there, or the host is unknown
 	ClassBadResponse                       // a reply that is not the JSON it should be
 	ClassCanceled                          // the user interrupted
+	ClassNoImages                          // the model takes no pictures: notes go in their place (images.go)
 )
 
 var classNames = [...]string{"unknown", "context_overflow", "rate_limit", "quota", "auth", "denied",
 	"model_not_found", "content_filter", "bad_request", "overloaded", "transient", "unreachable",
-	"bad_response", "canceled"}
+	"bad_response", "canceled", "no_images"}
 
 func (c ErrorClass) String() string {
 	if c >= 0 && int(c) < len(classNames) {
@@ -93,6 +94,15 @@ type quirk struct {
 // quirks are tried in order; the first match wins, then the status decides
 // (statusClass). Where each body comes from is in provider_test.go.
 var quirks = []quirk{
+	// A model without vision: the turn goes on with notes in the pictures'
+	// place. Before the rows below, which would read these as other things.
+	{"openai", 0, "", "image_url is only supported by certain models", ClassNoImages},
+	{"llama.cpp", 0, "", "image input is not supported", ClassNoImages}, // 500, without --mmproj
+	{"vllm", 0, "", "is not a multimodal model", ClassNoImages},
+	{"openrouter", 0, "", "support image input", ClassNoImages}, // 404 "No endpoints found that support image input"
+	{"", 0, "", "image input not supported", ClassNoImages},
+	{"", 0, "", "does not support image", ClassNoImages},
+
 	// OpenAI returns 429 rate_limit_exceeded for a request larger than the
 	// whole tokens-per-minute limit: waiting never helps, shrinking does.
 	{"openai", 429, "rate_limit_exceeded", "request too large", ClassContextOverflow},

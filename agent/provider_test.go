@@ -28,6 +28,22 @@ type bodyCase struct {
 }
 
 var realBodies = []bodyCase{
+	// Models without vision (images.go sends notes instead).
+	{
+		name: "openai image_url on a text model", source: "github.com/browser-use/web-ui/issues/274",
+		status: 400, body: `{"error":{"message":"Invalid content type. image_url is only supported by certain models.","type":"invalid_request_error","param":"messages.[1].content.[1].type","code":null}}`,
+		class: ClassNoImages, provider: "openai", message: "image_url is only supported",
+	},
+	{
+		name: "llama.cpp without mmproj", source: "github.com/ggml-org/llama.cpp/issues/15377",
+		status: 500, body: `{"error":{"code":500,"message":"image input is not supported - hint: if this is unexpected, you may need to provide the mmproj","type":"server_error"}}`,
+		class: ClassNoImages, provider: "llama.cpp", message: "image input is not supported",
+	},
+	{
+		name: "llama.cpp server without vision", source: "github.com/ggml-org/llama.cpp/issues/13566",
+		status: 500, body: `{"error":{"code":500,"message":"image input is not supported by this server","type":"server_error"}}`,
+		class: ClassNoImages, provider: "llama.cpp",
+	},
 	// OpenAI.
 	{
 		name: "openai context_length_exceeded", source: "github.com/mckaywrigley/chatbot-ui/issues/102",

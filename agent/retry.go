@@ -78,6 +78,12 @@ func contains(list []string, s string) bool {
 // requests start from it, so a session does not pay for a dead model at
 // every step.
 func (c *OpenAIClient) Complete(ctx context.Context, msgs []Message, onText func(string)) (Reply, error) {
+	return c.images.complete(ctx, msgs, onText, c.complete, c.retry.notify)
+}
+
+// complete is Complete for messages whose pictures the model takes
+// (images.go decides).
+func (c *OpenAIClient) complete(ctx context.Context, msgs []Message, onText func(string)) (Reply, error) {
 	c.prefetchPrices()
 	rt := &c.retry
 	rt.mu.Lock()

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -36,6 +37,9 @@ type Record struct {
 	Content  string `json:"content,omitempty"` // message (its text), summary
 	// Elements are the window renderings that follow a message's text.
 	Elements []element `json:"elements,omitempty"`
+	// Images are the pictures attached to a message, up to a cap
+	// (images.go).
+	Images []imagefile.Image `json:"images,omitempty"`
 	// History is the whole history after a rewrite (a rebase).
 	History []entry               `json:"history,omitempty"`
 	Turn    int                   `json:"turn,omitempty"` // message (assistant)
@@ -67,6 +71,8 @@ type Transcript struct {
 	Path   string
 	// dropped counts the cut last lines removed when it was opened.
 	dropped int
+	// imageBytes counts the picture bytes written, against transcriptImageCap.
+	imageBytes int
 }
 
 // keptSessions is how many transcripts of one working directory are kept.
@@ -171,6 +177,7 @@ func (t *Transcript) createLocked() error {
 }
 
 func (t *Transcript) writeLocked(r Record) error {
+	t.capImages(&r)
 	data, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("encode transcript record: %w", err)
@@ -369,7 +376,7 @@ func replay(path string) (Session, string, error) {
 				s.Turns[n-1].Answer = r.Content
 			}
 		case "message":
-			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements})
+			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements, Images: r.Images})
 			s.Turn = max(s.Turn, r.Turn)
 			if echo.of(r) {
 				continue

@@ -44,6 +44,7 @@ func newViews(wm *windows.Manager, redact func(string) string) *views {
 
 // add appends a rendering to e, secrets removed.
 func (v *views) add(e *entry, el element) {
+	el.Image = v.picture(el)
 	el.Text = v.redact(el.Text)
 	e.Elements = append(e.Elements, el)
 }

@@ -139,12 +139,15 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) message(w http.ResponseWriter, r *http.Request) {
-	req, ok := decodeBody(s, w, r, maxMessageBody, decodeMessage)
+	req, ok := decodeBody(s, w, r, maxImagesBody, decodeMessage)
 	if !ok {
 		return
 	}
 	ss, ok := s.session(w, r)
 	if !ok {
+		return
+	}
+	if !s.attachImages(w, ss, req.pictures) {
 		return
 	}
 	// While a turn runs the text joins it (steering, PROTOCOL.md §7).

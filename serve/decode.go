@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -21,10 +22,17 @@ const (
 	maxSmallBody   = 64 << 10
 )
 
-// tooLargeError is a body over its limit: 413, not 400.
-type tooLargeError struct{ limit int64 }
+// tooLargeError is a body over its limit: 413, not 400. why, when set,
+// says what was too large instead of the generic words.
+type tooLargeError struct {
+	limit int64
+	why   string
+}
 
 func (e *tooLargeError) Error() string {
+	if e.why != "" {
+		return e.why
+	}
 	return fmt.Sprintf("the body is over %s: put a long text in a file of the workspace and ask about the file instead", sizeName(e.limit))
 }
 
@@ -43,7 +51,10 @@ type createRequest struct {
 
 // messageRequest is POST /api/sessions/{id}/messages.
 type messageRequest struct {
-	Text string `json:"text"`
+	Text   string      `json:"text"`
+	Images []imageBody `json:"images,omitempty"` // images.go
+	// pictures are Images decoded and checked.
+	pictures []imagefile.Image
 }
 
 // decisionRequest is POST /api/sessions/{id}/approvals/{request_id}.
@@ -83,7 +94,17 @@ func decodeMessage(body []byte) (messageRequest, error) {
 	if strings.TrimSpace(req.Text) == "" {
 		return req, errors.New(`"text" is missing or empty: send {"text": "your question"}`)
 	}
-	return req, nil
+	// Besides its pictures, a message keeps the limit it had without them.
+	rest := len(body)
+	for _, im := range req.Images {
+		rest -= len(im.Data)
+	}
+	if rest > maxMessageBody {
+		return req, &tooLargeError{limit: maxMessageBody}
+	}
+	var err error
+	req.pictures, err = decodeImages(req.Images)
+	return req, err
 }
 
 // decodeDecision reads an answer to an approval question and turns it
@@ -147,7 +168,7 @@ func decodeBody[T any](s *Server, w http.ResponseWriter, r *http.Request, limit 
 	var body []byte
 	var err error
 	if r.ContentLength > limit {
-		err = &tooLargeError{limit} // said before a byte of it is read
+		err = &tooLargeError{limit: limit} // said before a byte of it is read
 	} else {
 		body, err = readBody(r.Body, limit)
 	}
@@ -175,7 +196,7 @@ func readBody(r io.Reader, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("read the body: %s", oneLine(err.Error()))
 	}
 	if int64(len(data)) > limit {
-		return nil, &tooLargeError{limit}
+		return nil, &tooLargeError{limit: limit}
 	}
 	return data, nil
 }

@@ -17,7 +17,7 @@ func TestDecoders(t *testing.T) {
 		{"create model", create, `{"model":" m1 "}`, createRequest{Model: "m1"}, ""},
 		{"create unknown field", create, `{"modle":"m1"}`, nil, "unknown field"},
 		{"create two lines", create, `{"model":"a\nb"}`, nil, "one line"},
-		{"message", message, `{"text":"hi"}`, messageRequest{Text: "hi"}, ""},
+		{"message", message, `{"text":"hi"}`, "hi", ""},
 		{"message blank", message, `{"text":"  "}`, nil, `"text" is missing`},
 		{"message missing", message, `{}`, nil, `"text" is missing`},
 		{"message empty body", message, ``, nil, "body is empty"},
@@ -63,7 +63,7 @@ func create(b []byte) (any, error) {
 
 func message(b []byte) (any, error) {
 	r, err := decodeMessage(b)
-	return r, err
+	return r.Text, err
 }
 
 func decision(b []byte) (any, error) {

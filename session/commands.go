@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/aci-dev/aci/commands"
+	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -19,6 +20,8 @@ type Prompt struct {
 	// ReadOnly runs the turn with every change refused (/review).
 	ReadOnly bool
 	Model    string // the turn's model, "" for the session's
+	// Images are the pictures the question names with @path (images.go).
+	Images []imagefile.Image
 }
 
 // CommandError is a command that cannot run: its file's front matter is
@@ -56,6 +59,11 @@ func (s *Session) Commands() *commands.Set {
 // itself.
 func (s *Session) Expand(question string) (Prompt, error) {
 	p := Prompt{Typed: question, Text: question}
+	imgs, err := LoadImages(s.workdir, MentionedImages(question))
+	if err != nil {
+		return p, err
+	}
+	p.Images = imgs
 	name, args, ok := commands.Split(question)
 	if !ok {
 		return p, nil
@@ -82,6 +90,7 @@ type modelSetter interface {
 // puts the session back however the run ends.
 func (s *Session) runPrompt(ctx context.Context, p Prompt) (string, error) {
 	defer s.applyPrompt(p)()
+	s.attachPrompt(p)
 	return s.agent.Run(ctx, p.Text)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/rules"
@@ -58,6 +59,7 @@ type Session struct {
 	run sync.Mutex
 
 	mu       sync.Mutex
+	images   []imagefile.Image // for the next question (images.go)
 	id       string
 	parent   string
 	fromTurn int

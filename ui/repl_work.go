@@ -10,6 +10,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/tools/imagefile"
 )
 
 // The person's own work in the REPL: files referenced with @path, commands
@@ -25,6 +26,10 @@ func (r *REPL) prepare(ctx context.Context, msg string) string {
 	var refs []string
 	for _, m := range atPath.FindAllStringSubmatch(msg, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
+		if imagefile.IsImagePath(rel) {
+			r.out.note("▸ attached " + rel) // the picture goes with the question (session.Expand)
+			continue
+		}
 		path := rel
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(r.cfg.Workdir, path)

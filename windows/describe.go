@@ -95,6 +95,8 @@ func (l *launcher) Describe(actionID string, p map[string]json.RawMessage) Descr
 		return Description{Title: "open a shell", Kind: "execute"}
 	case "web_fetch":
 		return Description{Title: "fetch " + target, Kind: "fetch"}
+	case "image":
+		return Description{Title: "look at " + target, Kind: "read", Paths: []string{absPath(l.m.env.Workdir, target)}}
 	}
 	return Description{Title: strings.TrimSpace("open " + app + " " + target), Kind: "other"}
 }

@@ -27,6 +27,7 @@ func TestDescribe(t *testing.T) {
 		{"launcher", "open", `{"app":"file","target":"calc.py"}`, Description{"open calc.py", "read", []string{calc}}},
 		{"launcher", "open", `{"app":"bash"}`, Description{"open a shell", "execute", nil}},
 		{"launcher", "open", `{"app":"web_fetch","target":"https://go.dev"}`, Description{"fetch https://go.dev", "fetch", nil}},
+		{"launcher", "open", `{"app":"image","target":"shot.png"}`, Description{"look at shot.png", "read", []string{filepath.Join(dir, "shot.png")}}},
 		{"file_1", "edit", `{"old_text":"x = 1","new_text":"hello"}`, Description{"edit calc.py", "edit", []string{calc}}},
 		{"file_1", "write", `{"content":"y"}`, Description{"write calc.py", "edit", []string{calc}}},
 		{"file_1", "view", `{"start_line":40}`, Description{"read calc.py from line 40", "read", []string{calc}}},

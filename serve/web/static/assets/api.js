@@ -49,7 +49,8 @@ export const listModels = () => api('GET', 'api/models');
 export const endSession = (id) => api('DELETE', `api/sessions/${enc(id)}`);
 export const createSession = (model) => api('POST', 'api/sessions', model ? { model } : {});
 export const getSession = (id) => api('GET', `api/sessions/${enc(id)}`);
-export const sendMessage = (id, text) => api('POST', `api/sessions/${enc(id)}/messages`, { text });
+export const sendMessage = (id, text, images) =>
+  api('POST', `api/sessions/${enc(id)}/messages`, images ? { text, images } : { text });
 export const cancelTurn = (id) => api('POST', `api/sessions/${enc(id)}/cancel`);
 export const decide = (id, requestID, decision) =>
   api('POST', `api/sessions/${enc(id)}/approvals/${enc(requestID)}`, { decision });

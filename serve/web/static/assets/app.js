@@ -12,6 +12,7 @@ import { ModelPicker, confirmEnd } from './manage.js';
 import { offerRewind } from './rewind.js';
 import { arm, markTitle, notifyEvent, offerPermission } from './notify.js';
 import { SlashMenu } from './slash.js';
+import { Attachments } from './attach.js';
 import { ModeSelector, askTrust } from './mode.js';
 
 const $ = (id) => document.getElementById(id);
@@ -382,7 +383,10 @@ async function forkAt(turn) {
 
 async function send() {
   const text = ui.input.value;
-  if (!text.trim()) return;
+  if (!text.trim()) {
+    if (attached.images()) toast('write a question to send with the pictures');
+    return;
+  }
   // No check of the state here: the page's view of it may lag by an event.
   // While a turn runs the text joins it (the answer says steer).
   ui.send.disabled = true;
@@ -395,10 +399,12 @@ async function send() {
       await open(id);
       refreshList();
     }
-    const r = await API.sendMessage(id, text);
+    const images = attached.images();
+    const r = await API.sendMessage(id, text, images);
     if (r && r.steer) toast('added to the running turn: the model reads it with its next request');
     // Only now: a refused message stays in the box, nothing lost.
     if (ui.input.value === text) ui.input.value = '';
+    if (images) attached.sent(images.length);
     autosize();
   } catch (err) {
     fail(err);
@@ -424,6 +430,7 @@ ui.input.addEventListener('keydown', (e) => {
 });
 ui.input.addEventListener('input', autosize);
 new SlashMenu(ui.input, ui.composer);
+const attached = new Attachments(ui.input, ui.composer, (msg) => toast(msg));
 ui.newBtn.addEventListener('click', () => newSession());
 // The state says a question waits: a click brings it into view.
 ui.state.addEventListener('click', () => {
