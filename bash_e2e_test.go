@@ -59,7 +59,7 @@ func TestBackgroundTaskShowsInWindow(t *testing.T) {
 		fakeai.Reply{Content: "ok"},
 	)
 	r := aci(t, dir, srv, "start it", nil)
-	if r.code != 0 || !strings.Contains(r.stderr, "bash_1 start started") {
+	if r.code != 0 || !strings.Contains(r.stderr, "start echo task-output-line in the background · started") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
 	}
 	// The latest rendering of bash_1, wherever it sits in the history.

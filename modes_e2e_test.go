@@ -82,7 +82,7 @@ func TestAskModeAsksBeforeAnEdit(t *testing.T) {
 		)
 	}
 	r := aci(t, dir, script(), "edit", nil, "--permission-mode", "ask")
-	if r.code != 0 || !strings.Contains(r.stderr, "file_1 edit denied: denied by aci in pipe mode") {
+	if r.code != 0 || !strings.Contains(r.stderr, "edit a.txt · denied: denied by aci in pipe mode") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "alpha\n" {
