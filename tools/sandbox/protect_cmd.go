@@ -73,6 +73,14 @@ func (s *Sandbox) indexed() *protectIndex {
 	return s.prot.index
 }
 
+// wantLook says a command's setup begins: its first protectedPresent
+// looks at the workspace (protectIndex.recent).
+func (s *Sandbox) wantLook() {
+	if x := s.indexed(); x != nil {
+		x.wantLook()
+	}
+}
+
 // protectedPresent adds the protected paths present at any depth of the
 // workspace to list (bound read-only for the command about to start),
 // first moving away those that a running command or task made since the

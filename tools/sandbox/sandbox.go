@@ -167,6 +167,7 @@ func (s *Sandbox) WrapGranted(argv []string, dir string, l *Link, g Grant, extra
 	}
 	p = g.apply(s.kind, p)
 	if s.kind == Bwrap {
+		s.wantLook() // the index must know what is there now
 		p.Protected = s.protectedPresent(p.Protected)
 		p.Kept = s.keptFor(g.Read)
 		p.Sealed = s.sealedEntries()

@@ -183,6 +183,7 @@ func (s *Sandbox) KeptBack() []string {
 	if x == nil || s.privateTmp() == "" {
 		return nil
 	}
+	s.wantLook()
 	s.protectedPresent(nil) // a fresh look; what it finds made is moved away as a command's look does
 	var out []string
 	for _, p := range x.secretPaths() {

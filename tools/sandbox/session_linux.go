@@ -122,6 +122,7 @@ func (s *Sandbox) Spawn(req SpawnRequest) (p *Spawned, release func() []string, 
 	}
 	// The stand-ins this command uses are counted before its bwrap makes
 	// them, so that another command ending meanwhile leaves them.
+	s.wantLook() // the index must know what is there now
 	release = s.protectCommand(nil)
 	p, err = s.spawn(sess, req)
 	if errors.Is(err, errRefused) {

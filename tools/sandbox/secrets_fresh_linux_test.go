@@ -1,0 +1,51 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Secret files the person writes right before a command (the index
+// looked a moment earlier, in the same tick of the kernel's clock maybe)
+// are kept back from it all the same, stay where they are (not taken for
+// the command's doing and moved out) and cannot be moved or removed by it.
+func TestSecretMadeJustBeforeCommandKeptBack(t *testing.T) {
+	tr := newTree(t)
+	tr.policy.Protected, tr.policy.StandIns = protectedCandidates(tr.ws, tr.ws)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	runReleased(t, s, tr.ws, "true")
+	for i := range 8 {
+		n := strconv.Itoa(i)
+		files := map[string]string{
+			".env." + n:                     "s3cr3t-root-" + n,
+			filepath.Join("d"+n, ".env"):    "s3cr3t-sub-" + n,
+			filepath.Join("d"+n, "x.pem"):   "s3cr3t-pem-" + n,
+			filepath.Join("d"+n, ".env.eg"): "s3cr3t-eg-" + n,
+		}
+		os.Mkdir(filepath.Join(tr.ws, "d"+n), 0o755)
+		for f, body := range files {
+			if err := os.WriteFile(filepath.Join(tr.ws, f), []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, _, notes := runReleased(t, s, tr.ws, "cat .env.* d"+n+"/* d"+n+"/.e*; "+
+			"mv .env."+n+" moved; rm -f d"+n+"/x.pem; mv d"+n+"/.env d"+n+"/y; true")
+		if strings.Contains(out, "s3cr3t") {
+			t.Errorf("round %d: a secret reached the command: %q", i, out)
+		}
+		if len(notes) > 0 {
+			t.Errorf("round %d: notes %q", i, notes)
+		}
+		for f, body := range files {
+			if b, err := os.ReadFile(filepath.Join(tr.ws, f)); err != nil || string(b) != body {
+				t.Errorf("round %d: %s = %q, %v", i, f, b, err)
+			}
+		}
+	}
+}
