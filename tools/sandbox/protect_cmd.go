@@ -24,6 +24,10 @@ type protectState struct {
 	mu       sync.Mutex
 	moved    []string // moved away between commands: said at the next release
 	watching bool     // the periodic look runs
+	// looking is held by a periodic look from its look to its notes, and
+	// by a release while it gathers its own: what a periodic look put back
+	// just before a command ended is said in that command's result.
+	looking sync.Mutex
 }
 
 // watchEvery is how often the workspace is looked at while a command or
@@ -53,12 +57,14 @@ func (s *Sandbox) watchWhileBusy(x *protectIndex) {
 			}
 			s.prot.mu.Unlock()
 			journal.touch()
+			s.prot.looking.Lock()
 			_, made := x.look()
 			if moved := append(s.quarantineMade(made), s.sealCheck()...); len(moved) > 0 {
 				s.prot.mu.Lock()
 				s.prot.moved = append(s.prot.moved, moved...)
 				s.prot.mu.Unlock()
 			}
+			s.prot.looking.Unlock()
 		}
 	}()
 }
@@ -142,6 +148,8 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 			end()
 			s.releaseStandIns(mine)
 			defer unwatch() // once what it made is moved out
+			s.prot.looking.Lock()
+			defer s.prot.looking.Unlock()
 			s.prot.mu.Lock()
 			created, s.prot.moved = s.prot.moved, nil
 			s.prot.mu.Unlock()
@@ -290,6 +298,8 @@ func (s *Sandbox) watchUncontained() func() []string {
 		once.Do(func() {
 			end()
 			resume()
+			s.prot.looking.Lock()
+			defer s.prot.looking.Unlock()
 			_, made := x.look()
 			created = append(early, s.quarantineMade(made)...)
 			s.prot.mu.Lock()
