@@ -9,11 +9,10 @@ import (
 	"time"
 )
 
-// heldStandIn is a stand-in in use: how many running commands need it,
-// and its inode when aci made it (0: bwrap did).
+// heldStandIn is a grant's mount point in the session's /tmp
+// (grantStubs) in use: how many running commands need it.
 type heldStandIn struct {
-	n   int
-	ino uint64
+	n int
 }
 
 // protectState is what a Sandbox keeps about the protected names at any
@@ -114,11 +113,8 @@ func (s *Sandbox) protectedPresent(list []string) []string {
 func (s *Sandbox) quarantineMade(made []string) []string {
 	var out []string
 	for _, p := range made {
-		s.mu.Lock()
-		held := s.standIns[p] != nil // a running command's stand-in
-		s.mu.Unlock()
 		fi, err := os.Lstat(p)
-		if err != nil || held {
+		if err != nil {
 			continue
 		}
 		why := protectedName(filepath.Base(p), fi.IsDir() || fi.Mode()&os.ModeSymlink != 0)
@@ -129,12 +125,12 @@ func (s *Sandbox) quarantineMade(made []string) []string {
 
 // protectCommand sets up, for a command about to start under bwrap, what
 // keeps the workspace's protected files as they are, and returns its
-// release (see Command): it gives back the stand-ins, and moves away the
-// protected files that appeared at any depth while it (or another command
-// or task) ran.
+// release (see Command): it gives back the grant's mount points, and
+// moves away the protected files that appeared at any depth while it (or
+// another command or task) ran.
 func (s *Sandbox) protectCommand(stubs []string) func() []string {
-	_, files, dirs, unguarded := protectedNow(s.policy)
-	mine := append(s.holdStandIns(files, dirs), s.holdStubs(stubs)...)
+	_, unguarded := protectedNow(s.policy)
+	mine := s.holdStubs(stubs)
 	unwatch := s.watchTrusted()
 	end := func() {}
 	if x := s.indexed(); x != nil {
@@ -170,54 +166,22 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 	}
 }
 
-// holdStandIns makes the stand-ins' mount points for one command (written
-// down first, so that a killed aci's are removed by the next one), or
-// counts one more user of those already there.
-func (s *Sandbox) holdStandIns(files, dirs []string) (mine []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.standIns == nil {
-		s.standIns = map[string]*heldStandIn{}
-	}
-	hold := func(c string, dir bool) {
-		h := s.standIns[c]
-		if h == nil {
-			h = &heldStandIn{}
-			if makeStandIn(c, dir) {
-				h.ino = inode(c)
-			} else if _, err := os.Lstat(c); err == nil {
-				return // someone else's file appeared: bwrap binds it read-only
-			}
-			s.standIns[c] = h
-		}
-		h.n++
-		mine = append(mine, c)
-	}
-	for _, f := range files {
-		hold(f, false)
-	}
-	for _, d := range dirs {
-		hold(d, true)
-	}
-	// One another running command holds: it exists now, so protectedNow
-	// did not list it as missing, but this command needs it kept too.
-	for c, h := range s.standIns {
-		if h.n > 0 && !slices.Contains(mine, c) {
-			h.n++
-			mine = append(mine, c)
-		}
-	}
-	return mine
-}
-
 // holdStubs counts one more user of the mount points bwrap makes in the
-// session's /tmp for a grant (grantStubs): bwrap makes them, and the last
-// command that used them removes them, as it does stand-ins.
+// session's /tmp for a grant (grantStubs), and of those another running
+// command holds: bwrap makes them, and the last command that used them
+// removes them.
 func (s *Sandbox) holdStubs(stubs []string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.standIns == nil {
 		s.standIns = map[string]*heldStandIn{}
+	}
+	var mine []string
+	for c, h := range s.standIns {
+		if h.n > 0 {
+			h.n++
+			mine = append(mine, c)
+		}
 	}
 	for _, c := range stubs {
 		h := s.standIns[c]
@@ -227,11 +191,12 @@ func (s *Sandbox) holdStubs(stubs []string) []string {
 		}
 		h.n++
 	}
-	return stubs
+	return append(mine, stubs...)
 }
 
-// releaseStandIns gives back one command's stand-ins, removing those no
-// running command uses any more (unless something filled them meanwhile).
+// releaseStandIns gives back one command's mount points, removing those
+// no running command uses any more (unless something filled them
+// meanwhile).
 func (s *Sandbox) releaseStandIns(paths []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -244,7 +209,7 @@ func (s *Sandbox) releaseStandIns(paths []string) {
 			continue
 		}
 		delete(s.standIns, p)
-		dropStandIn(p, h.ino)
+		dropStandIn(p)
 	}
 }
 
