@@ -146,8 +146,9 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 			defer unwatch() // once what it made is moved out
 			s.prot.looking.Lock()
 			defer s.prot.looking.Unlock()
+			back := s.keptPutBack() // before the look takes it for new
 			s.prot.mu.Lock()
-			created, s.prot.moved = s.prot.moved, nil
+			created, s.prot.moved = append(s.prot.moved, back...), nil
 			s.prot.mu.Unlock()
 			if x := s.indexed(); x != nil {
 				_, made := x.look()

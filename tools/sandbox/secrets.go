@@ -163,6 +163,7 @@ func (s *Sandbox) keptFor(read []string) []string {
 		if _, err := os.Lstat(src); err != nil && !makeKept(src) {
 			continue
 		}
+		s.noteKept(p, fi)
 		keptNames.Store(src, p)
 		out = append(out, p)
 	}

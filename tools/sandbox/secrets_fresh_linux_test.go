@@ -67,3 +67,31 @@ func BenchmarkIndexLook(b *testing.B) {
 		x.recent()
 	}
 }
+
+// A folder above a kept-back file can be renamed (the file itself, a
+// mount point, cannot): the file goes with it, here into node_modules,
+// which the index does not look into. aci puts it back after the command
+// and says so; the next command reads it nowhere.
+func TestKeptFileMovedWithItsFolderPutBack(t *testing.T) {
+	tr := newTree(t)
+	tr.policy.Protected, tr.policy.StandIns = protectedCandidates(tr.ws, tr.ws)
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	key := filepath.Join(tr.ws, "certs", "server.key")
+	os.MkdirAll(filepath.Dir(key), 0o755)
+	os.MkdirAll(filepath.Join(tr.ws, "node_modules"), 0o755)
+	os.WriteFile(key, []byte("s3cr3t-key"), 0o600)
+	out, _, notes := runReleased(t, s, tr.ws, "mv certs node_modules/c && cat node_modules/c/server.key")
+	if strings.Contains(out, "s3cr3t") {
+		t.Errorf("read after the move: %q", out)
+	}
+	if b, err := os.ReadFile(key); string(b) != "s3cr3t-key" {
+		t.Errorf("certs/server.key = %q, %v (notes %q)", b, err, notes)
+	}
+	if j := strings.Join(notes, "\n"); !strings.Contains(j, "certs/server.key (put back: the command moved it to node_modules/c/server.key") {
+		t.Errorf("notes: %q", notes)
+	}
+	if out, _, _ := runReleased(t, s, tr.ws, "cat certs/server.key node_modules/c/server.key"); strings.Contains(out, "s3cr3t") {
+		t.Errorf("the next command read it: %q", out)
+	}
+}
