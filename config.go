@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/agent"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/dotenv"
 	"github.com/aci-dev/aci/tools/fetch"
 	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/ui"
 	"github.com/aci-dev/aci/windows"
 )
@@ -405,16 +405,16 @@ func applySafety(c config, stderr io.Writer) {
 	if err := sandbox.Configure(c.Sandbox, func(notice string) { fmt.Fprintln(stderr, "aci:", notice) }); err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 	}
-	tools.Secrets.Add(c.APIKey)
+	secrets.Secrets.Add(c.APIKey)
 	for _, kv := range os.Environ() {
 		if k, v, ok := strings.Cut(kv, "="); ok && sandbox.IsCredentialVar(k) {
-			tools.Secrets.Add(v)
+			secrets.Secrets.Add(v)
 		}
 	}
 	for k, v := range c.DotEnv {
 		switch {
 		case sandbox.IsCredentialVar(k):
-			tools.Secrets.Add(v)
+			secrets.Secrets.Add(v)
 		case strings.HasPrefix(k, "ACI_") || k == "OPENAI_BASE_URL" || k == "OPENAI_MODEL" || k == "OPENAI_FALLBACK_MODELS":
 			continue // aci's own settings: a model name in a URL is no leak
 		}
@@ -424,7 +424,7 @@ func applySafety(c config, stderr io.Writer) {
 	// output, of fetched URLs, of commands' environments and of commits.
 	if cwd, err := os.Getwd(); err == nil {
 		for _, v := range dotenv.Values(cwd) {
-			tools.Secrets.Add(v)
+			secrets.Secrets.Add(v)
 			fetch.URLSecrets.Add(v)
 		}
 	}

@@ -20,8 +20,8 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -228,7 +228,7 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
 			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout,
 			Effort: cfg.Effort, Prices: cfg.Prices, Providers: cfg.Providers},
-		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: tools.Secrets.Redact},
+		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: secrets.Secrets.Redact},
 		OutputLimit:     cfg.OutputLimit,
 		ApprovalTimeout: cfg.ApprovalTimeout,
 	})

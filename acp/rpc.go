@@ -13,7 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // JSON-RPC 2.0 over newline-delimited JSON, both ways: the editor calls
@@ -267,7 +267,7 @@ func (c *conn) send(m message, redact bool) {
 		return
 	}
 	if redact {
-		data = []byte(tools.Secrets.Redact(string(data)))
+		data = []byte(secrets.Secrets.Redact(string(data)))
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()

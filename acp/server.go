@@ -21,8 +21,8 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -342,7 +342,7 @@ func mcpConfig(servers []mcpServer) (map[string]mcp.ServerConfig, error) {
 	}
 	// Credentials handed to the servers stay out of what the model and the
 	// editor see.
-	tools.Secrets.Add(mcp.Config{Servers: out}.Secrets()...)
+	secrets.Secrets.Add(mcp.Config{Servers: out}.Secrets()...)
 	return out, nil
 }
 
@@ -438,7 +438,7 @@ func (a *acpSession) cancelPrompt() {
 func (a *acpSession) replay(stored agent.Session) {
 	send := func(u any) {
 		data, _ := json.Marshal(u)
-		var clean json.RawMessage = []byte(tools.Secrets.Redact(string(data)))
+		var clean json.RawMessage = []byte(secrets.Secrets.Redact(string(data)))
 		a.up.send(clean)
 	}
 	for _, it := range stored.Shown {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -271,7 +271,7 @@ func (u *updates) changedWindow(ev session.ToolResult) string {
 			continue
 		}
 		// A window's content is no event: it is redacted here.
-		content := tools.Secrets.Redact(w.View().Content)
+		content := secrets.Secrets.Redact(w.View().Content)
 		if content == u.shown[id] {
 			return ""
 		}
@@ -313,7 +313,7 @@ func appOf(id string) string {
 func (u *updates) windowTitle(id string) string {
 	for _, w := range u.windows() {
 		if w.ID() == id {
-			return tools.Secrets.Redact(w.Title())
+			return secrets.Secrets.Redact(w.Title())
 		}
 	}
 	return id

@@ -17,9 +17,9 @@ import (
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/prompt"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/netproxy"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -37,8 +37,8 @@ type Config struct {
 	// Now gives today's date for the system prompt; nil is time.Now.
 	Now func() time.Time
 	// Secrets are the values Agent.Redact removes; streams hold back as
-	// much as the longest of them (nil: tools.Secrets).
-	Secrets *tools.Redactor
+	// much as the longest of them (nil: secrets.Secrets).
+	Secrets *secrets.Redactor
 }
 
 // Factory builds sessions.
@@ -55,7 +55,7 @@ func NewFactory(cfg Config) *Factory {
 		cfg.Now = time.Now
 	}
 	if cfg.Secrets == nil {
-		cfg.Secrets = tools.Secrets
+		cfg.Secrets = secrets.Secrets
 	}
 	if cfg.Agent.Redact == nil {
 		cfg.Agent.Redact = cfg.Secrets.Redact

@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/dotenv"
 	"github.com/aci-dev/aci/tools/gitscan"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // publishWhy looks, before a command commits, pushes, stages, stashes or
@@ -48,7 +48,7 @@ func (w *bashWindow) publishWhy(ctx context.Context, command string) (why string
 	f, err := gitscan.Check(ctx, ops, knownSecrets(w.env.Workdir))
 	switch {
 	case err != nil:
-		return "could not check what git would publish for secrets (" + tools.Secrets.Redact(err.Error()) + ")"
+		return "could not check what git would publish for secrets (" + secrets.Secrets.Redact(err.Error()) + ")"
 	case f != nil:
 		return f.Reason()
 	}
@@ -60,7 +60,7 @@ func (w *bashWindow) publishWhy(ctx context.Context, command string) (why string
 // hold now (read again each time: the model may have written one).
 func knownSecrets(workdir string) []gitscan.Secret {
 	var out []gitscan.Secret
-	for _, v := range tools.Secrets.Values() {
+	for _, v := range secrets.Secrets.Values() {
 		out = append(out, gitscan.Secret{Label: "a secret aci holds: its API key or a credential variable", Value: v})
 	}
 	for _, s := range dotenv.Secrets(workdir) {

@@ -9,14 +9,14 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/protocol"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // A URL that carries a secret in its query is asked before anything is
 // sent; denied, the server never hears of it.
 func TestWebFetchSecretInURLIsAsked(t *testing.T) {
 	const secret = "sk-windows-url-secret-42"
-	tools.Secrets.Add(secret)
+	secrets.Secrets.Add(secret)
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)

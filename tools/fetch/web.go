@@ -8,7 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 	"io"
 	"mime"
 	"net"
@@ -80,11 +80,11 @@ var errTooManyRedirects = errors.New("too many redirects")
 // redacted.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (WebPage, error) {
 	page, err := f.fetch(ctx, rawURL)
-	page.URL = tools.Secrets.Redact(page.URL)
-	page.Title = tools.Secrets.Redact(page.Title)
-	page.Text = tools.Secrets.Redact(page.Text)
+	page.URL = secrets.Secrets.Redact(page.URL)
+	page.Title = secrets.Secrets.Redact(page.Title)
+	page.Text = secrets.Secrets.Redact(page.Text)
 	if err != nil {
-		if msg := tools.Secrets.Redact(err.Error()); msg != err.Error() {
+		if msg := secrets.Secrets.Redact(err.Error()); msg != err.Error() {
 			err = &fetchError{msg: msg, err: err}
 		}
 	}

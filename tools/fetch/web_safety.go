@@ -1,7 +1,7 @@
 package fetch
 
 import (
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -9,7 +9,7 @@ import (
 
 // URLSecrets holds values that must not leave in a URL without asking,
 // beyond Secrets: every value the workspace's .env set.
-var URLSecrets = tools.NewRedactor()
+var URLSecrets = secrets.NewRedactor()
 
 // SecretInURL returns why fetching rawURL would send a secret, or "": a
 // query value (or the user-info, path or fragment) that holds the API key,
@@ -30,7 +30,7 @@ func SecretInURL(rawURL string) string {
 		if p == "" {
 			continue
 		}
-		if tools.Secrets.Contains(p) || URLSecrets.Contains(p) {
+		if secrets.Secrets.Contains(p) || URLSecrets.Contains(p) {
 			return "the URL holds a secret (the API key, a credential variable or a .env value), which fetching it would send to " + u.Hostname()
 		}
 	}
