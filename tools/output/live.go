@@ -32,8 +32,8 @@ type LiveText struct {
 	closed  bool   // the command's output ended
 
 	// The taker's own.
-	carry   string        // an unfinished escape, CR or character, for the next take
-	midLine bool          // the text taken so far does not end a line
+	carry   string                // an unfinished escape, CR or character, for the next take
+	midLine bool                  // the text taken so far does not end a line
 	redact  *secrets.RedactStream // nil: no redaction
 }
 
