@@ -79,6 +79,12 @@ type config struct {
 	// ("Ollama 127.0.0.1:11434"), for the REPL's first line.
 	Found       string
 	FoundServer string
+
+	// Secrets is the set of secrets kept out of output, fetched pages,
+	// commands' environments and commits: made here, filled with the
+	// providers' keys (loadModels) and the API key and credentials
+	// (applySafety), and handed to every session through the factory.
+	Secrets *secrets.Redactor
 }
 
 // errUsage marks a configuration or usage error (exit 2).
@@ -111,7 +117,7 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	cmd, args := commandFor(args)
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var c config
+	c := config{Secrets: secrets.NewRedactor()}
 	c.Serve = cmd.name == serveCmd.name
 	c.cmd = cmd
 	fs.StringVar(&c.Addr, "addr", "", "")
@@ -312,16 +318,16 @@ func applySafety(c config, stderr io.Writer) {
 	if err := sandbox.Configure(c.Sandbox, func(notice string) { fmt.Fprintln(stderr, "aci:", notice) }); err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 	}
-	secrets.Secrets.Add(c.APIKey)
+	c.Secrets.Add(c.APIKey)
 	for _, kv := range os.Environ() {
 		if k, v, ok := strings.Cut(kv, "="); ok && sandbox.IsCredentialVar(k) {
-			secrets.Secrets.Add(v)
+			c.Secrets.Add(v)
 		}
 	}
 	for k, v := range c.DotEnv {
 		switch {
 		case sandbox.IsCredentialVar(k):
-			secrets.Secrets.Add(v)
+			c.Secrets.Add(v)
 		case strings.HasPrefix(k, "ACI_") || k == "OPENAI_BASE_URL" || k == "OPENAI_MODEL" || k == "OPENAI_FALLBACK_MODELS":
 			continue // aci's own settings: a model name in a URL is no leak
 		}
@@ -331,7 +337,7 @@ func applySafety(c config, stderr io.Writer) {
 	// output, of fetched URLs, of commands' environments and of commits.
 	if cwd, err := os.Getwd(); err == nil {
 		for _, v := range dotenv.Values(cwd) {
-			secrets.Secrets.Add(v)
+			c.Secrets.Add(v)
 			fetch.URLSecrets.Add(v)
 		}
 	}

@@ -134,14 +134,14 @@ func TestApplySafetyRegistersSecrets(t *testing.T) {
 	var stderr strings.Builder
 	applySafety(c, &stderr)
 	for _, s := range []string{"sk-apply-safety-123456", "ghp-env-token-123456", "stripe-dotenv-secret-1"} {
-		if got := secrets.Secrets.Redact("x " + s + " y"); got != "x "+secrets.Redacted+" y" {
+		if got := c.Secrets.Redact("x " + s + " y"); got != "x "+secrets.Redacted+" y" {
 			t.Errorf("%s not redacted: %q", s, got)
 		}
 	}
-	if fetch.SecretInURL("https://x.test/?id=endpoint-id-998877") == "" {
+	if fetch.SecretInURL("https://x.test/?id=endpoint-id-998877", c.Secrets) == "" {
 		t.Error("a .env value in a URL was not caught")
 	}
-	if fetch.SecretInURL("https://x.test/?m=model-name-xyz") != "" || secrets.Secrets.Contains("model-name-xyz") {
+	if fetch.SecretInURL("https://x.test/?m=model-name-xyz", c.Secrets) != "" || c.Secrets.Contains("model-name-xyz") {
 		t.Error("aci's own model setting counted as a secret")
 	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -89,9 +88,10 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
 			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout,
 			Effort: cfg.Effort, Prices: cfg.Prices, Providers: cfg.Providers},
-		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: secrets.Secrets.Redact},
+		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: cfg.Secrets.Redact},
 		OutputLimit:     cfg.OutputLimit,
 		ApprovalTimeout: cfg.ApprovalTimeout,
+		Secrets:         cfg.Secrets,
 	})
 }
 

@@ -39,20 +39,25 @@ type rig struct {
 
 type sessionConfig = session.Config
 
+// testSecrets is the set of secrets of the tests' sessions and servers, as
+// main builds one for the process.
+var testSecrets = secrets.NewRedactor()
+
 type rigOption func(*sessionConfig, *Config)
 
 func newRig(t testing.TB, replies []fakeai.Reply, opts ...rigOption) *rig {
 	t.Helper()
-	secrets.Secrets.Add(testKey)
+	testSecrets.Add(testKey)
 	r := &rig{t: t, ai: fakeai.New(t, replies...), dir: t.TempDir()}
 	scfg := session.Config{
 		Client:          agent.ClientConfig{BaseURL: r.ai.URL, APIKey: testKey, Model: "test-model", Stream: true},
-		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: secrets.Secrets.Redact},
+		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
+		Secrets:         testSecrets,
 		OutputLimit:     30000,
 		SessionsDir:     t.TempDir(),
 		ApprovalTimeout: time.Minute,
 	}
-	cfg := Config{Workdir: r.dir, Token: testToken, Redact: secrets.Secrets.Redact}
+	cfg := Config{Workdir: r.dir, Token: testToken, Redact: testSecrets.Redact}
 	for _, o := range opts {
 		o(&scfg, &cfg)
 	}
@@ -296,4 +301,4 @@ func call(window, action string, params map[string]any) fakeai.Call {
 
 // addSecret makes a value secret for the process, as aci does with the
 // credential variables it finds.
-func addSecret(s string) { secrets.Secrets.Add(s) }
+func addSecret(s string) { testSecrets.Add(s) }

@@ -37,7 +37,8 @@ type Config struct {
 	// Now gives today's date for the system prompt; nil is time.Now.
 	Now func() time.Time
 	// Secrets are the values Agent.Redact removes; streams hold back as
-	// much as the longest of them (nil: secrets.Secrets).
+	// much as the longest of them. main builds the set once at start and
+	// hands it here (nil: an empty set).
 	Secrets *secrets.Redactor
 }
 
@@ -55,7 +56,7 @@ func NewFactory(cfg Config) *Factory {
 		cfg.Now = time.Now
 	}
 	if cfg.Secrets == nil {
-		cfg.Secrets = secrets.Secrets
+		cfg.Secrets = secrets.NewRedactor()
 	}
 	if cfg.Agent.Redact == nil {
 		cfg.Agent.Redact = cfg.Secrets.Redact
@@ -234,7 +235,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	genv := guard.EnvFromOS()
 	genv.Secrets = []string{f.cfg.Client.APIKey}
 	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal,
-		Network: netproxy.New(netPolicy)}
+		Network: netproxy.New(netPolicy), Secrets: f.cfg.Secrets}
 	env.Approver = windows.ApproverFunc(s.ask)
 	if opt.Approver != nil {
 		env.Approver = windows.ApproverFunc(s.approve)

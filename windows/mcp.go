@@ -10,7 +10,6 @@ import (
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/output"
-	"github.com/aci-dev/aci/tools/secrets"
 )
 
 const (
@@ -31,7 +30,7 @@ func MCPAppWith(pool *mcp.Pool) func(*Env) App {
 
 func mcpApp(env *Env, pool *mcp.Pool) App {
 	// Tokens handed to servers must not come back to the model in a result.
-	secrets.Secrets.Add(pool.Config().Secrets()...)
+	env.Secrets.Add(pool.Config().Secrets()...)
 	target := "server name: " + strings.Join(pool.Config().Names(), ", ")
 	if len(pool.Config().Servers) == 0 {
 		target = "server name (none configured: .mcp.json)"
@@ -313,11 +312,11 @@ func (w *mcpWindow) call(ctx context.Context, name string, args Args) Result {
 	}
 	res, err := w.srv.CallTool(ctx, name, params)
 	if err != nil {
-		msg := secrets.Secrets.Redact(err.Error())
+		msg := w.env.Secrets.Redact(err.Error())
 		w.record(name, protocol.StatusError, msg)
 		return Fail("%s", msg)
 	}
-	text := secrets.Secrets.Redact(res.Text)
+	text := w.env.Secrets.Redact(res.Text)
 	if strings.TrimSpace(text) == "" {
 		text = "(the tool returned no content)"
 	}
@@ -378,11 +377,11 @@ func (w *mcpWindow) read(ctx context.Context, args Args) Result {
 	label := "read " + uri
 	res, err := w.srv.ReadResource(ctx, uri)
 	if err != nil {
-		msg := secrets.Secrets.Redact(err.Error())
+		msg := w.env.Secrets.Redact(err.Error())
 		w.record(label, protocol.StatusError, msg)
 		return Fail("%s", msg)
 	}
-	text := output.Truncate(secrets.Secrets.Redact(res.Text), w.env.OutputLimit)
+	text := output.Truncate(w.env.Secrets.Redact(res.Text), w.env.OutputLimit)
 	w.record(label, protocol.StatusOK, text)
 	msg := fmt.Sprintf("read %s: %d characters, shown in %s", uri, len(res.Text), w.id)
 	if res.Note != "" {

@@ -11,7 +11,6 @@ import (
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/fetch"
 	"github.com/aci-dev/aci/tools/output"
-	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // WebApp opens web_fetch windows: a page as readable text, in pages.
@@ -101,14 +100,14 @@ func (w *webWindow) fetch(ctx context.Context, url string) Result {
 	if r := w.env.denied("fetch", "fetch "+url); r != nil {
 		return *r
 	}
-	if why := fetch.SecretInURL(url); why != "" {
-		req := ApprovalRequest{Kind: "fetch", WindowID: w.id, Subject: "fetch " + secrets.Secrets.Redact(url), Reason: why}
+	if why := fetch.SecretInURL(url, w.env.Secrets); why != "" {
+		req := ApprovalRequest{Kind: "fetch", WindowID: w.id, Subject: "fetch " + w.env.Secrets.Redact(url), Reason: why}
 		if r := w.env.ask(ctx, req); r != nil {
 			return *r
 		}
 	}
 	var refused *Result
-	f := &fetch.Fetcher{CheckAddr: func(ip netip.Addr) error {
+	f := &fetch.Fetcher{Secrets: w.env.Secrets, CheckAddr: func(ip netip.Addr) error {
 		if !fetch.InternalAddr(ip) {
 			return nil
 		}

@@ -8,14 +8,15 @@ import (
 )
 
 // URLSecrets holds values that must not leave in a URL without asking,
-// beyond Secrets: every value the workspace's .env set.
+// beyond the set of secrets: every value the workspace's .env set.
 var URLSecrets = secrets.NewRedactor()
 
 // SecretInURL returns why fetching rawURL would send a secret, or "": a
 // query value (or the user-info, path or fragment) that holds the API key,
-// a credential variable's value or a .env value, in any common encoding.
+// a credential variable's value (of set) or a .env value, in any common
+// encoding.
 // The caller asks the person before fetching such a URL.
-func SecretInURL(rawURL string) string {
+func SecretInURL(rawURL string, set *secrets.Redactor) string {
 	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil {
 		return ""
@@ -30,7 +31,7 @@ func SecretInURL(rawURL string) string {
 		if p == "" {
 			continue
 		}
-		if secrets.Secrets.Contains(p) || URLSecrets.Contains(p) {
+		if set.Contains(p) || URLSecrets.Contains(p) {
 			return "the URL holds a secret (the API key, a credential variable or a .env value), which fetching it would send to " + u.Hostname()
 		}
 	}

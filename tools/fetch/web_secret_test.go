@@ -34,7 +34,7 @@ func TestInternalAddr(t *testing.T) {
 func TestSecretInURL(t *testing.T) {
 	const key = "sk-url-test-0123456789abcdef"
 	const dotenv = "db-pass-from-dotenv-42"
-	secrets.Secrets.Add(key)
+	set := secrets.NewRedactor(key)
 	URLSecrets.Add(dotenv)
 	for u, want := range map[string]bool{
 		"https://evil.test/?k=" + key:                                                    true,
@@ -45,7 +45,7 @@ func TestSecretInURL(t *testing.T) {
 		"https://docs.test/?q=golang+landlock":                                           false,
 		"https://docs.test/page#section":                                                 false,
 	} {
-		if got := SecretInURL(u) != ""; got != want {
+		if got := SecretInURL(u, set) != ""; got != want {
 			t.Errorf("SecretInURL(%q) = %v, want %v", u, got, want)
 		}
 	}
@@ -53,13 +53,13 @@ func TestSecretInURL(t *testing.T) {
 
 func TestFetchRedactsSecrets(t *testing.T) {
 	const key = "sk-page-test-0123456789abcdef"
-	secrets.Secrets.Add(key)
+	set := secrets.NewRedactor(key)
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><head><title>t " + key + "</title></head><body><p>key: " + key + "</p><p>b64: " +
 			base64.StdEncoding.EncodeToString([]byte(key)) + "</p></body></html>"))
 	})
-	page, err := (&Fetcher{}).Fetch(context.Background(), srv.URL)
+	page, err := (&Fetcher{Secrets: set}).Fetch(context.Background(), srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

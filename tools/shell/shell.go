@@ -11,7 +11,6 @@ import (
 	"io"
 
 	"github.com/aci-dev/aci/tools/output"
-	"github.com/aci-dev/aci/tools/secrets"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -166,7 +165,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	}
 	res.Duration = time.Since(start)
 	res.Total = out.Total()
-	res.Output = secrets.Secrets.Redact(out.Text(limit))
+	res.Output = net.secrets.Redact(out.Text(limit))
 	res.ExitCode = p.exitCode()
 	if b, err := os.ReadFile(pwdFile); err == nil {
 		if d := strings.TrimSuffix(string(b), "\n"); d != "" {
@@ -312,7 +311,7 @@ func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net
 	sandbox.ProtectProcess()
 	// No credential variables, and no variable holding a value aci knows
 	// is secret (its key, what the workspace's .env files hold).
-	env := secrets.Secrets.WithoutValues(sandbox.Environ(os.Environ()))
+	env := net.secrets.WithoutValues(sandbox.Environ(os.Environ()))
 	env = append(append(append(env, noninteractiveEnv...), sb.Env()...), extraEnv...)
 	if p, err := startInSession(command, dir, out, sb, net, writable, env); p != nil || err != nil {
 		return p, err

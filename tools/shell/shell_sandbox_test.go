@@ -230,8 +230,7 @@ func TestContainedShell(t *testing.T) {
 			t.Run("credentials and redaction", func(t *testing.T) {
 				const key = "sk-test-0123456789abcdefXYZ"
 				t.Setenv("OPENAI_API_KEY", key)
-				secrets.Secrets.Add(key)
-				res, _ := sh.Run(ctx, "echo \"[$OPENAI_API_KEY]\"; echo "+key+"; printf %s "+key+" | base64", 0, 1000)
+				res, _ := sh.Run(ctx, "echo \"[$OPENAI_API_KEY]\"; echo "+key+"; printf %s "+key+" | base64", 0, 1000, Secrets(secrets.NewRedactor(key)))
 				if strings.Contains(res.Output, key) || !strings.Contains(res.Output, "[]") || strings.Count(res.Output, secrets.Redacted) != 2 {
 					t.Errorf("output %q", res.Output)
 				}

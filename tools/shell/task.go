@@ -51,6 +51,7 @@ type Task struct {
 	keptDone func() []string
 	sb       *sandbox.Sandbox
 	dir      string
+	secrets  *secrets.Redactor // kept out of what the task shows
 }
 
 // StartTask starts command in dir ("" = the current directory) and returns
@@ -81,6 +82,7 @@ func startTask(command, dir string, limit int, sb *sandbox.Sandbox, net netOpts)
 		exitCode: -1,
 		sb:       sb,
 		dir:      d,
+		secrets:  net.secrets,
 	}
 	t.keptDone = sb.WatchKept()
 	t.p, err = startShellProc(command, d, tee(out, net.live, t.id), sb, net, nil, "")
@@ -156,7 +158,7 @@ func (t *Task) Elapsed() time.Duration {
 func (t *Task) Tail(n int) string { return t.redacted(t.out.Tail(n)) }
 
 // redacted removes secrets from out.
-func (t *Task) redacted(out string) string { return secrets.Secrets.Redact(out) }
+func (t *Task) redacted(out string) string { return t.secrets.Redact(out) }
 
 // Containment says why the sandbox likely made the ended task fail, or "".
 func (t *Task) Containment() string {
