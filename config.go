@@ -16,7 +16,6 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/tools/dotenv"
-	"github.com/aci-dev/aci/tools/fetch"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/ui"
@@ -85,6 +84,9 @@ type config struct {
 	// providers' keys (loadModels) and the API key and credentials
 	// (applySafety), and handed to every session through the factory.
 	Secrets *secrets.Redactor
+	// URLSecrets are more values that must not leave in a URL without
+	// asking: every value .env set (applySafety).
+	URLSecrets *secrets.Redactor
 }
 
 // errUsage marks a configuration or usage error (exit 2).
@@ -117,7 +119,7 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	cmd, args := commandFor(args)
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	c := config{Secrets: secrets.NewRedactor()}
+	c := config{Secrets: secrets.NewRedactor(), URLSecrets: secrets.NewRedactor()}
 	c.Serve = cmd.name == serveCmd.name
 	c.cmd = cmd
 	fs.StringVar(&c.Addr, "addr", "", "")
@@ -331,14 +333,14 @@ func applySafety(c config, stderr io.Writer) {
 		case strings.HasPrefix(k, "ACI_") || k == "OPENAI_BASE_URL" || k == "OPENAI_MODEL" || k == "OPENAI_FALLBACK_MODELS":
 			continue // aci's own settings: a model name in a URL is no leak
 		}
-		fetch.URLSecrets.Add(v)
+		c.URLSecrets.Add(v)
 	}
 	// What the workspace's .env files hold that looks secret: kept out of
 	// output, of fetched URLs, of commands' environments and of commits.
 	if cwd, err := os.Getwd(); err == nil {
 		for _, v := range dotenv.Values(cwd) {
 			c.Secrets.Add(v)
-			fetch.URLSecrets.Add(v)
+			c.URLSecrets.Add(v)
 		}
 	}
 }

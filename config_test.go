@@ -138,10 +138,10 @@ func TestApplySafetyRegistersSecrets(t *testing.T) {
 			t.Errorf("%s not redacted: %q", s, got)
 		}
 	}
-	if fetch.SecretInURL("https://x.test/?id=endpoint-id-998877", c.Secrets) == "" {
+	if fetch.SecretInURL("https://x.test/?id=endpoint-id-998877", c.Secrets, c.URLSecrets) == "" {
 		t.Error("a .env value in a URL was not caught")
 	}
-	if fetch.SecretInURL("https://x.test/?m=model-name-xyz", c.Secrets) != "" || c.Secrets.Contains("model-name-xyz") {
+	if fetch.SecretInURL("https://x.test/?m=model-name-xyz", c.Secrets, c.URLSecrets) != "" || c.Secrets.Contains("model-name-xyz") {
 		t.Error("aci's own model setting counted as a secret")
 	}
 }

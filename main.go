@@ -92,6 +92,7 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		OutputLimit:     cfg.OutputLimit,
 		ApprovalTimeout: cfg.ApprovalTimeout,
 		Secrets:         cfg.Secrets,
+		URLSecrets:      cfg.URLSecrets,
 	})
 }
 

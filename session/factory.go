@@ -40,6 +40,9 @@ type Config struct {
 	// much as the longest of them. main builds the set once at start and
 	// hands it here (nil: an empty set).
 	Secrets *secrets.Redactor
+	// URLSecrets are more values a fetched URL must not carry without
+	// asking (what .env set); nil: none.
+	URLSecrets *secrets.Redactor
 }
 
 // Factory builds sessions.
@@ -235,7 +238,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	genv := guard.EnvFromOS()
 	genv.Secrets = []string{f.cfg.Client.APIKey}
 	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal,
-		Network: netproxy.New(netPolicy), Secrets: f.cfg.Secrets}
+		Network: netproxy.New(netPolicy), Secrets: f.cfg.Secrets, URLSecrets: f.cfg.URLSecrets}
 	env.Approver = windows.ApproverFunc(s.ask)
 	if opt.Approver != nil {
 		env.Approver = windows.ApproverFunc(s.approve)

@@ -54,6 +54,9 @@ type Env struct {
 	// commands' environments: the session's set, which MCP servers' tokens
 	// join; NewManager makes an empty one when it is nil.
 	Secrets *secrets.Redactor
+	// URLSecrets are more values a fetched URL must not carry without
+	// asking: what .env set (nil: none).
+	URLSecrets *secrets.Redactor
 }
 
 // Journal records a file before aci changes it.

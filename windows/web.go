@@ -100,7 +100,7 @@ func (w *webWindow) fetch(ctx context.Context, url string) Result {
 	if r := w.env.denied("fetch", "fetch "+url); r != nil {
 		return *r
 	}
-	if why := fetch.SecretInURL(url, w.env.Secrets); why != "" {
+	if why := fetch.SecretInURL(url, w.env.Secrets, w.env.URLSecrets); why != "" {
 		req := ApprovalRequest{Kind: "fetch", WindowID: w.id, Subject: "fetch " + w.env.Secrets.Redact(url), Reason: why}
 		if r := w.env.ask(ctx, req); r != nil {
 			return *r
