@@ -126,7 +126,7 @@ func TestContainedNetwork(t *testing.T) {
 				t.Errorf("a host off the allow list was not asked about")
 			}
 			a.allow = true
-			res, err = sh.Run(ctx, fmt.Sprintf("curl -sS --max-time 2 -d secret http://127.0.0.3:%d/ ; echo rc=$?", far.port()), 0, 10000, net)
+			res, err = sh.Run(ctx, fmt.Sprintf("curl -sS --max-time 10 -d secret http://127.0.0.3:%d/ ; echo rc=$?", far.port()), 0, 10000, net)
 			if err != nil {
 				t.Fatal(err)
 			}
