@@ -39,7 +39,7 @@ func (s *Session) Mode() windows.PermMode { return s.mode.Get() }
 // question. Everyone watching gets a mode event.
 func (s *Session) SetMode(m windows.PermMode) {
 	s.mu.Lock()
-	s.planReady = false
+	s.planReady, s.readOnlyTurn = false, "" // a mode the person sets outlasts /review's
 	s.mu.Unlock()
 	if s.mode.Set(m) {
 		s.publish(ModeEvent{Mode: m})
@@ -74,14 +74,17 @@ func (s *Session) AcceptPlan() (string, error) {
 func (s *Session) withModeNote(question string) string {
 	m := s.mode.Get()
 	s.mu.Lock()
-	told, accepted := s.toldMode, s.planAccepted
+	told, accepted, review := s.toldMode, s.planAccepted, s.readOnlyTurn
 	s.toldMode, s.planAccepted, s.planReady = m, false, false
 	s.mu.Unlock()
-	if told == m || told == "" && m == windows.ModeDefault {
-		return question
+	if told == m || told == "" && m == windows.ModeDefault || s.opt.child {
+		return question // a child is told its mode with its task (child.go)
 	}
 	note := "[aci: permission mode " + string(m) + ": " + m.Describe() + ".]"
 	switch {
+	case m == windows.ModePlan && review != "":
+		note = "[aci: permission mode plan for this " + review + " turn: " + m.Describe() + ", whatever you try. " +
+			"Answer with your findings; the person's mode comes back after this turn.]"
 	case m == windows.ModePlan:
 		note = "[aci: permission mode plan: " + m.Describe() + ", whatever you try. Investigate what you need, " +
 			"then end your answer with a plan: numbered steps, the files you would change and how you would check the result. " +
@@ -94,7 +97,11 @@ func (s *Session) withModeNote(question string) string {
 
 // endPlanTurn marks a plan turn that ended well: its answer is the plan.
 func (s *Session) endPlanTurn(err error) {
-	if err != nil || s.mode.Get() != windows.ModePlan {
+	s.mu.Lock()
+	review := s.readOnlyTurn != ""
+	s.mu.Unlock()
+	// A child's answer goes to its parent, and /review's is a review: neither is a plan to accept.
+	if err != nil || s.mode.Get() != windows.ModePlan || s.opt.child || review {
 		return
 	}
 	s.mu.Lock()

@@ -97,6 +97,7 @@ type Session struct {
 
 	mode         *windows.ModeSwitch // the permission mode (mode.go)
 	toldMode     windows.PermMode    // the mode the model was last told of
+	readOnlyTurn string              // "/review" while a read-only command's turn runs in plan mode (review.go)
 	planReady    bool                // the last turn ended in plan mode
 	planAccepted bool                // the next question carries out a plan
 	policy       settings.Policy     // the settings' permissions and hooks (rules.go)
@@ -274,6 +275,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
 	answer, err := "", error(nil)
+	restoreMode := s.readOnlyMode(p)
 	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
 		err = herr
 	} else {
@@ -284,6 +286,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 		s.stopChildren() // an interrupted turn stops its agents
 	}
 	s.endPlanTurn(err)
+	restoreMode()
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
 	if err == nil {

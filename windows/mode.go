@@ -81,6 +81,7 @@ func (m PermMode) Describe() string {
 type ModeSwitch struct {
 	mu       sync.Mutex
 	mode     PermMode
+	limit    *ModeSwitch // a child's mode is never freer than this (mode_limit.go)
 	onChange []func(PermMode)
 }
 
@@ -93,11 +94,15 @@ func (s *ModeSwitch) Get() PermMode {
 		return ModeDefault
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.mode == "" {
-		return ModeDefault
+	m, limit := s.mode, s.limit
+	s.mu.Unlock()
+	if m == "" {
+		m = ModeDefault
 	}
-	return s.mode
+	if limit != nil {
+		m = Narrower(m, limit.Get())
+	}
+	return m
 }
 
 // Set changes the mode and tells those watching; it reports whether it
