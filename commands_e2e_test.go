@@ -221,8 +221,9 @@ func TestReviewRedirectRefusedByContainment(t *testing.T) {
 	if q := reqs[0].LastUser(); !strings.Contains(q, "permission mode plan for this /review turn") {
 		t.Errorf("the model is not told /review runs in plan mode:\n%s", q)
 	}
-	if res := reqs[1].LastUser(); !strings.Contains(res, "calc.go: Read-only file system") {
-		t.Errorf("the redirection was not refused by containment:\n%s", res)
+	if res := reqs[1].LastUser(); !strings.Contains(res, "calc.go: Read-only file system") ||
+		!strings.Contains(res, `type="plan_mode"`) || strings.Contains(res, "uncontained=true") {
+		t.Errorf("the redirection was not refused by containment, with plan mode's hint:\n%s", res)
 	}
 	if strings.Contains(r.stdout, "plan_ready") || strings.Contains(r.stdout, `"type":"mode"`) {
 		t.Errorf("/review offered a plan or changed the mode:\n%s", r.stdout)

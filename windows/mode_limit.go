@@ -1,6 +1,10 @@
 package windows
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/aci-dev/aci/tools/shell"
+)
 
 // A child's mode (an agent window's conversation) is never freer than its
 // parent's: its switch is limited by the parent's, read at each action, so
@@ -52,4 +56,15 @@ func agentMode(asked string, parent PermMode) (mode PermMode, note string, err e
 		return mode, note, nil
 	}
 	return "", "", fmt.Errorf("unknown mode %q for an agent: plan (read-only, the default) or default", asked)
+}
+
+// planContainment replaces the sandbox's usual hint (run it again
+// uncontained) on a command that failed in plan mode: there the workspace
+// is read-only on purpose, and uncontained runs are refused.
+func (w *bashWindow) planContainment(res *shell.RunResult) string {
+	if res.Containment == "" || w.env.Mode.Get() != ModePlan {
+		return ""
+	}
+	res.Containment = ""
+	return hint("plan_mode", "This command ran in plan mode, with the workspace read-only on purpose: nothing can change in this mode, and running it uncontained is refused. Investigate by reading.")
 }
