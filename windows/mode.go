@@ -135,7 +135,7 @@ func (s *ModeSwitch) OnChange(f func(PermMode)) {
 // planRefusal is the result of an action plan mode does not allow.
 func planRefusal(what string) *Result {
 	return &Result{Status: protocol.StatusDenied, Text: "refused in plan mode: " + what +
-		" (nothing may change until the person accepts a plan; finish investigating and end your answer with the plan)"}
+		" (nothing may change in this mode: investigate by reading, then say what you would change)"}
 }
 
 // commandGate applies the mode to a command the guard judged v: in plan
