@@ -103,6 +103,7 @@ func (c *child) run(ctx context.Context, n int, p Prompt) {
 		c.parent.drawAgent(c.id, false)
 	}()
 	answer, err := c.s.turn(ctx, n, p)
+	c.s.flushEvents() // its result and last words reach c.event before they are read
 	c.mu.Lock()
 	res := c.result
 	c.mu.Unlock()
