@@ -76,11 +76,20 @@ func TestAgentNarrowedWhileRunning(t *testing.T) {
 // refused by containment, no plan is offered after it, and the person's
 // mode is back (and said) at the next question.
 func TestReviewRunsInPlanMode(t *testing.T) {
-	sc := script{"": steps(
-		batch(act("launcher", "open", `{"app":"bash"}`), act("bash_1", "run", `{"command":"echo fixed > calc.go"}`)),
-		"calc.go:3: [blocker] Add subtracts.",
-		"next answer")}
+	sc := script{}
 	s, live, srv, work := agentSession(t, sc, 0)
+	sc[""] = func(step int, _ fakeai.Request) fakeai.Reply {
+		switch step {
+		case 1:
+			// The person picks ask mode while the review runs: it comes
+			// after the review, which stays in plan mode.
+			s.SetMode(windows.ModeAsk)
+			return fakeai.Reply{Content: batch(act("launcher", "open", `{"app":"bash"}`), act("bash_1", "run", `{"command":"echo fixed > calc.go"}`))}
+		case 2:
+			return fakeai.Reply{Content: "calc.go:3: [blocker] Add subtracts."}
+		}
+		return fakeai.Reply{Content: "next answer"}
+	}
 	contained := sandbox.For(work).Kind() == sandbox.Bwrap
 	os.WriteFile(filepath.Join(work, "calc.go"), []byte("package calc\n"), 0o644)
 	if _, err := s.Run(context.Background(), "/review"); err != nil {
@@ -96,18 +105,18 @@ func TestReviewRunsInPlanMode(t *testing.T) {
 	if res := reqs[1].LastUser(); contained && !strings.Contains(res, "Read-only file system") || !contained && !strings.Contains(res, "refused in plan mode") {
 		t.Errorf("the redirection was not refused (contained %v):\n%s", contained, res)
 	}
-	if s.Mode() != windows.ModeDefault || s.PlanReady() {
-		t.Errorf("after /review: mode %s, plan ready %v", s.Mode(), s.PlanReady())
+	if s.Mode() != windows.ModeAsk || s.PlanReady() {
+		t.Errorf("after /review: mode %s, plan ready %v; want the person's ask", s.Mode(), s.PlanReady())
 	}
 	for _, ev := range collect(t, live, "result") {
-		if ev.Type == "mode" {
-			t.Errorf("/review sent a mode event: %v", ev.Data)
+		if ev.Type == "mode" && ev.Data["mode"] != "ask" || ev.Data["plan_ready"] == true {
+			t.Errorf("/review sent a mode event of its own: %v", ev.Data)
 		}
 	}
 	if _, err := s.Run(context.Background(), "and now?"); err != nil {
 		t.Fatal(err)
 	}
-	if q := srv.Requests()[2].LastUser(); !strings.Contains(q, "[aci: permission mode default") {
+	if q := srv.Requests()[2].LastUser(); !strings.Contains(q, "[aci: permission mode ask") {
 		t.Errorf("the model is not told its mode is back:\n%s", q)
 	}
 }

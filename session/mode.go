@@ -39,7 +39,17 @@ func (s *Session) Mode() windows.PermMode { return s.mode.Get() }
 // question. Everyone watching gets a mode event.
 func (s *Session) SetMode(m windows.PermMode) {
 	s.mu.Lock()
-	s.planReady, s.readOnlyTurn = false, "" // a mode the person sets outlasts /review's
+	s.planReady = false
+	if s.readOnlyTurn != "" {
+		// /review's turn keeps plan mode; m follows it (review.go).
+		changed := s.afterReadOnly != m
+		s.afterReadOnly = m
+		s.mu.Unlock()
+		if changed {
+			s.publish(ModeEvent{Mode: m})
+		}
+		return
+	}
 	s.mu.Unlock()
 	if s.mode.Set(m) {
 		s.publish(ModeEvent{Mode: m})

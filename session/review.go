@@ -7,23 +7,21 @@ import "github.com/aci-dev/aci/windows"
 // returns what puts the person's mode back. The switch is the turn's own:
 // no mode event is sent, no plan is offered after it (endPlanTurn), and
 // the model is told of plan mode now and of the person's mode at the next
-// question (withModeNote). A mode the person sets meanwhile stays.
+// question (withModeNote). A mode the person sets meanwhile is the one
+// that comes back (SetMode): the review itself stays in plan mode.
 func (s *Session) readOnlyMode(p Prompt) (restore func()) {
-	old := s.mode.Get()
 	if !p.ReadOnly || s.opt.child {
 		return func() {}
 	}
 	s.mu.Lock()
-	s.readOnlyTurn = "/" + p.Command
+	s.readOnlyTurn, s.afterReadOnly = "/"+p.Command, s.mode.Get()
 	s.mu.Unlock()
 	s.mode.Set(windows.ModePlan)
 	return func() {
 		s.mu.Lock()
-		ours := s.readOnlyTurn != ""
+		back := s.afterReadOnly
 		s.readOnlyTurn = ""
 		s.mu.Unlock()
-		if ours {
-			s.mode.Set(old)
-		}
+		s.mode.Set(back)
 	}
 }

@@ -95,18 +95,19 @@ type Session struct {
 
 	stopTicker chan struct{}
 
-	mode         *windows.ModeSwitch // the permission mode (mode.go)
-	toldMode     windows.PermMode    // the mode the model was last told of
-	readOnlyTurn string              // "/review" while a read-only command's turn runs in plan mode (review.go)
-	planReady    bool                // the last turn ended in plan mode
-	planAccepted bool                // the next question carries out a plan
-	policy       settings.Policy     // the settings' permissions and hooks (rules.go)
-	rules        *rules.Set
-	trusted      bool          // the project's hooks and MCP servers may run (trust.go)
-	hooks        *hooks.Runner // nil: no hooks (hooks.go)
-	startContext string        // what SessionStart hooks said, for the first question
-	childUsage   []Usage       // agents' usage not yet in a turn's result (child.go), under mu
-	childAsking  chan struct{} // held while an agent's question is asked (child.go), made under mu
+	mode          *windows.ModeSwitch // the permission mode (mode.go)
+	toldMode      windows.PermMode    // the mode the model was last told of
+	readOnlyTurn  string              // "/review" while a read-only command's turn runs in plan mode (review.go)
+	afterReadOnly windows.PermMode    // the person's mode, back after that turn
+	planReady     bool                // the last turn ended in plan mode
+	planAccepted  bool                // the next question carries out a plan
+	policy        settings.Policy     // the settings' permissions and hooks (rules.go)
+	rules         *rules.Set
+	trusted       bool          // the project's hooks and MCP servers may run (trust.go)
+	hooks         *hooks.Runner // nil: no hooks (hooks.go)
+	startContext  string        // what SessionStart hooks said, for the first question
+	childUsage    []Usage       // agents' usage not yet in a turn's result (child.go), under mu
+	childAsking   chan struct{} // held while an agent's question is asked (child.go), made under mu
 }
 
 type callInfo struct {
