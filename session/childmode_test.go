@@ -84,6 +84,9 @@ func TestReviewRunsInPlanMode(t *testing.T) {
 			// The person picks ask mode while the review runs: it comes
 			// after the review, which stays in plan mode.
 			s.SetMode(windows.ModeAsk)
+			if m, info := s.Mode(), s.Info().Mode; m != windows.ModeAsk || info != "ask" {
+				t.Errorf("during /review the person's mode reads %s (info %s), want ask", m, info)
+			}
 			return fakeai.Reply{Content: batch(act("launcher", "open", `{"app":"bash"}`), act("bash_1", "run", `{"command":"echo fixed > calc.go"}`))}
 		case 2:
 			return fakeai.Reply{Content: "calc.go:3: [blocker] Add subtracts."}

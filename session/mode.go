@@ -32,8 +32,16 @@ var ErrNoPlan = errors.New("no plan is waiting to be accepted (the last turn did
 // AcceptedPlanQuestion is the question that carries out an accepted plan.
 const AcceptedPlanQuestion = "The plan is accepted: carry it out now."
 
-// Mode is the session's permission mode.
-func (s *Session) Mode() windows.PermMode { return s.mode.Get() }
+// Mode is the session's permission mode as the person chose it: during
+// /review's turn, which runs in plan mode, the one that comes back after it.
+func (s *Session) Mode() windows.PermMode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.readOnlyTurn != "" {
+		return s.afterReadOnly
+	}
+	return s.mode.Get()
+}
 
 // SetMode changes the permission mode; the model is told at its next
 // question. Everyone watching gets a mode event.
