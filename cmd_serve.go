@@ -11,7 +11,6 @@ import (
 
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/serve/web"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/ui"
 	"github.com/aci-dev/aci/windows"
 )
@@ -28,7 +27,7 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 	if token == "" {
 		token = serve.NewToken()
 	}
-	tools.Secrets.Add(token) // a command that somehow printed it shows [REDACTED]
+	cfg.Secrets.Add(token) // a command that somehow printed it shows [REDACTED]
 	// Questions go to the clients; with --yes the sessions start in mode
 	// yes and answer them themselves (a notice event each), until a client
 	// switches a session to another mode.
@@ -43,7 +42,7 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 		Factory:  newFactory(cfg, say),
 		Workdir:  workdir,
 		Token:    token,
-		Redact:   tools.Secrets.Redact,
+		Redact:   cfg.Secrets.Redact,
 		Log:      stderr,
 		Page:     web.Handler(),
 	})

@@ -15,10 +15,9 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/agent"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/dotenv"
-	"github.com/aci-dev/aci/tools/fetch"
 	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/ui"
 	"github.com/aci-dev/aci/windows"
 )
@@ -79,6 +78,15 @@ type config struct {
 	// ("Ollama 127.0.0.1:11434"), for the REPL's first line.
 	Found       string
 	FoundServer string
+
+	// Secrets is the set of secrets kept out of output, fetched pages,
+	// commands' environments and commits: made here, filled with the
+	// providers' keys (loadModels) and the API key and credentials
+	// (applySafety), and handed to every session through the factory.
+	Secrets *secrets.Redactor
+	// URLSecrets are more values that must not leave in a URL without
+	// asking: every value .env set (applySafety).
+	URLSecrets *secrets.Redactor
 }
 
 // errUsage marks a configuration or usage error (exit 2).
@@ -93,25 +101,40 @@ func usageErr(format string, args ...any) error { return errUsage{fmt.Sprintf(fo
 // variable wins; then the flags, which win over all. args start with the
 // command's name for aci serve and aci acp.
 func loadConfig(args []string, stderr io.Writer) (config, error) {
+	c, fs, set, err := parseFlags(args)
+	if err != nil || c.Help || c.Version || c.Sessions {
+		return c, err
+	}
+	l := &loading{c: &c, stderr: stderr, set: set, flag: flagValue(fs)}
+	if c.DotEnv, l.sources, err = loadEnvFiles(stderr, absPath(".env"), userEnvPath()); err != nil {
+		return c, err
+	}
+	return c, l.readSettings()
+}
+
+// parseFlags reads the command line into a config: the command, the flags
+// that set a config field directly, and which flags were given; the
+// settings' rows read the rest (config_settings.go).
+func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	cmd, args := commandFor(args)
 	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var c config
+	c := config{Secrets: secrets.NewRedactor(), URLSecrets: secrets.NewRedactor()}
 	c.Serve = cmd.name == serveCmd.name
 	c.cmd = cmd
 	fs.StringVar(&c.Addr, "addr", "", "")
 	fs.StringVar(&c.Prompt, "p", "", "")
 	fs.BoolVar(&c.Yes, "yes", false, "")
-	model := fs.String("model", "", "")
-	effort := fs.String("effort", "", "")
-	maxSteps := fs.String("max-steps", "", "")
+	fs.String("model", "", "")
+	fs.String("effort", "", "")
+	fs.String("max-steps", "", "")
 	resume := &resumeFlag{c: &c}
 	fs.Var(resume, "resume", "")
 	fs.BoolVar(&c.Sessions, "sessions", false, "")
 	serveAt := &serveFlag{c: &c}
 	fs.Var(serveAt, "serve", "")
-	sandboxFlag := fs.String("sandbox", "", "")
-	permMode := fs.String("permission-mode", "", "")
+	fs.String("sandbox", "", "")
+	fs.String("permission-mode", "", "")
 	fs.BoolVar(&c.Trust, "trust", false, "")
 	fs.BoolVar(&c.Version, "version", false, "")
 	fs.BoolVar(&c.Help, "help", false, "")
@@ -121,18 +144,41 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 	fs.Var((*imageFlag)(&c.Images), "image", "")
 	args, err := cmd.bareP(args, fs)
 	if err != nil {
-		return c, err
+		return c, fs, nil, err
 	}
+	set, err := parseArgs(cmd, fs, args, &c, resume, serveAt)
+	if err != nil {
+		return c, fs, set, err
+	}
+	if err := cmd.checkAllowed(set); err != nil {
+		return c, fs, set, err
+	}
+	if c.OutputFormat, err = ui.ParseOutputFormat(*format); err != nil {
+		return c, fs, set, usageErr("%v", err)
+	}
+	if fs.NArg() > 0 {
+		if cmd.name != mainCmd.name {
+			return c, fs, set, usageErr("%s takes no argument, got %q (see %s --help)", cmd.name, fs.Arg(0), cmd.name)
+		}
+		return c, fs, set, usageErr("unexpected argument %q: pass a question with -p or on stdin (see aci --help)", fs.Arg(0))
+	}
+	c.PromptSet = set["p"]
+	return c, fs, set, nil
+}
+
+// parseArgs parses args with fs, taking the word after a bare --resume or
+// --serve as its value, and returns the flags given.
+func parseArgs(cmd command, fs *flag.FlagSet, args []string, c *config, resume *resumeFlag, serveAt *serveFlag) (map[string]bool, error) {
 	set := map[string]bool{}
 	for {
 		if err := fs.Parse(args); err != nil {
 			if u := cmd.unknownFlag(err); u != nil {
-				return c, u
+				return set, u
 			}
 			if name, ok := strings.CutPrefix(err.Error(), "flag needs an argument: "); ok {
-				return c, usageErr("%s needs a value (see %s --help)", dashed(strings.TrimLeft(name, "-")), cmd.name)
+				return set, usageErr("%s needs a value (see %s --help)", dashed(strings.TrimLeft(name, "-")), cmd.name)
 			}
-			return c, usageErr("%v (see %s --help)", err, cmd.name)
+			return set, usageErr("%v (see %s --help)", err, cmd.name)
 		}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		// "--resume ID": a bool flag cannot take the next word, so the
@@ -147,125 +193,8 @@ func loadConfig(args []string, stderr io.Writer) (config, error) {
 			args = fs.Args()[1:]
 			continue
 		}
-		break
+		return set, nil
 	}
-	if err := cmd.checkAllowed(set); err != nil {
-		return c, err
-	}
-	if c.OutputFormat, err = ui.ParseOutputFormat(*format); err != nil {
-		return c, usageErr("%v", err)
-	}
-	if fs.NArg() > 0 {
-		if cmd.name != mainCmd.name {
-			return c, usageErr("%s takes no argument, got %q (see %s --help)", cmd.name, fs.Arg(0), cmd.name)
-		}
-		return c, usageErr("unexpected argument %q: pass a question with -p or on stdin (see aci --help)", fs.Arg(0))
-	}
-	c.PromptSet = set["p"]
-	if c.Help || c.Version || c.Sessions {
-		return c, nil
-	}
-	var sources []envSource
-	if c.DotEnv, sources, err = loadEnvFiles(stderr, absPath(".env"), userEnvPath()); err != nil {
-		return c, err
-	}
-	if err := c.checkServe(set); err != nil {
-		return c, err
-	}
-	if err := c.checkServeREPL(); err != nil {
-		return c, err
-	}
-	c.APIKey = os.Getenv("OPENAI_API_KEY")
-	c.BaseURL = envOr("OPENAI_BASE_URL", defaultBaseURL)
-	c.Model = envOr("OPENAI_MODEL", defaultModel)
-	if set["model"] {
-		if strings.TrimSpace(*model) == "" {
-			return c, usageErr("--model needs a model name, got an empty one")
-		}
-		c.Model = strings.TrimSpace(*model)
-	}
-	if err := c.loadEffort(*effort, set["effort"]); err != nil {
-		return c, err
-	}
-	if err := c.loadModels(stderr); err != nil {
-		return c, err
-	}
-	if c.MaxSteps, err = envInt("ACI_MAX_STEPS", 50); err != nil {
-		return c, err
-	}
-	if set["max-steps"] {
-		n, err := strconv.Atoi(strings.TrimSpace(*maxSteps))
-		if err != nil {
-			return c, usageErr("--max-steps must be a whole number, got %q", *maxSteps)
-		}
-		c.MaxSteps = n
-	}
-	if c.MaxSteps < 1 {
-		return c, usageErr("--max-steps must be at least 1, got %d", c.MaxSteps)
-	}
-	compress, err := envInt("ACI_COMPRESS_TOKENS", 100000)
-	if err != nil {
-		return c, err
-	}
-	c.CompressTokens = int64(compress)
-	if c.OutputLimit, err = envInt("ACI_OUTPUT_LIMIT", 30000); err != nil {
-		return c, err
-	}
-	if c.OutputLimit < 1000 {
-		return c, usageErr("ACI_OUTPUT_LIMIT must be at least 1000, got %d", c.OutputLimit)
-	}
-	firstByte, err := envInt("ACI_FIRST_BYTE_TIMEOUT", 0)
-	if err != nil {
-		return c, err
-	}
-	c.FirstByteTimeout = time.Duration(firstByte) * time.Second
-	ttl, err := envInt("ACI_CACHE_TTL", int(agent.DefaultCacheTTL/time.Second))
-	if err != nil {
-		return c, err
-	}
-	c.CacheTTL = time.Duration(ttl) * time.Second
-	if ttl == 0 {
-		c.CacheTTL = -1 // a local server keeps its cache until it needs the room
-	}
-	if os.Getenv("OPENAI_BASE_URL") == "" && c.APIKey == "" && !c.OnProvider {
-		if err := c.discoverLocal(*model); err != nil {
-			var none *agent.NoServerError
-			if errors.As(err, &none) {
-				return c, &noKeyError{host: hostOf(defaultBaseURL), sources: sources, user: userEnvPath(), tried: none.Tried}
-			}
-			return c, err
-		}
-	}
-	switch v := strings.ToLower(strings.TrimSpace(os.Getenv("ACI_STREAM"))); v {
-	case "", "1", "true", "on", "yes":
-		c.Stream = true
-	case "0", "false", "off", "no":
-		c.Stream = false
-	default:
-		return c, usageErr("ACI_STREAM must be 0 or 1, got %q", v)
-	}
-	if v := os.Getenv("ACI_YES"); v == "1" || strings.EqualFold(v, "true") {
-		c.Yes = true
-	}
-	if err := c.setPermissionMode(*permMode); err != nil {
-		return c, err
-	}
-	c.Sandbox = os.Getenv("ACI_SANDBOX")
-	if *sandboxFlag != "" {
-		c.Sandbox = *sandboxFlag
-	}
-	if c.Sandbox, err = sandbox.ParseMode(c.Sandbox); err != nil {
-		return c, usageErr("%v", err)
-	}
-	u, err := url.Parse(c.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return c, usageErr("OPENAI_BASE_URL %q is not an http(s) URL", c.BaseURL)
-	}
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	if c.APIKey == "" && !isLoopback(u.Hostname()) && !c.OnProvider {
-		return c, &noKeyError{host: u.Host, sources: sources, user: userEnvPath()}
-	}
-	return c, nil
 }
 
 // checkServe reads what `aci serve` needs: its address, token and
@@ -361,13 +290,6 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func envOr(name, def string) string {
-	if v := strings.TrimSpace(os.Getenv(name)); v != "" {
-		return v
-	}
-	return def
-}
-
 func envInt(name string, def int) (int, error) {
 	v := strings.TrimSpace(os.Getenv(name))
 	if v == "" {
@@ -379,13 +301,6 @@ func envInt(name string, def int) (int, error) {
 	}
 	return n, nil
 }
-
-// safetySwitches are never taken from .env: a file in the workspace, which
-// the model can write, must not be able to turn approvals or containment
-// off.
-// Nor may it choose the token of aci serve.
-// Nor name a program to run outside containment (ACI_NOTIFY).
-var safetySwitches = map[string]bool{"ACI_YES": true, "ACI_SANDBOX": true, "ACI_SERVE_TOKEN": true, "ACI_NOTIFY": true}
 
 // ownVar reports the variables aci reads from .env: its own settings
 // (OPENAI_*, ACI_*). The rest of a .env belongs to the project: aci does
@@ -405,27 +320,27 @@ func applySafety(c config, stderr io.Writer) {
 	if err := sandbox.Configure(c.Sandbox, func(notice string) { fmt.Fprintln(stderr, "aci:", notice) }); err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 	}
-	tools.Secrets.Add(c.APIKey)
+	c.Secrets.Add(c.APIKey)
 	for _, kv := range os.Environ() {
 		if k, v, ok := strings.Cut(kv, "="); ok && sandbox.IsCredentialVar(k) {
-			tools.Secrets.Add(v)
+			c.Secrets.Add(v)
 		}
 	}
 	for k, v := range c.DotEnv {
 		switch {
 		case sandbox.IsCredentialVar(k):
-			tools.Secrets.Add(v)
+			c.Secrets.Add(v)
 		case strings.HasPrefix(k, "ACI_") || k == "OPENAI_BASE_URL" || k == "OPENAI_MODEL" || k == "OPENAI_FALLBACK_MODELS":
 			continue // aci's own settings: a model name in a URL is no leak
 		}
-		fetch.URLSecrets.Add(v)
+		c.URLSecrets.Add(v)
 	}
 	// What the workspace's .env files hold that looks secret: kept out of
 	// output, of fetched URLs, of commands' environments and of commits.
 	if cwd, err := os.Getwd(); err == nil {
 		for _, v := range dotenv.Values(cwd) {
-			tools.Secrets.Add(v)
-			fetch.URLSecrets.Add(v)
+			c.Secrets.Add(v)
+			c.URLSecrets.Add(v)
 		}
 	}
 }

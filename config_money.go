@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/aci-dev/aci/agent"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/settings"
 )
 
@@ -56,7 +55,7 @@ func (c *config) loadModels(stderr io.Writer) error {
 		c.Providers = append(c.Providers, agent.Provider{Name: name, BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, Models: p.Models, Headers: p.Headers})
 		if p.APIKeyEnv != "" {
 			// Kept out of output whatever the variable is called.
-			tools.Secrets.Add(os.Getenv(p.APIKeyEnv))
+			c.Secrets.Add(os.Getenv(p.APIKeyEnv))
 		}
 	}
 	if len(m.Prices) > 0 {

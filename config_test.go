@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/fetch"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // A workspace .env must not turn the safety switches off; its other
@@ -134,14 +134,14 @@ func TestApplySafetyRegistersSecrets(t *testing.T) {
 	var stderr strings.Builder
 	applySafety(c, &stderr)
 	for _, s := range []string{"sk-apply-safety-123456", "ghp-env-token-123456", "stripe-dotenv-secret-1"} {
-		if got := tools.Secrets.Redact("x " + s + " y"); got != "x "+tools.Redacted+" y" {
+		if got := c.Secrets.Redact("x " + s + " y"); got != "x "+secrets.Redacted+" y" {
 			t.Errorf("%s not redacted: %q", s, got)
 		}
 	}
-	if fetch.SecretInURL("https://x.test/?id=endpoint-id-998877") == "" {
+	if fetch.SecretInURL("https://x.test/?id=endpoint-id-998877", c.Secrets, c.URLSecrets) == "" {
 		t.Error("a .env value in a URL was not caught")
 	}
-	if fetch.SecretInURL("https://x.test/?m=model-name-xyz") != "" || tools.Secrets.Contains("model-name-xyz") {
+	if fetch.SecretInURL("https://x.test/?m=model-name-xyz", c.Secrets, c.URLSecrets) != "" || c.Secrets.Contains("model-name-xyz") {
 		t.Error("aci's own model setting counted as a secret")
 	}
 }

@@ -4,24 +4,15 @@
 package main
 
 import (
-	"context"
 	_ "embed"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"strings"
-	"sync/atomic"
-	"syscall"
 	"time"
-
-	"github.com/mattn/go-isatty"
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
-	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -48,14 +39,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if len(args) > 0 && args[0] == "acp" {
 		return runACP(args[1:], stdin, stdout, stderr)
 	}
-	cfg, err := loadConfig(args, stderr)
-	var noKey *noKeyError
-	if errors.As(err, &noKey) && canAsk(stdin, stderr) {
-		// A person at a terminal: offer to keep the key for every folder.
-		if err = askKey(stdin, stderr, noKey); err == nil {
-			cfg, err = loadConfig(args, stderr)
-		}
-	}
+	cfg, err := loadConfigAsking(args, stdin, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage
@@ -82,144 +66,20 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if cfg.Serve {
 		return runServe(cfg, workdir, stdout, stderr)
 	}
-	stdinTTY := isatty.IsTerminal(stdin.Fd())
-	interactive := !cfg.PromptSet && stdinTTY
-	if cfg.PromptSet && cfg.Prompt == "" && stdinTTY {
-		fmt.Fprintln(stderr, `aci: -p needs a question: aci -p "question", or pipe one in: echo "question" | aci -p`)
-		return ui.ExitUsage
-	}
-	if interactive && len(cfg.Images) > 0 {
-		fmt.Fprintln(stderr, `aci: -i attaches a picture to a -p question: aci -p "question" -i shot.png; in the REPL write @shot.png in the question`)
-		return ui.ExitUsage
-	}
-	if interactive && cfg.OutputFormat != ui.FormatText {
-		fmt.Fprintf(stderr, "aci: --output-format %s needs a question: pass it with -p or on stdin\n", cfg.OutputFormat)
-		return ui.ExitUsage
-	}
-	if interactive {
-		// A person watches from the start: say now, not at the first
-		// command, when commands cannot be contained.
-		sandbox.Probe()
-	}
-	question := cfg.Prompt
-	if !interactive {
-		// With a -p question, stdin is optional context; with a bare -p
-		// it is the question.
-		piped, err := readStdin(stdin, cfg.Prompt != "")
-		if err != nil {
-			fmt.Fprintln(stderr, "aci:", err)
-			return ui.ExitUsage
-		}
-		switch {
-		case cfg.Prompt != "" && strings.TrimSpace(piped) != "":
-			question += "\n\n<stdin>\n" + piped + "\n</stdin>"
-		case cfg.Prompt == "":
-			question = piped
-		}
-		if strings.TrimSpace(question) == "" {
-			fmt.Fprintln(stderr, "aci: no question: pass one with -p or on stdin (see aci --help)")
-			return ui.ExitUsage
-		}
-	}
+	return runAsk(cfg, workdir, limitsNote, stdin, stdout, stderr)
+}
 
-	notices := ui.NewNotices(stderr)
-	if cfg.Found != "" && !interactive {
-		fmt.Fprintln(stderr, "aci:", cfg.Found) // the REPL's banner names the server
-	}
-	describe := func(err error) string { return agent.Describe(err, cfg.BaseURL, cfg.Model) }
-	factory := newFactory(cfg, notices.Notify)
-
-	// One session type for every front end: what differs is who approves,
-	// who keeps the undo journal and who draws.
-	opts := session.Options{Workdir: workdir, Resume: cfg.Resume, ResumeID: cfg.ResumeID, Mode: cfg.PermissionMode, Trust: cfg.Trust}
-	var repl *ui.REPL
-	if interactive {
-		var notes []string
-		opts.Say = func(s string) { notes = append(notes, s) }
-		served := &replServer{cfg: cfg, factory: factory, workdir: workdir}
-		defer served.stop()
-		repl, err = ui.NewREPL(ui.REPLConfig{
-			Workdir: workdir, CompressTokens: cfg.CompressTokens,
-			Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
-			BaseURL: cfg.BaseURL, Found: cfg.FoundServer, Limits: limitsNote, Sandbox: func() string { return sandboxStatus(workdir, cfg.Sandbox) },
-			Stdin: stdin, Stdout: stdout, Stderr: stderr, Notices: notices,
-			Serve: served.serve, ServeAtStart: cfg.ServeREPL,
-		})
-		if err != nil {
-			fmt.Fprintln(stderr, "aci:", err)
-			return ui.ExitFailed
+// loadConfigAsking is loadConfig, offering a person at a terminal with no
+// key to keep one for every folder.
+func loadConfigAsking(args []string, stdin *os.File, stderr io.Writer) (config, error) {
+	cfg, err := loadConfig(args, stderr)
+	var noKey *noKeyError
+	if errors.As(err, &noKey) && canAsk(stdin, stderr) {
+		if err = askKey(stdin, stderr, noKey); err == nil {
+			cfg, err = loadConfig(args, stderr)
 		}
-		defer repl.Close()
-		opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
-		if !opts.Trust {
-			opts.Trust = askTrust(repl, workdir, opts.Say)
-		}
-		s, err := factory.New(context.Background(), opts)
-		if err != nil {
-			repl.Close()
-			fmt.Fprintln(stderr, "aci:", err)
-			return ui.ExitUsage
-		}
-		defer func() { s.Close() }()
-		for _, n := range notes {
-			repl.Note(n)
-		}
-		branch := func(ctx context.Context, from *session.Session, turn int) (*session.Session, error) {
-			o := opts
-			o.Resume, o.ResumeID, o.Say = false, "", nil
-			b, err := factory.Fork(ctx, from.ID(), turn, o)
-			if err == nil {
-				s = b // closed on the way out instead of the parent
-			}
-			return b, err
-		}
-		return repl.Run(s, branch)
 	}
-
-	pipe := ui.NewPipe(stderr)
-	opts.Approver, opts.Events = ui.PipeApprover(cfg.Yes, stderr), pipe.Event
-	opts.Say = func(s string) { fmt.Fprintln(stderr, "aci:", s) }
-	var head *ui.Headless // --output-format json or stream-json
-	if cfg.OutputFormat != ui.FormatText {
-		head = ui.NewHeadless(cfg.OutputFormat, stdout)
-		opts.Events = func(ev session.Event) { pipe.Event(ev); head.Event(ev) }
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var got atomic.Value // the signal that ended the run
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-	go func() {
-		if s, ok := <-sigs; ok {
-			got.Store(s)
-			cancel()
-		}
-	}()
-	imgs, err := session.LoadImages(workdir, cfg.Images) // before anything is sent
-	if err != nil {
-		fmt.Fprintln(stderr, "aci:", err)
-		return ui.ExitUsage
-	}
-	s, err := factory.New(ctx, opts)
-	if err != nil {
-		fmt.Fprintln(stderr, "aci:", err)
-		return ui.ExitUsage
-	}
-	defer s.Close()
-	s.AttachImages(imgs)
-	if head != nil {
-		head.Init(s.ID(), cfg.Model, workdir)
-		code = ui.RunHeadless(ctx, s, question, head, stderr)
-	} else {
-		code = ui.RunPipe(ctx, s, question, pipe, stdout, stderr)
-	}
-	// SIGTERM and SIGHUP end aci like any Unix program: 128 + the signal.
-	if s, ok := got.Load().(syscall.Signal); ok && s != syscall.SIGINT {
-		code = 128 + int(s)
-	}
-	return code
+	return cfg, err
 }
 
 // newFactory holds what every session of this process shares.
@@ -228,9 +88,11 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
 			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout,
 			Effort: cfg.Effort, Prices: cfg.Prices, Providers: cfg.Providers},
-		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: tools.Secrets.Redact},
+		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: cfg.Secrets.Redact},
 		OutputLimit:     cfg.OutputLimit,
 		ApprovalTimeout: cfg.ApprovalTimeout,
+		Secrets:         cfg.Secrets,
+		URLSecrets:      cfg.URLSecrets,
 	})
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/serve/web"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
 )
 
 // replServer is the server a REPL starts in its own process with /serve
@@ -47,12 +46,12 @@ func (h *replServer) serve(addr string, s *session.Session) (string, error) {
 		if token == "" {
 			token = serve.NewToken()
 		}
-		tools.Secrets.Add(token)
+		h.cfg.Secrets.Add(token)
 		srv, err := serve.New(serve.Config{
 			Factory: h.factory,
 			Workdir: h.workdir,
 			Token:   token,
-			Redact:  tools.Secrets.Redact,
+			Redact:  h.cfg.Secrets.Redact,
 			Log:     io.Discard, // the terminal is the REPL's
 			Page:    web.Handler(),
 		})

@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-
-	"github.com/aci-dev/aci/tools"
 )
 
 // JSON-RPC 2.0 over newline-delimited JSON, both ways: the editor calls
@@ -74,6 +72,9 @@ type conn struct {
 	mu      sync.Mutex
 	pending map[string]chan message // our requests waiting for their answer
 	closed  bool
+	// redact removes the secrets from what send is asked to redact; nil:
+	// nothing to remove.
+	redact func(string) string
 }
 
 func newConn(w io.Writer, logger *log.Logger) *conn {
@@ -266,8 +267,8 @@ func (c *conn) send(m message, redact bool) {
 		c.log.Printf("encode a message: %v", err)
 		return
 	}
-	if redact {
-		data = []byte(tools.Secrets.Redact(string(data)))
+	if redact && c.redact != nil {
+		data = []byte(c.redact(string(data)))
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()

@@ -21,8 +21,8 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -70,6 +70,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	}
 	srv := &server{cfg: cfg, log: logger, sessions: map[string]*acpSession{}}
 	srv.c = newConn(out, logger)
+	srv.c.redact = srv.secrets().Redact
 	defer srv.closeAll()
 	done := make(chan error, 1)
 	go func() { done <- srv.c.serve(ctx, in, srv.handle) }()
@@ -80,6 +81,15 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 		srv.closeAll()
 		return nil
 	}
+}
+
+// secrets are the set the factory's sessions keep out of what they show:
+// what the editor must never be sent either.
+func (srv *server) secrets() *secrets.Redactor {
+	if srv.cfg.Factory == nil {
+		return secrets.NewRedactor()
+	}
+	return srv.cfg.Factory.Config().Secrets
 }
 
 func (srv *server) closeAll() {
@@ -245,7 +255,7 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return nil, invalidParams("invalid params: cwd %q is not a folder", cwd)
 	}
-	extra, err := mcpConfig(servers)
+	extra, err := mcpConfig(servers, srv.secrets())
 	if err != nil {
 		return nil, err
 	}
@@ -259,6 +269,7 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	// source; a stored session's replay (replay) passes the redactor.
 	a.up = newUpdates(func(u any) { srv.c.notifyClean("session/update", sessionNotification{SessionID: a.id, Update: u}) },
 		cwd, func() []windows.Window { return a.s.Windows().Windows() }, caps.Session != nil && caps.Session.Notices != nil)
+	a.up.secrets = srv.secrets()
 	perm.running = a.up.runningCall
 	opt := session.Options{
 		Workdir:  cwd,
@@ -306,7 +317,7 @@ func randomHex() string {
 
 // mcpConfig turns the editor's MCP servers into aci's configuration; they
 // join the workspace's and the user's.
-func mcpConfig(servers []mcpServer) (map[string]mcp.ServerConfig, error) {
+func mcpConfig(servers []mcpServer, set *secrets.Redactor) (map[string]mcp.ServerConfig, error) {
 	if len(servers) == 0 {
 		return nil, nil
 	}
@@ -342,7 +353,7 @@ func mcpConfig(servers []mcpServer) (map[string]mcp.ServerConfig, error) {
 	}
 	// Credentials handed to the servers stay out of what the model and the
 	// editor see.
-	tools.Secrets.Add(mcp.Config{Servers: out}.Secrets()...)
+	set.Add(mcp.Config{Servers: out}.Secrets()...)
 	return out, nil
 }
 
@@ -438,7 +449,7 @@ func (a *acpSession) cancelPrompt() {
 func (a *acpSession) replay(stored agent.Session) {
 	send := func(u any) {
 		data, _ := json.Marshal(u)
-		var clean json.RawMessage = []byte(tools.Secrets.Redact(string(data)))
+		var clean json.RawMessage = []byte(a.up.redact(string(data)))
 		a.up.send(clean)
 	}
 	for _, it := range stored.Shown {

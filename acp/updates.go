@@ -9,7 +9,7 @@ import (
 
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -21,6 +21,7 @@ type updates struct {
 	cwd     string
 	windows func() []windows.Window // the session's open windows
 	notices bool                    // the client shows notice updates
+	secrets *secrets.Redactor       // kept out of window contents and titles
 
 	mu      sync.Mutex
 	shown   map[string]string // window id → the content last sent
@@ -31,6 +32,11 @@ type updates struct {
 func newUpdates(send func(any), cwd string, wins func() []windows.Window, notices bool) *updates {
 	return &updates{send: send, cwd: cwd, windows: wins, notices: notices, shown: map[string]string{}}
 }
+
+// redact removes u's secrets from s: for what is not an event (a
+// window's content, a stored conversation), which the session did not
+// redact at its source.
+func (u *updates) redact(s string) string { return u.secrets.Redact(s) }
 
 // event takes one of the session's events, in order.
 func (u *updates) event(ev session.Event) {
@@ -271,7 +277,7 @@ func (u *updates) changedWindow(ev session.ToolResult) string {
 			continue
 		}
 		// A window's content is no event: it is redacted here.
-		content := tools.Secrets.Redact(w.View().Content)
+		content := u.redact(w.View().Content)
 		if content == u.shown[id] {
 			return ""
 		}
@@ -313,7 +319,7 @@ func appOf(id string) string {
 func (u *updates) windowTitle(id string) string {
 	for _, w := range u.windows() {
 		if w.ID() == id {
-			return tools.Secrets.Redact(w.Title())
+			return u.redact(w.Title())
 		}
 	}
 	return id

@@ -77,6 +77,16 @@ func capabilityWhy(lang, code string) string {
 	// code decides cheaply which of them can match at all.
 	words := map[string]bool{}
 	forEachWord(norm, func(w string, _, _ int) bool { words[w] = true; return true })
+	if why := directCapabilityWhy(lang, norm, words); why != "" {
+		return why
+	}
+	return indirectCapabilityWhy(lang, norm, words)
+}
+
+// directCapabilityWhy judges the capabilities code names outright: the
+// environment sent away, secret files, SDK deletions, SQL, and what each
+// language's own ways reach.
+func directCapabilityWhy(lang, norm string, words map[string]bool) string {
 	hasAny := func(ws ...string) bool {
 		for _, w := range ws {
 			if words[w] {
@@ -101,6 +111,21 @@ func capabilityWhy(lang, code string) string {
 			}
 		}
 	}
+	if why := langCapabilityWhy(lang, norm); why != "" {
+		return why
+	}
+	if hasAny("expanduser", "environ", "getenv", "homedir", "home", "HOME", "ENV") && reComputedWrite.MatchString(norm) {
+		return "writes to a path computed from the home folder or the environment"
+	}
+	if hasAny(dangerousModules...) && (hasAny(dynamicWords...) || mayCallDynamically(norm, words) && reDynamicSyntax.MatchString(norm)) {
+		return "calls functions by computed names in code that can run commands or delete files"
+	}
+	return ""
+}
+
+// langCapabilityWhy judges the capabilities of AppleScript, PowerShell,
+// Deno, Bun and pty that run commands or change files.
+func langCapabilityWhy(lang, norm string) string {
 	if lang == "osascript" {
 		l := strings.ToLower(norm)
 		if strings.Contains(l, "do shell script") {
@@ -121,12 +146,12 @@ func capabilityWhy(lang, code string) string {
 	if strings.Contains(norm, "pty.spawn") || strings.Contains(norm, "pty.fork") {
 		return "opens an interactive shell"
 	}
-	if hasAny("expanduser", "environ", "getenv", "homedir", "home", "HOME", "ENV") && reComputedWrite.MatchString(norm) {
-		return "writes to a path computed from the home folder or the environment"
-	}
-	if hasAny(dangerousModules...) && (hasAny(dynamicWords...) || mayCallDynamically(norm, words) && reDynamicSyntax.MatchString(norm)) {
-		return "calls functions by computed names in code that can run commands or delete files"
-	}
+	return ""
+}
+
+// indirectCapabilityWhy finds a capable name (os, subprocess…) used in a
+// way the guard cannot follow: an alias, a string or a computed name.
+func indirectCapabilityWhy(lang, norm string, words map[string]bool) string {
 	found := false
 	for w := range words {
 		found = found || capTokens[w]

@@ -16,7 +16,7 @@ import (
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // testKey is the API key the sessions send the fake model; it must never
@@ -39,20 +39,25 @@ type rig struct {
 
 type sessionConfig = session.Config
 
+// testSecrets is the set of secrets of the tests' sessions and servers, as
+// main builds one for the process.
+var testSecrets = secrets.NewRedactor()
+
 type rigOption func(*sessionConfig, *Config)
 
 func newRig(t testing.TB, replies []fakeai.Reply, opts ...rigOption) *rig {
 	t.Helper()
-	tools.Secrets.Add(testKey)
+	testSecrets.Add(testKey)
 	r := &rig{t: t, ai: fakeai.New(t, replies...), dir: t.TempDir()}
 	scfg := session.Config{
 		Client:          agent.ClientConfig{BaseURL: r.ai.URL, APIKey: testKey, Model: "test-model", Stream: true},
-		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: tools.Secrets.Redact},
+		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
+		Secrets:         testSecrets,
 		OutputLimit:     30000,
 		SessionsDir:     t.TempDir(),
 		ApprovalTimeout: time.Minute,
 	}
-	cfg := Config{Workdir: r.dir, Token: testToken, Redact: tools.Secrets.Redact}
+	cfg := Config{Workdir: r.dir, Token: testToken, Redact: testSecrets.Redact}
 	for _, o := range opts {
 		o(&scfg, &cfg)
 	}
@@ -296,4 +301,4 @@ func call(window, action string, params map[string]any) fakeai.Call {
 
 // addSecret makes a value secret for the process, as aci does with the
 // credential variables it finds.
-func addSecret(s string) { tools.Secrets.Add(s) }
+func addSecret(s string) { testSecrets.Add(s) }

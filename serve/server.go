@@ -48,7 +48,7 @@ type Config struct {
 	// Page serves GET / and its assets; nil: a short page pointing at the
 	// API.
 	Page http.Handler
-	// Redact removes secrets from what goes out (tools.Secrets.Redact);
+	// Redact removes secrets from what goes out (main's set of secrets);
 	// the session redacts already, this is the last look.
 	Redact func(string) string
 	// Log receives one line per request and what goes wrong; nil: nowhere.

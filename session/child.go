@@ -28,9 +28,8 @@ type child struct {
 	ended    chan struct{}
 	stopOnce sync.Once
 
-	mu     sync.Mutex
-	words  string // the reply being written, for the child's last words
-	result *Result
+	mu    sync.Mutex
+	words string // the reply being written, for the child's last words
 }
 
 // childIntro is what the child is told before its task.
@@ -102,20 +101,18 @@ func (c *child) run(ctx context.Context, n int, p Prompt) {
 		}
 		c.parent.drawAgent(c.id, false)
 	}()
-	answer, err := c.s.turn(ctx, n, p)
-	c.s.flushEvents() // its result and last words reach c.event before they are read
-	c.mu.Lock()
-	res := c.result
-	c.mu.Unlock()
-	if res != nil {
-		c.parent.addChildUsage(res.Usage)
-	}
+	var res Result
+	answer, err := c.s.turnResult(ctx, n, p, &res)
+	// The child's events reach c.event from its own queue: once flushed,
+	// its words are all in (its last words, on a failure).
+	c.s.flushEvents()
+	c.parent.addChildUsage(res.Usage)
 	switch {
 	case err == nil:
 		c.progress.End(answer, nil)
-	case res != nil && res.Outcome == Interrupted:
+	case res.Outcome == Interrupted:
 		c.progress.End("", errors.New("stopped"))
-	case res != nil && res.Error != "":
+	case res.Error != "":
 		c.progress.End("", errors.New(res.Error))
 	default:
 		c.progress.End("", err)
@@ -146,11 +143,6 @@ func (c *child) event(e Event) {
 		c.progress.Action(e.Call.ID, e.Call.WindowID+"."+e.Call.ActionID, "running")
 	case ToolResult:
 		c.progress.Action(e.Call.ID, e.Call.WindowID+"."+e.Call.ActionID, e.Result.Status)
-	case Result:
-		c.mu.Lock()
-		c.result = &e
-		c.mu.Unlock()
-		return
 	default:
 		return
 	}

@@ -17,9 +17,9 @@ import (
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/prompt"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/netproxy"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -37,8 +37,12 @@ type Config struct {
 	// Now gives today's date for the system prompt; nil is time.Now.
 	Now func() time.Time
 	// Secrets are the values Agent.Redact removes; streams hold back as
-	// much as the longest of them (nil: tools.Secrets).
-	Secrets *tools.Redactor
+	// much as the longest of them. main builds the set once at start and
+	// hands it here (nil: an empty set).
+	Secrets *secrets.Redactor
+	// URLSecrets are more values a fetched URL must not carry without
+	// asking (what .env set); nil: none.
+	URLSecrets *secrets.Redactor
 }
 
 // Factory builds sessions.
@@ -55,7 +59,7 @@ func NewFactory(cfg Config) *Factory {
 		cfg.Now = time.Now
 	}
 	if cfg.Secrets == nil {
-		cfg.Secrets = tools.Secrets
+		cfg.Secrets = secrets.NewRedactor()
 	}
 	if cfg.Agent.Redact == nil {
 		cfg.Agent.Redact = cfg.Secrets.Redact
@@ -235,7 +239,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	genv := guard.EnvFromOS()
 	genv.Secrets = []string{f.cfg.Client.APIKey}
 	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal,
-		Network: netproxy.New(netPolicy)}
+		Network: netproxy.New(netPolicy), Secrets: f.cfg.Secrets, URLSecrets: f.cfg.URLSecrets}
 	env.Approver = windows.ApproverFunc(s.ask)
 	if opt.Approver != nil {
 		env.Approver = windows.ApproverFunc(s.approve)

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/output"
 )
 
 // liveEvery is how often a running command's output goes out: pieces are
@@ -29,7 +29,7 @@ type liveStreams struct {
 }
 
 type liveStream struct {
-	text                              *tools.LiveText
+	text                              *output.LiveText
 	callID, taskID, windowID, command string
 
 	mu    sync.Mutex // held while taking and publishing: pieces never reorder
@@ -42,7 +42,7 @@ type liveStream struct {
 // command starting in window windowID (taskID: a background task's; ""
 // for the call running now).
 func (s *Session) liveOutput(windowID, taskID string) io.Writer {
-	ls := &liveStream{windowID: windowID, taskID: taskID, text: tools.NewLiveText(s.redactStream())}
+	ls := &liveStream{windowID: windowID, taskID: taskID, text: output.NewLiveText(s.redactStream())}
 	if taskID == "" {
 		s.mu.Lock()
 		call := s.call

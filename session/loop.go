@@ -9,7 +9,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // onEvent turns the loop's events into the session's: its state machine,
@@ -118,8 +118,8 @@ func (s *Session) words(text string) {
 	}
 }
 
-func (s *Session) redactStream() *tools.RedactStream {
-	return tools.NewRedactStream(s.f.cfg.Agent.Redact, s.f.cfg.Secrets.Partial)
+func (s *Session) redactStream() *secrets.RedactStream {
+	return secrets.NewRedactStream(s.f.cfg.Agent.Redact, s.f.cfg.Secrets.Partial)
 }
 
 // CompressionLine says what a compression did, honestly when it saved

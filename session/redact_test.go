@@ -8,7 +8,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // A secret split between two streamed pieces — of the model's words, of a
@@ -20,11 +20,11 @@ func TestSecretSplitAcrossPiecesStaysOut(t *testing.T) {
 		fakeai.Reply{Content: call("bash_1", "run", `{"command":"printf 'key=sk-split-sec'; sleep 0.4; printf 'ret-0123456789 done\\n'"}`)},
 		fakeai.Reply{Content: "Done."},
 	)
-	secrets := tools.NewRedactor(secret)
+	set := secrets.NewRedactor(secret)
 	f := NewFactory(Config{
 		Client:      agent.ClientConfig{BaseURL: srv.URL, APIKey: "sk-test-secret-key-123456", Model: "m", Stream: true},
 		Agent:       agent.Config{BasePrompt: "You are aci."},
-		Secrets:     secrets,
+		Secrets:     set,
 		SessionsDir: t.TempDir(),
 	})
 	var texts, outputs []string
@@ -54,7 +54,7 @@ func TestSecretSplitAcrossPiecesStaysOut(t *testing.T) {
 				}
 			}
 		}
-		if joined := strings.Join(pieces, ""); !strings.Contains(joined, tools.Redacted) {
+		if joined := strings.Join(pieces, ""); !strings.Contains(joined, secrets.Redacted) {
 			t.Errorf("the %s pieces join to %q, without the secret masked", name, joined)
 		}
 	}

@@ -10,11 +10,11 @@ import (
 	"github.com/aci-dev/aci/hooks"
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/rules"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/windows"
 )
@@ -83,8 +83,8 @@ type Session struct {
 	// The turn goroutine's own: the reply's text as it streams.
 	streamed  bool // text of the current reply went out as it streamed
 	filter    protocol.StreamFilter
-	text      *tools.RedactStream // the reply's words, secrets held back across pieces
-	reasoning *tools.RedactStream
+	text      *secrets.RedactStream // the reply's words, secrets held back across pieces
+	reasoning *secrets.RedactStream
 
 	pub    sync.Mutex // one event published at a time, in order
 	inbox  *inbox     // the inline front end's queue (Options.Events), or nil

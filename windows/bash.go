@@ -320,7 +320,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	}
 	w.beforeCommand()
 	index := gitscan.IndexStamp(w.shell.Dir()) // for stagedWhy (bash_publish.go)
-	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit, append(opts, w.netOption(command, false), w.liveOption())...)
+	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit, append(opts, w.netOption(command, false), w.liveOption(), shell.Secrets(w.env.Secrets))...)
 	if err != nil && !res.Canceled {
 		return Fail("%v", err)
 	}
@@ -391,7 +391,7 @@ func (w *bashWindow) start(ctx context.Context, args Args) Result {
 		return *refused
 	}
 	w.beforeCommand()
-	t, err := w.shell.Start(command, w.env.OutputLimit, append(opts, w.netOption(command, true), w.liveOption())...)
+	t, err := w.shell.Start(command, w.env.OutputLimit, append(opts, w.netOption(command, true), w.liveOption(), shell.Secrets(w.env.Secrets))...)
 	if err != nil {
 		return Fail("%v", err)
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/dotenv"
 	"github.com/aci-dev/aci/tools/gitscan"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // publishWhy looks, before a command commits, pushes, stages, stashes or
@@ -45,10 +45,10 @@ func (w *bashWindow) publishWhy(ctx context.Context, command string) (why string
 	if !publishes {
 		return ""
 	}
-	f, err := gitscan.Check(ctx, ops, knownSecrets(w.env.Workdir))
+	f, err := gitscan.Check(ctx, ops, knownSecrets(w.env.Workdir, w.env.Secrets))
 	switch {
 	case err != nil:
-		return "could not check what git would publish for secrets (" + tools.Secrets.Redact(err.Error()) + ")"
+		return "could not check what git would publish for secrets (" + w.env.Secrets.Redact(err.Error()) + ")"
 	case f != nil:
 		return f.Reason()
 	}
@@ -58,9 +58,9 @@ func (w *bashWindow) publishWhy(ctx context.Context, command string) (why string
 // knownSecrets are the values a commit must not carry: the ones aci holds
 // (its API key, credential variables) and what the workspace's .env files
 // hold now (read again each time: the model may have written one).
-func knownSecrets(workdir string) []gitscan.Secret {
+func knownSecrets(workdir string, set *secrets.Redactor) []gitscan.Secret {
 	var out []gitscan.Secret
-	for _, v := range tools.Secrets.Values() {
+	for _, v := range set.Values() {
 		out = append(out, gitscan.Secret{Label: "a secret aci holds: its API key or a credential variable", Value: v})
 	}
 	for _, s := range dotenv.Secrets(workdir) {
@@ -84,7 +84,7 @@ func (w *bashWindow) stagedWhy(ctx context.Context, before time.Time) string {
 	if now := gitscan.IndexStamp(dir); now.IsZero() || now.Equal(before) {
 		return ""
 	}
-	f, err := gitscan.CheckStaged(ctx, dir, knownSecrets(w.env.Workdir))
+	f, err := gitscan.CheckStaged(ctx, dir, knownSecrets(w.env.Workdir, w.env.Secrets))
 	if err != nil || f == nil {
 		return ""
 	}

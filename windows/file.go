@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/aci-dev/aci/guard"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/output"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/textfile"
 )
@@ -222,7 +222,7 @@ func (w *fileWindow) render(key viewKey, editor *textfile.TextFile) View {
 	if end < lr.Total {
 		fmt.Fprintf(&b, "\n… %d more lines (view start_line=%d)", lr.Total-end, end+1)
 	}
-	return View{Content: tools.Truncate(b.String(), w.env.OutputLimit), State: st}
+	return View{Content: output.Truncate(b.String(), w.env.OutputLimit), State: st}
 }
 
 func writeNumbered(b *strings.Builder, first int, lines []string) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/output"
 	"github.com/aci-dev/aci/tools/shell"
 )
 
@@ -26,7 +26,7 @@ func runHints(res shell.RunResult, timeout time.Duration) string {
 	if res.CwdGone != "" {
 		hs = append(hs, hint("cwd_reset", res.CwdGone+" no longer exists; the command ran in the home folder."))
 	}
-	if tools.Truncated(res.Output) {
+	if output.Truncated(res.Output) {
 		hs = append(hs, hint("output_truncated", seeMoreOutput))
 	}
 	if res.Containment != "" {

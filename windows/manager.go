@@ -15,6 +15,7 @@ import (
 	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/rules"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Env is what the apps share: where they work, how much output they keep,
@@ -49,6 +50,13 @@ type Env struct {
 	// one line, what an edit left (file_diag.go).
 	Diagnostics     *lsp.Pool
 	DiagnosticsNote func(string)
+	// Secrets are the values kept out of what the apps show and of
+	// commands' environments: the session's set, which MCP servers' tokens
+	// join; NewManager makes an empty one when it is nil.
+	Secrets *secrets.Redactor
+	// URLSecrets are more values a fetched URL must not carry without
+	// asking: what .env set (nil: none).
+	URLSecrets *secrets.Redactor
 }
 
 // Journal records a file before aci changes it.
@@ -75,6 +83,9 @@ func NewManager(env Env, apps ...func(*Env) App) *Manager {
 	}
 	if env.Guard == nil {
 		env.Guard = guard.New(guard.EnvFromOS())
+	}
+	if env.Secrets == nil {
+		env.Secrets = secrets.NewRedactor()
 	}
 	if env.Network == nil {
 		policy, _ := netproxy.Load(env.Workdir) // problems are said by whoever reads them first: main

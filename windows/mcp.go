@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/aci-dev/aci/protocol"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/mcp"
+	"github.com/aci-dev/aci/tools/output"
 )
 
 const (
@@ -30,7 +30,7 @@ func MCPAppWith(pool *mcp.Pool) func(*Env) App {
 
 func mcpApp(env *Env, pool *mcp.Pool) App {
 	// Tokens handed to servers must not come back to the model in a result.
-	tools.Secrets.Add(pool.Config().Secrets()...)
+	env.Secrets.Add(pool.Config().Secrets()...)
 	target := "server name: " + strings.Join(pool.Config().Names(), ", ")
 	if len(pool.Config().Servers) == 0 {
 		target = "server name (none configured: .mcp.json)"
@@ -281,7 +281,7 @@ func (w *mcpWindow) renderListing() string {
 		}
 	}
 	// The actions list every tool whatever is cut here.
-	return tools.Truncate(b.String(), w.env.OutputLimit)
+	return output.Truncate(b.String(), w.env.OutputLimit)
 }
 
 // lastText renders the last result; w.mu held.
@@ -312,15 +312,15 @@ func (w *mcpWindow) call(ctx context.Context, name string, args Args) Result {
 	}
 	res, err := w.srv.CallTool(ctx, name, params)
 	if err != nil {
-		msg := tools.Secrets.Redact(err.Error())
+		msg := w.env.Secrets.Redact(err.Error())
 		w.record(name, protocol.StatusError, msg)
 		return Fail("%s", msg)
 	}
-	text := tools.Secrets.Redact(res.Text)
+	text := w.env.Secrets.Redact(res.Text)
 	if strings.TrimSpace(text) == "" {
 		text = "(the tool returned no content)"
 	}
-	text = tools.Truncate(text, w.env.OutputLimit)
+	text = output.Truncate(text, w.env.OutputLimit)
 	status := protocol.StatusOK
 	if res.IsError {
 		status = protocol.StatusError
@@ -331,7 +331,7 @@ func (w *mcpWindow) call(ctx context.Context, name string, args Args) Result {
 	}
 	preview := text
 	if len(preview) > mcpPreviewChars {
-		preview = tools.Truncate(preview, mcpPreviewChars) + "\n(the whole text is in the call's result)"
+		preview = output.Truncate(preview, mcpPreviewChars) + "\n(the whole text is in the call's result)"
 	}
 	w.record(name, status, preview)
 	return Result{Status: status, Text: text}
@@ -377,11 +377,11 @@ func (w *mcpWindow) read(ctx context.Context, args Args) Result {
 	label := "read " + uri
 	res, err := w.srv.ReadResource(ctx, uri)
 	if err != nil {
-		msg := tools.Secrets.Redact(err.Error())
+		msg := w.env.Secrets.Redact(err.Error())
 		w.record(label, protocol.StatusError, msg)
 		return Fail("%s", msg)
 	}
-	text := tools.Truncate(tools.Secrets.Redact(res.Text), w.env.OutputLimit)
+	text := output.Truncate(w.env.Secrets.Redact(res.Text), w.env.OutputLimit)
 	w.record(label, protocol.StatusOK, text)
 	msg := fmt.Sprintf("read %s: %d characters, shown in %s", uri, len(res.Text), w.id)
 	if res.Note != "" {

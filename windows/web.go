@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/aci-dev/aci/protocol"
-	"github.com/aci-dev/aci/tools"
 	"github.com/aci-dev/aci/tools/fetch"
+	"github.com/aci-dev/aci/tools/output"
 )
 
 // WebApp opens web_fetch windows: a page as readable text, in pages.
@@ -88,7 +88,7 @@ func (w *webWindow) View() View {
 	if w.cur+1 < len(w.pages) {
 		fmt.Fprintf(&b, "\n\n[more: page(n=%d)]", w.cur+2)
 	}
-	return View{Content: tools.Truncate(b.String(), w.env.OutputLimit)}
+	return View{Content: output.Truncate(b.String(), w.env.OutputLimit)}
 }
 
 func (w *webWindow) fetchAction(ctx context.Context, args Args) Result {
@@ -100,14 +100,14 @@ func (w *webWindow) fetch(ctx context.Context, url string) Result {
 	if r := w.env.denied("fetch", "fetch "+url); r != nil {
 		return *r
 	}
-	if why := fetch.SecretInURL(url); why != "" {
-		req := ApprovalRequest{Kind: "fetch", WindowID: w.id, Subject: "fetch " + tools.Secrets.Redact(url), Reason: why}
+	if why := fetch.SecretInURL(url, w.env.Secrets, w.env.URLSecrets); why != "" {
+		req := ApprovalRequest{Kind: "fetch", WindowID: w.id, Subject: "fetch " + w.env.Secrets.Redact(url), Reason: why}
 		if r := w.env.ask(ctx, req); r != nil {
 			return *r
 		}
 	}
 	var refused *Result
-	f := &fetch.Fetcher{CheckAddr: func(ip netip.Addr) error {
+	f := &fetch.Fetcher{Secrets: w.env.Secrets, CheckAddr: func(ip netip.Addr) error {
 		if !fetch.InternalAddr(ip) {
 			return nil
 		}

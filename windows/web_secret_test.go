@@ -9,14 +9,12 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/protocol"
-	"github.com/aci-dev/aci/tools"
 )
 
 // A URL that carries a secret in its query is asked before anything is
 // sent; denied, the server never hears of it.
 func TestWebFetchSecretInURLIsAsked(t *testing.T) {
 	const secret = "sk-windows-url-secret-42"
-	tools.Secrets.Add(secret)
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -29,6 +27,7 @@ func TestWebFetchSecretInURLIsAsked(t *testing.T) {
 		asked = append(asked, req)
 		return Decision{Message: "no"}
 	}))
+	m.env.Secrets.Add(secret)
 	r := do(t, m, "launcher", "open", `{"app":"web_fetch","target":"`+srv.URL+`/?token=`+secret+`"}`)
 	if r.Status != protocol.StatusDenied || len(asked) != 1 || !strings.Contains(asked[0].Reason, "secret") {
 		t.Fatalf("open = %+v, asked %+v", r, asked)

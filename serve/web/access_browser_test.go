@@ -15,7 +15,6 @@ import (
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/serve/web"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
@@ -248,7 +247,7 @@ func TestPageEndsSession(t *testing.T) {
 // startAt runs a server with f and token on addr until the returned stop.
 func startAt(t *testing.T, f *session.Factory, workdir, token, addr string) func() {
 	t.Helper()
-	srv, err := serve.New(serve.Config{Factory: f, Workdir: workdir, Page: web.Handler(), Token: token, Redact: tools.Secrets.Redact})
+	srv, err := serve.New(serve.Config{Factory: f, Workdir: workdir, Page: web.Handler(), Token: token, Redact: testSecrets.Redact})
 	if err != nil {
 		t.Fatal(err)
 	}

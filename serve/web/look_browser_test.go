@@ -12,7 +12,6 @@ import (
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/serve/web"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
 	"github.com/chromedp/chromedp"
 )
 
@@ -39,7 +38,7 @@ func loggedServer(t *testing.T, f *session.Factory, workdir string) (string, str
 	t.Helper()
 	logs := &logBuffer{}
 	srv, err := serve.New(serve.Config{Factory: f, Workdir: workdir, Page: web.Handler(), Token: "look-test-token-0123456789abcdef",
-		Redact: tools.Secrets.Redact, Log: logs})
+		Redact: testSecrets.Redact, Log: logs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
 	"github.com/chromedp/chromedp"
 )
 
@@ -23,12 +22,13 @@ func TestPageProvidersAndMoney(t *testing.T) {
 	def.SetInfo(fakeai.Info{Models: []string{"fake-model"}})
 	other := fakeai.New(t, fakeai.Reply{Content: "Answered by the provider.", PromptTokens: 10000, CachedTokens: 8000, CompletionTokens: 500})
 	t.Setenv("ACI_TEST_PAGE_OTHER_KEY", "sk-page-other-key-0001")
-	tools.Secrets.Add(testKey)
+	testSecrets.Add(testKey)
 	f := session.NewFactory(session.Config{
 		Client: agent.ClientConfig{BaseURL: def.URL, APIKey: testKey, Model: "fake-model", Stream: true,
 			Providers: []agent.Provider{{Name: "other", BaseURL: other.URL, APIKeyEnv: "ACI_TEST_PAGE_OTHER_KEY", Models: []string{"llama-3"}}},
 			Prices:    map[string]agent.Price{"llama-3": {Input: 1, CachedInput: 0.1, Output: 10}}},
-		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: tools.Secrets.Redact},
+		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
+		Secrets:         testSecrets,
 		OutputLimit:     30000,
 		SessionsDir:     t.TempDir(),
 		ApprovalTimeout: time.Minute,

@@ -17,7 +17,7 @@ import (
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/serve/web"
 	"github.com/aci-dev/aci/session"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -44,12 +44,17 @@ func pageServer(t *testing.T, ai *fakeai.Server, workdir string) (string, string
 	return pageServerIn(t, pageFactory(t, ai, t.TempDir()), workdir)
 }
 
+// testSecrets is the set of secrets of the page tests' sessions and
+// servers, as main builds one for the process.
+var testSecrets = secrets.NewRedactor()
+
 // pageFactory makes the sessions of a page test, their transcripts in dir.
 func pageFactory(t *testing.T, ai *fakeai.Server, dir string) *session.Factory {
-	tools.Secrets.Add(testKey)
+	testSecrets.Add(testKey)
 	return session.NewFactory(session.Config{
 		Client:          agent.ClientConfig{BaseURL: ai.URL, APIKey: testKey, Model: "fake-model", Stream: true},
-		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: tools.Secrets.Redact},
+		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
+		Secrets:         testSecrets,
 		OutputLimit:     30000,
 		SessionsDir:     dir,
 		ApprovalTimeout: time.Minute,
@@ -60,7 +65,7 @@ func pageFactory(t *testing.T, ai *fakeai.Server, dir string) *session.Factory {
 func pageServerIn(t *testing.T, f *session.Factory, workdir string) (string, string) {
 	t.Helper()
 	srv, err := serve.New(serve.Config{Factory: f, Workdir: workdir, Page: web.Handler(), Token: "page-test-token-0123456789",
-		Redact: tools.Secrets.Redact})
+		Redact: testSecrets.Redact})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 	"io"
 	"mime"
 	"net"
@@ -57,6 +57,8 @@ type Fetcher struct {
 	// redirects included, after DNS: an error refuses the connection. It
 	// only applies when Client has no Transport of its own.
 	CheckAddr func(ip netip.Addr) error
+	// Secrets are kept out of what Fetch returns; nil redacts nothing.
+	Secrets *secrets.Redactor
 }
 
 // fetchError keeps the message short and model-readable while still letting
@@ -76,15 +78,19 @@ var errTooManyRedirects = errors.New("too many redirects")
 // refused. A non-2xx status is an error, returned with the page's URL,
 // Status and ContentType filled in.
 //
-// No secret of Secrets comes back: page, title, URL and error text are
+// No secret of f.Secrets comes back: page, title, URL and error text are
 // redacted.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (WebPage, error) {
 	page, err := f.fetch(ctx, rawURL)
-	page.URL = tools.Secrets.Redact(page.URL)
-	page.Title = tools.Secrets.Redact(page.Title)
-	page.Text = tools.Secrets.Redact(page.Text)
+	var set *secrets.Redactor // a nil Fetcher is one with the defaults
+	if f != nil {
+		set = f.Secrets
+	}
+	page.URL = set.Redact(page.URL)
+	page.Title = set.Redact(page.Title)
+	page.Text = set.Redact(page.Text)
 	if err != nil {
-		if msg := tools.Secrets.Redact(err.Error()); msg != err.Error() {
+		if msg := set.Redact(err.Error()); msg != err.Error() {
 			err = &fetchError{msg: msg, err: err}
 		}
 	}

@@ -1,21 +1,19 @@
 package fetch
 
 import (
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 )
 
-// URLSecrets holds values that must not leave in a URL without asking,
-// beyond Secrets: every value the workspace's .env set.
-var URLSecrets = tools.NewRedactor()
-
 // SecretInURL returns why fetching rawURL would send a secret, or "": a
-// query value (or the user-info, path or fragment) that holds the API key,
-// a credential variable's value or a .env value, in any common encoding.
+// query value (or the user-info, path or fragment) that holds a value of
+// one of sets (the API key, a credential variable's value, a .env value),
+// in any common encoding.
 // The caller asks the person before fetching such a URL.
-func SecretInURL(rawURL string) string {
+func SecretInURL(rawURL string, sets ...*secrets.Redactor) string {
 	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil {
 		return ""
@@ -30,7 +28,7 @@ func SecretInURL(rawURL string) string {
 		if p == "" {
 			continue
 		}
-		if tools.Secrets.Contains(p) || URLSecrets.Contains(p) {
+		if slices.ContainsFunc(sets, func(s *secrets.Redactor) bool { return s.Contains(p) }) {
 			return "the URL holds a secret (the API key, a credential variable or a .env value), which fetching it would send to " + u.Hostname()
 		}
 	}

@@ -3,7 +3,7 @@ package fetch
 import (
 	"context"
 	"encoding/base64"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -34,8 +34,8 @@ func TestInternalAddr(t *testing.T) {
 func TestSecretInURL(t *testing.T) {
 	const key = "sk-url-test-0123456789abcdef"
 	const dotenv = "db-pass-from-dotenv-42"
-	tools.Secrets.Add(key)
-	URLSecrets.Add(dotenv)
+	set := secrets.NewRedactor(key)
+	urlOnly := secrets.NewRedactor(dotenv)
 	for u, want := range map[string]bool{
 		"https://evil.test/?k=" + key:                                                    true,
 		"https://evil.test/?q=x&auth=" + url.QueryEscape(dotenv):                         true,
@@ -45,7 +45,7 @@ func TestSecretInURL(t *testing.T) {
 		"https://docs.test/?q=golang+landlock":                                           false,
 		"https://docs.test/page#section":                                                 false,
 	} {
-		if got := SecretInURL(u) != ""; got != want {
+		if got := SecretInURL(u, set, urlOnly) != ""; got != want {
 			t.Errorf("SecretInURL(%q) = %v, want %v", u, got, want)
 		}
 	}
@@ -53,18 +53,18 @@ func TestSecretInURL(t *testing.T) {
 
 func TestFetchRedactsSecrets(t *testing.T) {
 	const key = "sk-page-test-0123456789abcdef"
-	tools.Secrets.Add(key)
+	set := secrets.NewRedactor(key)
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><head><title>t " + key + "</title></head><body><p>key: " + key + "</p><p>b64: " +
 			base64.StdEncoding.EncodeToString([]byte(key)) + "</p></body></html>"))
 	})
-	page, err := (&Fetcher{}).Fetch(context.Background(), srv.URL)
+	page, err := (&Fetcher{Secrets: set}).Fetch(context.Background(), srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(page.Text+page.Title, key) || strings.Contains(page.Text, base64.StdEncoding.EncodeToString([]byte(key))[:20]) ||
-		!strings.Contains(page.Text, tools.Redacted) {
+		!strings.Contains(page.Text, secrets.Redacted) {
 		t.Errorf("title %q text %q", page.Title, page.Text)
 	}
 }

@@ -1,19 +1,19 @@
 package gitscan
 
-import "github.com/aci-dev/aci/tools"
+import "github.com/aci-dev/aci/tools/secrets"
 
-// matcher finds secrets in content, in the forms tools.Redactor knows
+// matcher finds secrets in content, in the forms secrets.Redactor knows
 // (plain, JSON, URL, base64, hex).
 type matcher struct {
-	all    *tools.Redactor
-	each   []*tools.Redactor
+	all    *secrets.Redactor
+	each   []*secrets.Redactor
 	labels []string
 }
 
-func newMatcher(secrets []Secret) *matcher {
-	m := &matcher{all: tools.NewRedactor()}
-	for _, s := range secrets {
-		r := tools.NewRedactor(s.Value)
+func newMatcher(found []Secret) *matcher {
+	m := &matcher{all: secrets.NewRedactor()}
+	for _, s := range found {
+		r := secrets.NewRedactor(s.Value)
 		if r.Empty() {
 			continue // too short to be told from ordinary text
 		}

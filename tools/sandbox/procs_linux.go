@@ -33,25 +33,15 @@ func privateTmpArgs(out []string, p Policy, roots []string) ([]string, []string)
 	return out, kept
 }
 
-// protectedArgs keeps the workspace's protected files as they are: an
-// existing one is bound read-only over itself; a missing one gets an empty
-// read-only stand-in, so that the command can neither create it nor write
-// through it. bwrap makes a mount point for a stand-in, an empty file or
-// folder at that path on the host, which exists while the command runs;
-// the shell removes it afterwards (Sandbox.Command's release).
+// protectedArgs keeps the workspace's existing protected files as they
+// are: each is bound read-only over itself. A missing one gets nothing in
+// the real workspace (a stand-in there would be seen by the person's
+// editor, git and the command): one the command makes is moved out when
+// it ends (Sandbox.Command's release).
 func protectedArgs(out []string, p Policy) []string {
-	existing, files, dirs, _ := protectedNow(p)
+	existing, _ := protectedNow(p)
 	for _, e := range existing {
 		out = append(out, "--ro-bind", e, e)
-	}
-	if p.PrivateTmp == "" {
-		return out
-	}
-	for _, f := range files {
-		out = append(out, "--ro-bind", filepath.Join(p.PrivateTmp, standInFile), f)
-	}
-	for _, d := range dirs {
-		out = append(out, "--ro-bind", filepath.Join(p.PrivateTmp, standInDir), d)
 	}
 	return out
 }

@@ -9,11 +9,10 @@ import (
 	"time"
 )
 
-// heldStandIn is a stand-in in use: how many running commands need it,
-// and its inode when aci made it (0: bwrap did).
+// heldStandIn is a grant's mount point in the session's /tmp
+// (grantStubs) in use: how many running commands need it.
 type heldStandIn struct {
-	n   int
-	ino uint64
+	n int
 }
 
 // protectState is what a Sandbox keeps about the protected names at any
@@ -24,6 +23,10 @@ type protectState struct {
 	mu       sync.Mutex
 	moved    []string // moved away between commands: said at the next release
 	watching bool     // the periodic look runs
+	// looking is held by a periodic look from its look to its notes, and
+	// by a release while it gathers its own: what a periodic look put back
+	// just before a command ended is said in that command's result.
+	looking sync.Mutex
 }
 
 // watchEvery is how often the workspace is looked at while a command or
@@ -53,12 +56,14 @@ func (s *Sandbox) watchWhileBusy(x *protectIndex) {
 			}
 			s.prot.mu.Unlock()
 			journal.touch()
+			s.prot.looking.Lock()
 			_, made := x.look()
 			if moved := append(s.quarantineMade(made), s.sealCheck()...); len(moved) > 0 {
 				s.prot.mu.Lock()
 				s.prot.moved = append(s.prot.moved, moved...)
 				s.prot.mu.Unlock()
 			}
+			s.prot.looking.Unlock()
 		}
 	}()
 }
@@ -71,6 +76,14 @@ func (s *Sandbox) indexed() *protectIndex {
 		}
 	})
 	return s.prot.index
+}
+
+// wantLook says a command's setup begins: its first protectedPresent
+// looks at the workspace (protectIndex.recent).
+func (s *Sandbox) wantLook() {
+	if x := s.indexed(); x != nil {
+		x.wantLook()
+	}
 }
 
 // protectedPresent adds the protected paths present at any depth of the
@@ -100,11 +113,8 @@ func (s *Sandbox) protectedPresent(list []string) []string {
 func (s *Sandbox) quarantineMade(made []string) []string {
 	var out []string
 	for _, p := range made {
-		s.mu.Lock()
-		held := s.standIns[p] != nil // a running command's stand-in
-		s.mu.Unlock()
 		fi, err := os.Lstat(p)
-		if err != nil || held {
+		if err != nil {
 			continue
 		}
 		why := protectedName(filepath.Base(p), fi.IsDir() || fi.Mode()&os.ModeSymlink != 0)
@@ -115,12 +125,12 @@ func (s *Sandbox) quarantineMade(made []string) []string {
 
 // protectCommand sets up, for a command about to start under bwrap, what
 // keeps the workspace's protected files as they are, and returns its
-// release (see Command): it gives back the stand-ins, and moves away the
-// protected files that appeared at any depth while it (or another command
-// or task) ran.
+// release (see Command): it gives back the grant's mount points, and
+// moves away the protected files that appeared at any depth while it (or
+// another command or task) ran.
 func (s *Sandbox) protectCommand(stubs []string) func() []string {
-	_, files, dirs, unguarded := protectedNow(s.policy)
-	mine := append(s.holdStandIns(files, dirs), s.holdStubs(stubs)...)
+	_, unguarded := protectedNow(s.policy)
+	mine := s.holdStubs(stubs)
 	unwatch := s.watchTrusted()
 	end := func() {}
 	if x := s.indexed(); x != nil {
@@ -134,8 +144,11 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 			end()
 			s.releaseStandIns(mine)
 			defer unwatch() // once what it made is moved out
+			s.prot.looking.Lock()
+			defer s.prot.looking.Unlock()
+			back := s.keptPutBack() // before the look takes it for new
 			s.prot.mu.Lock()
-			created, s.prot.moved = s.prot.moved, nil
+			created, s.prot.moved = append(s.prot.moved, back...), nil
 			s.prot.mu.Unlock()
 			if x := s.indexed(); x != nil {
 				_, made := x.look()
@@ -154,54 +167,22 @@ func (s *Sandbox) protectCommand(stubs []string) func() []string {
 	}
 }
 
-// holdStandIns makes the stand-ins' mount points for one command (written
-// down first, so that a killed aci's are removed by the next one), or
-// counts one more user of those already there.
-func (s *Sandbox) holdStandIns(files, dirs []string) (mine []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.standIns == nil {
-		s.standIns = map[string]*heldStandIn{}
-	}
-	hold := func(c string, dir bool) {
-		h := s.standIns[c]
-		if h == nil {
-			h = &heldStandIn{}
-			if makeStandIn(c, dir) {
-				h.ino = inode(c)
-			} else if _, err := os.Lstat(c); err == nil {
-				return // someone else's file appeared: bwrap binds it read-only
-			}
-			s.standIns[c] = h
-		}
-		h.n++
-		mine = append(mine, c)
-	}
-	for _, f := range files {
-		hold(f, false)
-	}
-	for _, d := range dirs {
-		hold(d, true)
-	}
-	// One another running command holds: it exists now, so protectedNow
-	// did not list it as missing, but this command needs it kept too.
-	for c, h := range s.standIns {
-		if h.n > 0 && !slices.Contains(mine, c) {
-			h.n++
-			mine = append(mine, c)
-		}
-	}
-	return mine
-}
-
 // holdStubs counts one more user of the mount points bwrap makes in the
-// session's /tmp for a grant (grantStubs): bwrap makes them, and the last
-// command that used them removes them, as it does stand-ins.
+// session's /tmp for a grant (grantStubs), and of those another running
+// command holds: bwrap makes them, and the last command that used them
+// removes them.
 func (s *Sandbox) holdStubs(stubs []string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.standIns == nil {
 		s.standIns = map[string]*heldStandIn{}
+	}
+	var mine []string
+	for c, h := range s.standIns {
+		if h.n > 0 {
+			h.n++
+			mine = append(mine, c)
+		}
 	}
 	for _, c := range stubs {
 		h := s.standIns[c]
@@ -211,11 +192,12 @@ func (s *Sandbox) holdStubs(stubs []string) []string {
 		}
 		h.n++
 	}
-	return stubs
+	return append(mine, stubs...)
 }
 
-// releaseStandIns gives back one command's stand-ins, removing those no
-// running command uses any more (unless something filled them meanwhile).
+// releaseStandIns gives back one command's mount points, removing those
+// no running command uses any more (unless something filled them
+// meanwhile).
 func (s *Sandbox) releaseStandIns(paths []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -228,7 +210,7 @@ func (s *Sandbox) releaseStandIns(paths []string) {
 			continue
 		}
 		delete(s.standIns, p)
-		dropStandIn(p, h.ino)
+		dropStandIn(p)
 	}
 }
 
@@ -282,6 +264,8 @@ func (s *Sandbox) watchUncontained() func() []string {
 		once.Do(func() {
 			end()
 			resume()
+			s.prot.looking.Lock()
+			defer s.prot.looking.Unlock()
 			_, made := x.look()
 			created = append(early, s.quarantineMade(made)...)
 			s.prot.mu.Lock()

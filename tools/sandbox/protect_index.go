@@ -49,22 +49,33 @@ type protectIndex struct {
 	found map[string]bool      // protected paths present
 	busy  []busySpan           // when commands ran, since the last look
 	last  time.Time            // when the last look ended
+	began time.Time            // when the last look began
+	want  time.Time            // a command's setup began: looks that began before do not serve it
 	gits  map[string]bool      // .git entries seen at any depth (seal.go); true: since the first walk
 
 	secrets map[string]bool // the secret files present (secrets.go)
 }
 
-// freshFor is how long a look stands for the next command: in a batch of
-// commands, the look after one serves the next (a look costs a stat per
-// folder, some 20 ms for 5,000 folders on a busy machine).
-const freshFor = time.Second
+// A command must start with an index that knows every file present when
+// its setup began: a secret file the index has not seen yet is not kept
+// back from it. So each setup asks for a look (wantLook), and the first
+// of its calls looks; the later ones in the same setup take what that
+// look found (recent). A look costs a stat per known folder (some 20 ms
+// for 5,000 folders on a busy machine).
 
-// recent is look, or what the last look found when it ended less than
-// freshFor ago. What a running task made meanwhile is found by the look
-// after the command.
+// wantLook says a command's setup begins now: the next recent looks.
+func (x *protectIndex) wantLook() {
+	x.mu.Lock()
+	x.want = time.Now()
+	x.mu.Unlock()
+}
+
+// recent is look, or what the last look found when that look began
+// after the setup under way (wantLook) began. What a running task made
+// meanwhile is found by the look after the command.
 func (x *protectIndex) recent() (present, made []string) {
 	x.mu.Lock()
-	if x.dirs != nil && time.Since(x.last) < freshFor {
+	if x.dirs != nil && !x.began.Before(x.want) {
 		for p := range x.found {
 			present = append(present, p)
 		}
@@ -142,6 +153,7 @@ func (x *protectIndex) look() (present, made []string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	now := time.Now()
+	x.began = now
 	if x.dirs == nil {
 		x.dirs, x.found = map[string]time.Time{}, map[string]bool{}
 		x.walk(x.root, nil)
@@ -200,16 +212,27 @@ func (x *protectIndex) walk(base string, made *[]string) {
 				return filepath.SkipDir
 			}
 			if fi, err := d.Info(); err == nil {
-				x.dirs[p] = fi.ModTime()
+				x.dirs[p] = x.settled(fi.ModTime())
 			}
 		}
 		return nil
 	})
 }
 
+// settled is the mtime to keep for a folder read now: a zero time (read
+// it again next look) when the folder changed so shortly before this look
+// began that an entry made in the same tick of the kernel's coarse clock,
+// after the read, would leave the mtime as it is.
+func (x *protectIndex) settled(mtime time.Time) time.Time {
+	if !mtime.Before(x.began.Add(-ctimeSlack)) {
+		return time.Time{}
+	}
+	return mtime
+}
+
 // read looks at the entries of a known folder whose mtime moved.
 func (x *protectIndex) read(dir string, mtime time.Time, made *[]string) {
-	x.dirs[dir] = mtime
+	x.dirs[dir] = x.settled(mtime)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return

@@ -51,9 +51,7 @@ func TestProtectedMadeWhileRunning(t *testing.T) {
 		t.Errorf("release says %q", moved)
 	}
 	// The person's own file, made while nothing runs, stays; and no
-	// command can change it (once the look after the last command is
-	// no longer fresh).
-	time.Sleep(freshFor)
+	// command can change it.
 	mine := filepath.Join(tr.ws, "sub", "AGENTS.md")
 	os.WriteFile(mine, []byte("mine\n"), 0o644)
 	if out, code := runCommand(t, s, tr.ws, "echo evil >> sub/AGENTS.md"); code == 0 {

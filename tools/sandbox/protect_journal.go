@@ -14,13 +14,12 @@ import (
 	"time"
 )
 
-// aci puts a few files in the real workspace for a moment: the empty
-// stand-ins that bwrap mounts over missing protected files while a
-// command runs (it can mount only on a path that exists), and the temp
-// file of an atomic write. A killed aci cannot remove them. So each is
-// written down in a journal in aci's state folder before it is made
-// (stand-ins) or as soon as it exists (temp files), and struck off once
-// removed. The journal is locked (flock) by its process while it lives;
+// aci puts one kind of file in the real workspace for a moment: the temp
+// file of an atomic write (older acis also made empty stand-ins there
+// for missing protected files while a command ran; their journals may
+// still name some). A killed aci cannot remove them. So each is written
+// down in a journal in aci's state folder as soon as it exists, and
+// struck off once removed. The journal is locked (flock) by its process while it lives;
 // the next aci to start sweeps the journals nobody holds and removes each
 // file still as aci left it: same inode, and for a stand-in still empty.
 // A file someone wrote to or replaced since is kept. Contained commands
@@ -122,40 +121,10 @@ func inode(path string) uint64 {
 	return 0
 }
 
-// makeStandIn writes path down, then makes it an empty file (or folder)
-// for bwrap to mount a read-only stand-in on. It reports whether it made
-// it (false: something is there already, or it cannot be made; bwrap then
-// does as it can).
-func makeStandIn(path string, dir bool) bool {
-	if !journal.write(leftEntry{Path: path, Kind: leftStandIn, Dir: dir}) {
-		return false
-	}
-	var err error
-	if dir {
-		err = os.Mkdir(path, 0o755)
-	} else {
-		var f *os.File
-		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
-			f.Close()
-		}
-	}
-	if err != nil {
-		journal.write(leftEntry{Path: path, Gone: true})
-		return false
-	}
-	e := leftEntry{Path: path, Kind: leftStandIn, Dir: dir, Ino: inode(path)}
-	if fi, err := os.Lstat(path); err == nil {
-		e.Ctime = ctime(fi).UnixNano()
-	}
-	journal.write(e)
-	return true
-}
-
-// dropStandIn removes a stand-in this process made, unless something
-// wrote to it meanwhile, and strikes it off the journal.
-func dropStandIn(path string, ino uint64) {
-	removeLeftover(leftEntry{Path: path, Kind: leftStandIn, Ino: ino})
-	journal.write(leftEntry{Path: path, Gone: true})
+// dropStandIn removes a grant's mount point (grantStubs) once no running
+// command uses it, unless something wrote to it meanwhile.
+func dropStandIn(path string) {
+	removeLeftover(leftEntry{Path: path, Kind: leftStandIn})
 }
 
 // NoteTemp writes down a temp file aci just made in the workspace (an

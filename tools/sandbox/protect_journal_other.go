@@ -2,12 +2,10 @@
 
 package sandbox
 
-// Stand-ins exist only under bwrap (Linux); elsewhere nothing is written
-// down.
+// Grants' mount points exist only under bwrap (Linux); elsewhere nothing
+// is written down.
 
-func makeStandIn(string, bool) bool { return false }
-
-func dropStandIn(string, uint64) {}
+func dropStandIn(string) {}
 
 func inode(string) uint64 { return 0 }
 

@@ -71,8 +71,8 @@ var protectedTable = []protectedEntry{
 
 // protectedCandidates lists the protected paths of a workspace: every
 // table row joined to the folders it applies to (patterns left as
-// patterns), and the subset that gets a stand-in where missing (at the
-// root and the working directory only). root is the git root (or the
+// patterns), and the subset aci trusts at its next start (at the root and
+// the working directory only: protectedEntry.standIn). root is the git root (or the
 // working dir), workdir the working directory; both clean and absolute.
 func protectedCandidates(root, workdir string) (all, standIns []string) {
 	chain := []string{root}
@@ -178,10 +178,9 @@ func rowMatches(name, d, path string) bool {
 }
 
 // protectedNow splits the policy's protected paths as they are on disk
-// now: existing ones (patterns expanded) to bind read-only, missing files
-// and folders to cover with an empty read-only stand-in so that a command
-// cannot create them, and missing ones without a stand-in (unguarded).
-func protectedNow(p Policy) (existing, missingFiles, missingDirs, unguarded []string) {
+// now: existing ones (patterns expanded) to bind read-only, and missing
+// ones (unguarded: one a command makes is moved out when it ends).
+func protectedNow(p Policy) (existing, unguarded []string) {
 	for _, c := range p.Protected {
 		c = strings.TrimSuffix(c, "/")
 		if strings.Contains(filepath.Base(c), "*") {
@@ -211,7 +210,7 @@ func protectedNow(p Policy) (existing, missingFiles, missingDirs, unguarded []st
 			unguarded = append(unguarded, c)
 		}
 	}
-	return existing, missingFiles, missingDirs, unguarded
+	return existing, unguarded
 }
 
 // protected says what path controls when it is one of the policy's

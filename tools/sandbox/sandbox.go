@@ -55,7 +55,7 @@ type Sandbox struct {
 	tmpDir  string // the session's private temp folder (tmp.go)
 
 	mu       sync.Mutex
-	standIns map[string]*heldStandIn // stand-ins for missing protected paths (protect_cmd.go)
+	standIns map[string]*heldStandIn // grants' mount points in the session's /tmp, in use (protect_cmd.go)
 	prot     protectState            // protected names at any depth (protect_cmd.go)
 	seal     sealState               // exec-relevant files kept as they were (seal.go)
 	outer    *Sandbox                // set for an uncontained command's: see Uncontained
@@ -167,6 +167,7 @@ func (s *Sandbox) WrapGranted(argv []string, dir string, l *Link, g Grant, extra
 	}
 	p = g.apply(s.kind, p)
 	if s.kind == Bwrap {
+		s.wantLook() // the index must know what is there now
 		p.Protected = s.protectedPresent(p.Protected)
 		p.Kept = s.keptFor(g.Read)
 		p.Sealed = s.sealedEntries()
@@ -175,12 +176,11 @@ func (s *Sandbox) WrapGranted(argv []string, dir string, l *Link, g Grant, extra
 }
 
 // Command is Wrap for a command about to start: release, called once the
-// command has ended, removes the empty stand-ins that kept missing
-// protected files from being created (protectedArgs), unless another
-// running command still uses them or something filled them meanwhile; and
-// it moves the protected files without a stand-in that appeared while the
-// command ran (made by it, most likely) into the session's temp folder,
-// and says so for each ("path ...: why").
+// command has ended, removes the mount points bwrap made in the session's
+// /tmp for a grant, unless another running command still uses them or
+// something filled them meanwhile; and it moves the protected files that
+// appeared while the command ran (made by it, most likely) into the
+// session's temp folder, and says so for each ("path ...: why").
 func (s *Sandbox) Command(argv []string, dir string, extraWritable ...string) (out []string, release func() []string, err error) {
 	return s.CommandLinked(argv, dir, nil, extraWritable...)
 }

@@ -403,7 +403,6 @@ func TestSealLetsThePersonRemoveARepository(t *testing.T) {
 	t.Cleanup(s.Close)
 	runReleased(t, s, tr.ws, "true")
 	os.RemoveAll(filepath.Join(tr.ws, "sub", "repo", ".git"))
-	time.Sleep(freshFor)
 	if _, _, notes := runReleased(t, s, tr.ws, "true"); len(notes) > 0 {
 		t.Errorf("notes: %q", notes)
 	}
@@ -462,7 +461,6 @@ func TestSealMovedAndChanged(t *testing.T) {
 	f.WriteString("[core]\n\tfsmonitor = evil\n")
 	f.Close()
 	end()
-	time.Sleep(freshFor)
 	x.look()
 	notes := s.sealCheck()
 	if b, _ := os.ReadFile(cfg); string(b) != string(before) {

@@ -81,10 +81,7 @@ func (s *Sandbox) sealRoots(protected []string) []sealRoot {
 	}
 	for _, p := range protected {
 		p = strings.TrimSuffix(p, "/")
-		s.mu.Lock()
-		standIn := s.standIns[p] != nil // aci's empty stand-in, not a file to keep
-		s.mu.Unlock()
-		if standIn || strings.Contains(filepath.Base(p), "*") {
+		if strings.Contains(filepath.Base(p), "*") {
 			continue
 		}
 		if _, err := os.Lstat(p); err == nil && within(p, ws) {

@@ -160,15 +160,33 @@ func (s *Sandbox) keptFor(read []string) []string {
 			continue
 		}
 		src := keptSource(s.tmpDir, p)
-		if _, err := os.Lstat(src); err != nil {
-			if os.MkdirAll(filepath.Dir(src), 0o700) != nil || os.WriteFile(src, nil, 0o444) != nil {
-				continue
-			}
+		if _, err := os.Lstat(src); err != nil && !makeKept(src) {
+			continue
 		}
+		s.noteKept(p, fi)
 		keptNames.Store(src, p)
 		out = append(out, p)
 	}
 	return out
+}
+
+// makeKept makes the empty stand-in src under another name, then renames
+// it into place: opening src itself to create it would count, for the
+// watch (WatchKept), as the command about to start reading the secret.
+func makeKept(src string) bool {
+	if os.MkdirAll(filepath.Dir(src), 0o700) != nil {
+		return false
+	}
+	f, err := os.CreateTemp(filepath.Dir(src), ".new-")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	if os.Chmod(f.Name(), 0o444) != nil || os.Rename(f.Name(), src) != nil {
+		os.Remove(f.Name())
+		return false
+	}
+	return true
 }
 
 // KeptBack lists the secret files present in the workspace that a
@@ -183,6 +201,7 @@ func (s *Sandbox) KeptBack() []string {
 	if x == nil || s.privateTmp() == "" {
 		return nil
 	}
+	s.wantLook()
 	s.protectedPresent(nil) // a fresh look; what it finds made is moved away as a command's look does
 	var out []string
 	for _, p := range x.secretPaths() {

@@ -110,8 +110,8 @@ func (s *Sandbox) sessionWanted() bool { return s.Kind() == Bwrap && !s.oneShot 
 
 // Spawn starts req in the session's sandbox. ok is false (with no error)
 // when the command must take the one-shot path instead: no session here,
-// or a policy delta. release, as Command's, gives back the command's
-// stand-ins and moves away the protected files it created.
+// or a policy delta. release, as Command's, moves away the protected
+// files it created.
 func (s *Sandbox) Spawn(req SpawnRequest) (p *Spawned, release func() []string, ok bool, err error) {
 	if !s.TakesInSession(req.Writable) {
 		return nil, nil, false, nil
@@ -122,6 +122,7 @@ func (s *Sandbox) Spawn(req SpawnRequest) (p *Spawned, release func() []string, 
 	}
 	// The stand-ins this command uses are counted before its bwrap makes
 	// them, so that another command ending meanwhile leaves them.
+	s.wantLook() // the index must know what is there now
 	release = s.protectCommand(nil)
 	p, err = s.spawn(sess, req)
 	if errors.Is(err, errRefused) {

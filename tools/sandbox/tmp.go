@@ -16,12 +16,6 @@ import (
 // rather than the runtime dir, which is a small RAM-backed tmpfs that
 // builds would fill.
 
-// Names of the stand-ins in the session folder.
-const (
-	standInFile = "protected-stand-in"
-	standInDir  = "protected-stand-in.d"
-)
-
 // privateTmps are the session folders this process made, for Cleanup.
 var privateTmps struct {
 	sync.Mutex
@@ -42,12 +36,6 @@ func (s *Sandbox) privateTmp() string {
 				os.RemoveAll(d)
 				return
 			}
-		}
-		// The empty stand-ins for protected files that do not exist yet
-		// (protected.go): read-only, so nothing is written through them.
-		if os.WriteFile(filepath.Join(d, standInFile), nil, 0o444) != nil || os.Mkdir(filepath.Join(d, standInDir), 0o555) != nil {
-			os.RemoveAll(d)
-			return
 		}
 		s.tmpDir = real(d)
 		privateTmps.Lock()

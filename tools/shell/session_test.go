@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/output"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -56,7 +56,7 @@ func TestPolicyDeltaTakesOneShot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := tools.NewCapture(1000, 1000)
+	out := output.NewCapture(1000, 1000)
 	p, err := startShellProc("echo granted > "+quoteForBash(filepath.Join(grant, "f")), ws, out, sh.Sandbox(), netOpts{}, []string{grant}, "")
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/output"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,7 +89,7 @@ func RunCommand(ctx context.Context, command, dir string, timeout time.Duration,
 // the network through net.
 func runCommand(ctx context.Context, command, dir string, timeout time.Duration, limit int, sb *sandbox.Sandbox, net netOpts) (RunResult, error) {
 	if limit <= 0 {
-		limit = tools.DefaultOutputLimit
+		limit = output.DefaultOutputLimit
 	}
 	startDir, err := resolveWorkDir(dir)
 	if err != nil {
@@ -121,7 +121,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 		return res, fmt.Errorf("run command: %w", err)
 	}
 
-	out := tools.NewCapture(limit, limit)
+	out := output.NewCapture(limit, limit)
 	start := time.Now()
 	kept := sb.WatchKept()
 	p, err := startShellProc(command, startDir, tee(out, net.live, ""), sb, net, []string{tmp}, leftFile, "BASH_ENV="+rcFile)
@@ -165,7 +165,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	}
 	res.Duration = time.Since(start)
 	res.Total = out.Total()
-	res.Output = tools.Secrets.Redact(out.Text(limit))
+	res.Output = net.secrets.Redact(out.Text(limit))
 	res.ExitCode = p.exitCode()
 	if b, err := os.ReadFile(pwdFile); err == nil {
 		if d := strings.TrimSuffix(string(b), "\n"); d != "" {
@@ -198,7 +198,7 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 
 // tee is out, and the writer live gives for the command (taskID: a
 // background task's), which sees each piece of output as it is read.
-func tee(out *tools.Capture, live func(string) io.Writer, taskID string) io.Writer {
+func tee(out *output.Capture, live func(string) io.Writer, taskID string) io.Writer {
 	if live == nil {
 		return out
 	}
@@ -210,7 +210,7 @@ func tee(out *tools.Capture, live func(string) io.Writer, taskID string) io.Writ
 }
 
 type teeWriter struct {
-	out  *tools.Capture
+	out  *output.Capture
 	live io.Writer
 }
 
@@ -311,7 +311,7 @@ func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net
 	sandbox.ProtectProcess()
 	// No credential variables, and no variable holding a value aci knows
 	// is secret (its key, what the workspace's .env files hold).
-	env := tools.Secrets.WithoutValues(sandbox.Environ(os.Environ()))
+	env := net.secrets.WithoutValues(sandbox.Environ(os.Environ()))
 	env = append(append(append(env, noninteractiveEnv...), sb.Env()...), extraEnv...)
 	if p, err := startInSession(command, dir, out, sb, net, writable, env); p != nil || err != nil {
 		return p, err

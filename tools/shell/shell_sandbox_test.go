@@ -5,7 +5,7 @@ package shell
 import (
 	"context"
 	"errors"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/secrets"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -230,9 +230,8 @@ func TestContainedShell(t *testing.T) {
 			t.Run("credentials and redaction", func(t *testing.T) {
 				const key = "sk-test-0123456789abcdefXYZ"
 				t.Setenv("OPENAI_API_KEY", key)
-				tools.Secrets.Add(key)
-				res, _ := sh.Run(ctx, "echo \"[$OPENAI_API_KEY]\"; echo "+key+"; printf %s "+key+" | base64", 0, 1000)
-				if strings.Contains(res.Output, key) || !strings.Contains(res.Output, "[]") || strings.Count(res.Output, tools.Redacted) != 2 {
+				res, _ := sh.Run(ctx, "echo \"[$OPENAI_API_KEY]\"; echo "+key+"; printf %s "+key+" | base64", 0, 1000, Secrets(secrets.NewRedactor(key)))
+				if strings.Contains(res.Output, key) || !strings.Contains(res.Output, "[]") || strings.Count(res.Output, secrets.Redacted) != 2 {
 					t.Errorf("output %q", res.Output)
 				}
 			})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Shell runs commands one after another in a working directory that
@@ -57,6 +58,14 @@ type runOpts struct {
 	net         netOpts
 	grant       sandbox.Grant
 	live        func(taskID string) io.Writer
+	secrets     *secrets.Redactor
+}
+
+// Secrets keeps set's values out of the command's output and environment
+// (a variable holding one is not inherited, whatever its name). Without
+// it nothing is redacted.
+func Secrets(set *secrets.Redactor) RunOption {
+	return func(o *runOpts) { o.secrets = set }
 }
 
 // OutputTo tees the command's raw output, as it arrives, to the writer
@@ -77,10 +86,14 @@ type netOpts struct {
 	// live rides along to where the process starts: where its output is
 	// teed as it arrives (OutputTo).
 	live func(taskID string) io.Writer
+	// secrets ride along too: what the output and the environment must
+	// not carry (Secrets).
+	secrets *secrets.Redactor
 }
 
-func withLive(n netOpts, live func(string) io.Writer) netOpts {
-	n.live = live
+// perRun adds to n what rides along to where the process starts.
+func perRun(n netOpts, o runOpts) netOpts {
+	n.live, n.secrets = o.live, o.secrets
 	return n
 }
 
@@ -142,7 +155,7 @@ func (s *Shell) Run(ctx context.Context, command string, timeout time.Duration, 
 	dir, gone := s.workDir()
 	start := time.Now()
 	sb, net := s.sandboxFor(opts)
-	res, err := runCommand(ctx, command, dir, timeout, limit, sb, withLive(net, options(opts).live))
+	res, err := runCommand(ctx, command, dir, timeout, limit, sb, perRun(net, options(opts)))
 	res.CwdGone = gone
 	res.LinksOut = s.links.scan(start)
 	if res.Dir != "" {
@@ -158,5 +171,5 @@ func (s *Shell) Run(ctx context.Context, command string, timeout time.Duration, 
 func (s *Shell) Start(command string, limit int, opts ...RunOption) (*Task, error) {
 	dir, _ := s.workDir()
 	sb, net := s.sandboxFor(opts)
-	return startTask(command, dir, limit, sb, withLive(net, options(opts).live))
+	return startTask(command, dir, limit, sb, perRun(net, options(opts)))
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/output"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -226,7 +226,7 @@ func TestRunHugeOutput(t *testing.T) {
 	if res.Total != size || res.ExitCode != 0 {
 		t.Errorf("total %d exit %d", res.Total, res.ExitCode)
 	}
-	if !tools.Truncated(res.Output) || len(res.Output) > limit+200 || !strings.HasPrefix(res.Output, "y\ny\n") || !strings.HasSuffix(res.Output, "y\n") ||
+	if !output.Truncated(res.Output) || len(res.Output) > limit+200 || !strings.HasPrefix(res.Output, "y\ny\n") || !strings.HasSuffix(res.Output, "y\n") ||
 		!strings.Contains(res.Output, fmt.Sprintf(" of %d shown", size)) {
 		t.Errorf("output of %d bytes not cut to %d with a note: %.100q", size, limit, res.Output)
 	}
@@ -238,7 +238,7 @@ func BenchmarkRunCommand200MB(b *testing.B) {
 	b.SetBytes(200 << 20)
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := RunCommand(context.Background(), "yes | head -c 209715200", dir, 0, tools.DefaultOutputLimit)
+		res, err := RunCommand(context.Background(), "yes | head -c 209715200", dir, 0, output.DefaultOutputLimit)
 		if err != nil || res.Total != 200<<20 {
 			b.Fatalf("total %d err %v", res.Total, err)
 		}

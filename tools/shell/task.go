@@ -2,7 +2,8 @@ package shell
 
 import (
 	"fmt"
-	"github.com/aci-dev/aci/tools"
+	"github.com/aci-dev/aci/tools/output"
+	"github.com/aci-dev/aci/tools/secrets"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -34,7 +35,7 @@ type Task struct {
 	id      string
 	command string
 	start   time.Time
-	out     *tools.Capture
+	out     *output.Capture
 	p       *shellProc
 	done    chan struct{}
 
@@ -50,6 +51,7 @@ type Task struct {
 	keptDone func() []string
 	sb       *sandbox.Sandbox
 	dir      string
+	secrets  *secrets.Redactor // kept out of what the task shows
 }
 
 // StartTask starts command in dir ("" = the current directory) and returns
@@ -63,13 +65,13 @@ func StartTask(command, dir string, limit int) (*Task, error) {
 // startTask is StartTask contained by sb (nil: not contained).
 func startTask(command, dir string, limit int, sb *sandbox.Sandbox, net netOpts) (*Task, error) {
 	if limit <= 0 {
-		limit = tools.DefaultOutputLimit
+		limit = output.DefaultOutputLimit
 	}
 	d, err := resolveWorkDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("start task: %w", err)
 	}
-	out := tools.NewCapture(limit, limit)
+	out := output.NewCapture(limit, limit)
 	t := &Task{
 		id:       "task_" + strconv.FormatInt(taskSeq.Add(1), 10),
 		command:  command,
@@ -80,6 +82,7 @@ func startTask(command, dir string, limit int, sb *sandbox.Sandbox, net netOpts)
 		exitCode: -1,
 		sb:       sb,
 		dir:      d,
+		secrets:  net.secrets,
 	}
 	t.keptDone = sb.WatchKept()
 	t.p, err = startShellProc(command, d, tee(out, net.live, t.id), sb, net, nil, "")
@@ -155,7 +158,7 @@ func (t *Task) Elapsed() time.Duration {
 func (t *Task) Tail(n int) string { return t.redacted(t.out.Tail(n)) }
 
 // redacted removes secrets from out.
-func (t *Task) redacted(out string) string { return tools.Secrets.Redact(out) }
+func (t *Task) redacted(out string) string { return t.secrets.Redact(out) }
 
 // Containment says why the sandbox likely made the ended task fail, or "".
 func (t *Task) Containment() string {

@@ -1,8 +1,10 @@
-package tools
+package output
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // takeAll writes raw in the given pieces, taking after each, and returns
@@ -38,7 +40,7 @@ func TestLiveTextJoinsWhatATerminalShows(t *testing.T) {
 		{"progress after a shown part", []string{"10%", "\r50%\n"}, "10%\n50%\n"},
 		{"secret split", []string{"key=" + secret[:7], secret[7:] + "\n"}, "key=[REDACTED]\n"},
 	} {
-		l := NewLiveText(NewRedactor(secret).Stream())
+		l := NewLiveText(secrets.NewRedactor(secret).Stream())
 		got := strings.Join(takeAll(l, tc.pieces...), "")
 		if got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)

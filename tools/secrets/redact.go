@@ -1,4 +1,4 @@
-package tools
+package secrets
 
 import (
 	"bytes"
@@ -39,10 +39,6 @@ func NewRedactor(secrets ...string) *Redactor {
 	r.Add(secrets...)
 	return r
 }
-
-// Secrets is the process's redactor, applied to command output and fetched
-// pages: aci adds its API key and the credential values it knows of.
-var Secrets = NewRedactor()
 
 // Add makes more values secret.
 func (r *Redactor) Add(secrets ...string) {

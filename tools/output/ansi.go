@@ -1,4 +1,4 @@
-package tools
+package output
 
 // StripANSI removes what only makes sense to a terminal, so the model sees
 // the text a person would see: CSI sequences (colours, cursor moves), OSC and

@@ -1,10 +1,12 @@
-package tools
+package output
 
 import (
 	"fmt"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // LiveMax bounds the raw output a LiveText holds between two takes: a
@@ -30,13 +32,13 @@ type LiveText struct {
 	closed  bool   // the command's output ended
 
 	// The taker's own.
-	carry   string        // an unfinished escape, CR or character, for the next take
-	midLine bool          // the text taken so far does not end a line
-	redact  *RedactStream // nil: no redaction
+	carry   string                // an unfinished escape, CR or character, for the next take
+	midLine bool                  // the text taken so far does not end a line
+	redact  *secrets.RedactStream // nil: no redaction
 }
 
 // NewLiveText cleans output and removes secrets with redact (nil: none).
-func NewLiveText(redact *RedactStream) *LiveText { return &LiveText{redact: redact} }
+func NewLiveText(redact *secrets.RedactStream) *LiveText { return &LiveText{redact: redact} }
 
 // Write keeps p for the next Take, as much as fits.
 func (l *LiveText) Write(p []byte) (int, error) {
