@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/tools/sandbox"
 )
 
 func writeFiles(t *testing.T, root string, files map[string]string) {
@@ -183,7 +184,48 @@ func TestReviewChangesNothingOnDisk(t *testing.T) {
 	if !strings.Contains(results, "a - b") {
 		t.Errorf("the diff did not reach the model:\n%s", results)
 	}
-	if n := strings.Count(results, `status="denied"`); n != 3 {
+	// The edit and the checkout are refused by plan mode; the redirection
+	// is refused too, or (contained) fails on the read-only workspace.
+	n := strings.Count(results, "refused in plan mode")
+	if strings.Contains(results, "calc.go: Read-only file system") {
+		n++
+	}
+	if n != 3 {
 		t.Errorf("%d refusals, want 3 (edit, echo >, git checkout):\n%s", n, results)
+	}
+}
+
+// TestReviewRedirectRefusedByContainment: /review's turn runs in plan mode
+// on real containment: a shell redirection fails on the read-only
+// workspace, the model is told of plan mode for the turn, and no plan is
+// offered after it (a review is not a plan to accept).
+func TestReviewRedirectRefusedByContainment(t *testing.T) {
+	dir := gitRepo(t)
+	if sandbox.For(dir).Kind() != sandbox.Bwrap {
+		t.Skip("no bwrap here: plan mode's containment is not tested")
+	}
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "echo broken > calc.go"}),
+		)},
+		fakeai.Reply{Content: "No findings."})
+	r := aci(t, dir, srv, "", nil, "-p", "/review", "--output-format", "stream-json")
+	if r.code != 0 {
+		t.Fatalf("code %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "calc.go")); !strings.Contains(string(data), "a + b") {
+		t.Errorf("/review changed calc.go: %q", data)
+	}
+	reqs := srv.Requests()
+	if q := reqs[0].LastUser(); !strings.Contains(q, "permission mode plan for this /review turn") {
+		t.Errorf("the model is not told /review runs in plan mode:\n%s", q)
+	}
+	if res := reqs[1].LastUser(); !strings.Contains(res, "calc.go: Read-only file system") ||
+		!strings.Contains(res, `type="plan_mode"`) || strings.Contains(res, "uncontained=true") {
+		t.Errorf("the redirection was not refused by containment, with plan mode's hint:\n%s", res)
+	}
+	if strings.Contains(r.stdout, "plan_ready") || strings.Contains(r.stdout, `"type":"mode"`) {
+		t.Errorf("/review offered a plan or changed the mode:\n%s", r.stdout)
 	}
 }

@@ -48,7 +48,7 @@ type Command struct {
 	// Problem says why the command is listed but cannot run (broken front
 	// matter, an unknown placeholder, a built-in's name).
 	Problem string
-	// ReadOnly turns run with every change to files refused (/review).
+	// ReadOnly turns run in plan mode, whatever the session's mode (/review).
 	ReadOnly bool
 
 	body   string

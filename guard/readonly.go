@@ -79,8 +79,11 @@ var gitReaders = map[string]bool{
 }
 
 func readOnlyCall(c *syntax.CallExpr) bool {
+	if len(c.Assigns) > 0 {
+		return false // X=… may set what a reader runs (PATH, GIT_EXTERNAL_DIFF)
+	}
 	if len(c.Args) == 0 {
-		return true // only assignments: they change the shell alone
+		return true
 	}
 	name := c.Args[0].Lit()
 	if name == "" {
@@ -98,8 +101,17 @@ func readOnlyCall(c *syntax.CallExpr) bool {
 	if !readers[name] {
 		return false
 	}
-	if name == "sed" {
+	switch name {
+	case "sed":
 		return readOnlySed(args)
+	case "uniq":
+		return len(operands(args)) <= 1 // a second operand is its output file
+	case "sort":
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a[1:], "o") {
+				return false // -o in a cluster (-rno out)
+			}
+		}
 	}
 	for _, a := range args {
 		for _, o := range writingOpts[name] {
@@ -183,9 +195,11 @@ func readOnlyGit(args []string) bool {
 					}
 				}
 			}
-		case "diff", "log", "show":
+		case "diff", "log", "show", "grep":
 			for _, r := range rest {
-				if r == "--output" || strings.HasPrefix(r, "--output=") || r == "--ext-diff" {
+				// --ext-diff and --textconv run configured programs; grep's -O a pager.
+				if r == "--output" || strings.HasPrefix(r, "--output=") || r == "--ext-diff" || r == "--textconv" ||
+					a == "grep" && (strings.HasPrefix(r, "-O") || strings.HasPrefix(r, "--open-files-in-pager")) {
 					return false
 				}
 			}
@@ -214,4 +228,15 @@ func wordText(w *syntax.Word) string {
 		}
 	}
 	return b.String()
+}
+
+// operands are the arguments that are not options.
+func operands(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -38,6 +38,28 @@ func TestReadOnly(t *testing.T) {
 		{"grep -r foo . ; ls", true},
 		{"tee out.txt", false},
 		{"unterminated '", false},
+		// From the read-only turn's list (/review before it ran in plan mode).
+		{"git --no-pager log --oneline -5 | head", true},
+		{"git status --short && git diff --stat 2>/dev/null", true},
+		{"git branch -a", true},
+		{"git show HEAD~1 -- x.go > /dev/null", true},
+		{"git checkout main", false},
+		{"git -c core.pager=sh log", false},
+		{"git diff --output=x", false},
+		{"git branch new-feature", false},
+		{"find . -name '*.go' | wc -l", true},
+		{"sort -rn in", true},
+		{"sort -rno out in", false},
+		{"uniq a", true},
+		{"uniq a b", false},
+		{"ls; touch x", false},
+		{"sed -f script.sed x.go", false},
+		{"GIT_EXTERNAL_DIFF=rm git diff", false},
+		{"X=1; git diff", false},
+		{"git grep -O foo", false},
+		{"git diff --textconv", false},
+		{"bash -c 'rm x'", false},
+		{"cat <<EOF > x\nhi\nEOF", false},
 	} {
 		if got := ReadOnly(tc.cmd); got != tc.want {
 			t.Errorf("ReadOnly(%q) = %v, want %v", tc.cmd, got, tc.want)

@@ -37,11 +37,21 @@ const childIntro = "You are a helper agent: another agent started you for one ta
 	"Work on the task below, then reply with your answer alone; it is all the other agent will read. " +
 	"You cannot open agents yourself."
 
+// childModeNote tells the child its permission mode, in place of the
+// mode note a session's first question gets (withModeNote).
+func childModeNote(m windows.PermMode) string {
+	if m == windows.ModePlan {
+		return " You are in plan mode: " + m.Describe() + "; read and run reading commands, change nothing, and answer with what you found."
+	}
+	return " Permission mode " + string(m) + ": " + m.Describe() + "."
+}
+
 // Spawn builds the child and starts its one turn in the background.
 func (sp childSpawner) Spawn(ctx context.Context, t windows.AgentTask, progress windows.AgentProgress) (windows.AgentRun, error) {
 	parent := sp.s
 	opt := parent.opt
 	opt.child = true
+	opt.Mode, opt.modeLimit = t.Mode, parent.mode
 	opt.Resume, opt.ResumeID = false, ""
 	opt.Say = func(string) {}
 	opt.Approver = nil
@@ -67,15 +77,8 @@ func (sp childSpawner) Spawn(ctx context.Context, t windows.AgentTask, progress 
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)
 	}
-	if t.ReadOnly != "" {
-		cs.wm.SetReadOnly(t.ReadOnly)
-	}
 	c.s = cs
-	text := childIntro
-	if t.ReadOnly != "" {
-		text += " You are in plan mode: read and run reading commands, change nothing."
-	}
-	text += "\n\nTask: " + t.Task
+	text := childIntro + childModeNote(cs.mode.Get()) + "\n\nTask: " + t.Task
 	// The turn begins here, not in the goroutine: a tell in the same batch
 	// finds it running.
 	runCtx, n, err := cs.begin(context.Background(), t.Task)

@@ -199,12 +199,13 @@ func TestAgentsRunAtOnce(t *testing.T) {
 func TestAgentPlanModeRefusesWrites(t *testing.T) {
 	for _, tc := range []struct {
 		name, params string
-		readOnly     bool // the parent's turn is read-only (/review)
+		parent       windows.PermMode // the parent's mode ("" is default)
 		written      bool
 	}{
-		{"plan by default", `{"app":"agent","target":"write out.txt"}`, false, false},
-		{"default when asked", `{"app":"agent","target":"write out.txt","mode":"default"}`, false, true},
-		{"never freer than its parent", `{"app":"agent","target":"write out.txt","mode":"default"}`, true, false},
+		{"plan by default", `{"app":"agent","target":"write out.txt"}`, "", false},
+		{"default when asked", `{"app":"agent","target":"write out.txt","mode":"default"}`, "", true},
+		{"never freer than a plan parent", `{"app":"agent","target":"write out.txt","mode":"default"}`, windows.ModePlan, false},
+		{"a yes parent's child is default", `{"app":"agent","target":"write out.txt","mode":"default"}`, windows.ModeYes, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := script{
@@ -214,8 +215,8 @@ func TestAgentPlanModeRefusesWrites(t *testing.T) {
 					"finished"),
 			}
 			s, _, srv, work := agentSession(t, sc, 0)
-			if tc.readOnly {
-				s.Windows().SetReadOnly("/review changes nothing")
+			if tc.parent != "" {
+				s.SetMode(tc.parent)
 			}
 			if _, err := s.Run(context.Background(), "go"); err != nil {
 				t.Fatal(err)
@@ -228,6 +229,9 @@ func TestAgentPlanModeRefusesWrites(t *testing.T) {
 			refused := strings.Contains(body(kid[len(kid)-1]), `status="denied"`)
 			if refused == tc.written {
 				t.Errorf("child's write refused: %v\n%s", refused, body(kid[len(kid)-1]))
+			}
+			if !tc.written && !strings.Contains(body(kid[len(kid)-1]), "refused in plan mode") {
+				t.Errorf("the child's refusal is not plan mode's:\n%s", body(kid[len(kid)-1]))
 			}
 		})
 	}

@@ -17,7 +17,7 @@ type Prompt struct {
 	Typed   string // what the person typed: what the turn shows
 	Text    string // what the model reads
 	Command string // the command's name, "" for a plain question
-	// ReadOnly runs the turn with every change refused (/review).
+	// ReadOnly runs the turn in plan mode (/review; review.go).
 	ReadOnly bool
 	Model    string // the turn's model, "" for the session's
 	// Images are the pictures the question names with @path (images.go).
@@ -94,14 +94,10 @@ func (s *Session) runPrompt(ctx context.Context, p Prompt) (string, error) {
 	return s.agent.Run(ctx, p.Text)
 }
 
-// applyPrompt sets up the turn as its command asks (read-only, another
-// model) and returns what puts the session back.
+// applyPrompt sets up the turn as its command asks (another model; a
+// read-only turn's plan mode is set before, by readOnlyMode) and returns what puts the session back.
 func (s *Session) applyPrompt(p Prompt) func() {
 	var undo []func()
-	if p.ReadOnly {
-		s.wm.SetReadOnly("/" + p.Command + " changes nothing")
-		undo = append(undo, func() { s.wm.SetReadOnly("") })
-	}
 	if ms, ok := s.client.(modelSetter); ok && p.Model != "" && p.Model != ms.Model() {
 		old := ms.Model()
 		ms.SetModel(p.Model)

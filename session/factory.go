@@ -102,7 +102,8 @@ type Options struct {
 	// transcript could not be written, MCP configuration problems).
 	Say func(string)
 
-	child bool // an agent window's conversation: no agents of its own (child.go)
+	child     bool                // an agent window's conversation: no agents of its own (child.go)
+	modeLimit *windows.ModeSwitch // a child's mode is never freer than its parent's
 }
 
 // ErrUsage marks a session that cannot start as asked (an unknown id).
@@ -244,7 +245,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		env.Approver = windows.ApproverFunc(s.approve)
 	}
 	env.Live = s.liveOutput
-	s.mode = windows.NewModeSwitch(opt.Mode)
+	s.mode = windows.NewModeSwitch(opt.Mode).Under(opt.modeLimit)
 	env.Mode, env.Approver = s.mode, s.yesApprover(env.Approver)
 	s.loadPolicy(&env)
 	s.diagnostics(&env)

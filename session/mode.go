@@ -32,14 +32,32 @@ var ErrNoPlan = errors.New("no plan is waiting to be accepted (the last turn did
 // AcceptedPlanQuestion is the question that carries out an accepted plan.
 const AcceptedPlanQuestion = "The plan is accepted: carry it out now."
 
-// Mode is the session's permission mode.
-func (s *Session) Mode() windows.PermMode { return s.mode.Get() }
+// Mode is the session's permission mode as the person chose it: during
+// /review's turn, which runs in plan mode, the one that comes back after it.
+func (s *Session) Mode() windows.PermMode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.readOnlyTurn != "" {
+		return s.afterReadOnly
+	}
+	return s.mode.Get()
+}
 
 // SetMode changes the permission mode; the model is told at its next
 // question. Everyone watching gets a mode event.
 func (s *Session) SetMode(m windows.PermMode) {
 	s.mu.Lock()
 	s.planReady = false
+	if s.readOnlyTurn != "" {
+		// /review's turn keeps plan mode; m follows it (review.go).
+		changed := s.afterReadOnly != m
+		s.afterReadOnly = m
+		s.mu.Unlock()
+		if changed {
+			s.publish(ModeEvent{Mode: m})
+		}
+		return
+	}
 	s.mu.Unlock()
 	if s.mode.Set(m) {
 		s.publish(ModeEvent{Mode: m})
@@ -74,14 +92,17 @@ func (s *Session) AcceptPlan() (string, error) {
 func (s *Session) withModeNote(question string) string {
 	m := s.mode.Get()
 	s.mu.Lock()
-	told, accepted := s.toldMode, s.planAccepted
+	told, accepted, review := s.toldMode, s.planAccepted, s.readOnlyTurn
 	s.toldMode, s.planAccepted, s.planReady = m, false, false
 	s.mu.Unlock()
-	if told == m || told == "" && m == windows.ModeDefault {
-		return question
+	if told == m || told == "" && m == windows.ModeDefault || s.opt.child {
+		return question // a child is told its mode with its task (child.go)
 	}
 	note := "[aci: permission mode " + string(m) + ": " + m.Describe() + ".]"
 	switch {
+	case m == windows.ModePlan && review != "":
+		note = "[aci: permission mode plan for this " + review + " turn: " + m.Describe() + ", whatever you try. " +
+			"Answer with your findings; the person's mode comes back after this turn.]"
 	case m == windows.ModePlan:
 		note = "[aci: permission mode plan: " + m.Describe() + ", whatever you try. Investigate what you need, " +
 			"then end your answer with a plan: numbered steps, the files you would change and how you would check the result. " +
@@ -94,7 +115,11 @@ func (s *Session) withModeNote(question string) string {
 
 // endPlanTurn marks a plan turn that ended well: its answer is the plan.
 func (s *Session) endPlanTurn(err error) {
-	if err != nil || s.mode.Get() != windows.ModePlan {
+	s.mu.Lock()
+	review := s.readOnlyTurn != ""
+	s.mu.Unlock()
+	// A child's answer goes to its parent, and /review's is a review: neither is a plan to accept.
+	if err != nil || s.mode.Get() != windows.ModePlan || s.opt.child || review {
 		return
 	}
 	s.mu.Lock()

@@ -95,17 +95,19 @@ type Session struct {
 
 	stopTicker chan struct{}
 
-	mode         *windows.ModeSwitch // the permission mode (mode.go)
-	toldMode     windows.PermMode    // the mode the model was last told of
-	planReady    bool                // the last turn ended in plan mode
-	planAccepted bool                // the next question carries out a plan
-	policy       settings.Policy     // the settings' permissions and hooks (rules.go)
-	rules        *rules.Set
-	trusted      bool          // the project's hooks and MCP servers may run (trust.go)
-	hooks        *hooks.Runner // nil: no hooks (hooks.go)
-	startContext string        // what SessionStart hooks said, for the first question
-	childUsage   []Usage       // agents' usage not yet in a turn's result (child.go), under mu
-	childAsking  chan struct{} // held while an agent's question is asked (child.go), made under mu
+	mode          *windows.ModeSwitch // the permission mode (mode.go)
+	toldMode      windows.PermMode    // the mode the model was last told of
+	readOnlyTurn  string              // "/review" while a read-only command's turn runs in plan mode (review.go)
+	afterReadOnly windows.PermMode    // the person's mode, back after that turn
+	planReady     bool                // the last turn ended in plan mode
+	planAccepted  bool                // the next question carries out a plan
+	policy        settings.Policy     // the settings' permissions and hooks (rules.go)
+	rules         *rules.Set
+	trusted       bool          // the project's hooks and MCP servers may run (trust.go)
+	hooks         *hooks.Runner // nil: no hooks (hooks.go)
+	startContext  string        // what SessionStart hooks said, for the first question
+	childUsage    []Usage       // agents' usage not yet in a turn's result (child.go), under mu
+	childAsking   chan struct{} // held while an agent's question is asked (child.go), made under mu
 }
 
 type callInfo struct {
@@ -274,6 +276,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
 	answer, err := "", error(nil)
+	restoreMode := s.readOnlyMode(p)
 	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
 		err = herr
 	} else {
@@ -284,6 +287,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 		s.stopChildren() // an interrupted turn stops its agents
 	}
 	s.endPlanTurn(err)
+	restoreMode()
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
 	if err == nil {

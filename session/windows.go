@@ -163,13 +163,13 @@ type Info struct {
 
 // Info describes the session now.
 func (s *Session) Info() Info {
-	ws := s.WindowList()
+	ws, mode := s.WindowList(), s.Mode()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	turns := turnsCopy(s.turns)
 	return Info{
 		ID: s.id, Model: s.model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
-		Turns: turns, Windows: ws, Mode: string(s.mode.Get()), PlanReady: s.planReady && s.mode.Get() == "plan",
+		Turns: turns, Windows: ws, Mode: string(mode), PlanReady: s.planReady && s.mode.Get() == "plan",
 		Usage: map[string]int64{"prompt_tokens": s.usage.PromptTokens, "completion_tokens": s.usage.CompletionTokens,
 			"cached_tokens": s.usage.CachedTokens, "steps": int64(s.steps)},
 		Cost: costInfo(s.money.total),

@@ -19,10 +19,10 @@ import (
 
 // AgentTask is what a child agent is asked to do.
 type AgentTask struct {
-	ID       string // its window's id, which marks its questions
-	Task     string
-	Model    string // "" is the parent's
-	ReadOnly string // why the child changes nothing ("" lets it change files, asking as the parent does)
+	ID    string // its window's id, which marks its questions
+	Task  string
+	Model string   // "" is the parent's
+	Mode  PermMode // the child's permission mode: plan, or what default narrows to under the parent's
 }
 
 // AgentProgress is told how a child goes; the agent window implements it.
@@ -60,7 +60,7 @@ func AgentApp(sp Spawner) func(*Env) App {
 			Target:  "the task, said fully",
 			Started: true,
 			Open: func(ctx context.Context, id, target string) (Window, string, error) {
-				return openAgent(ctx, sp, id, target)
+				return openAgent(ctx, sp, env.Mode, id, target)
 			},
 		}
 	}
@@ -73,7 +73,7 @@ type agentStep struct {
 
 type agentWindow struct {
 	id, task string
-	readOnly string
+	mode     PermMode
 	run      AgentRun
 	done     chan struct{}
 
@@ -85,29 +85,18 @@ type agentWindow struct {
 	err    error
 }
 
-func openAgent(ctx context.Context, sp Spawner, id, task string) (Window, string, error) {
+func openAgent(ctx context.Context, sp Spawner, parent *ModeSwitch, id, task string) (Window, string, error) {
 	task = strings.TrimSpace(task)
 	if task == "" {
 		return nil, "", errors.New("an agent needs a task: open it with the task as target")
 	}
-	info := openInfoFrom(ctx)
-	mode := info.args.String("mode")
-	var note string
-	t := AgentTask{ID: id, Task: task, Model: info.args.String("model")}
-	switch mode {
-	case "", "plan":
-		mode = "plan"
-		t.ReadOnly = id + " runs in plan mode"
-	case "default":
-		if info.readOnly != "" {
-			mode = "plan"
-			t.ReadOnly = info.readOnly
-			note = "plan mode: this turn changes nothing, so neither does the agent"
-		}
-	default:
-		return nil, "", fmt.Errorf("unknown mode %q for an agent: plan (read-only, the default) or default", mode)
+	args := openArgsFrom(ctx)
+	mode, note, err := agentMode(args.String("mode"), parent.Get())
+	if err != nil {
+		return nil, "", err
 	}
-	w := &agentWindow{id: id, task: task, readOnly: t.ReadOnly, done: make(chan struct{})}
+	t := AgentTask{ID: id, Task: task, Model: args.String("model"), Mode: mode}
+	w := &agentWindow{id: id, task: task, mode: mode, done: make(chan struct{})}
 	run, err := sp.Spawn(ctx, t, w)
 	if err != nil {
 		return nil, "", err
@@ -116,9 +105,9 @@ func openAgent(ctx context.Context, sp Spawner, id, task string) (Window, string
 	w.run = run
 	w.mu.Unlock()
 	if note == "" {
-		note = mode + " mode; running in the background (wait for its answer, or go on)"
+		note = string(mode) + " mode"
 	}
-	return w, note, nil
+	return w, note + "; running in the background (wait for its answer, or go on)", nil
 }
 
 func (w *agentWindow) ID() string  { return w.id }
@@ -167,8 +156,11 @@ func (w *agentWindow) View() View {
 	default:
 		b.WriteString("answered")
 	}
-	if w.readOnly != "" {
+	switch w.mode {
+	case ModePlan:
 		b.WriteString(" (plan: read-only)")
+	case ModeAsk:
+		b.WriteString(" (ask mode)")
 	}
 	fmt.Fprintf(&b, " · %d %s", len(w.steps), plural(len(w.steps), "action"))
 	if len(w.steps) > 0 {
@@ -315,24 +307,15 @@ func (l *launcher) withAgentParams(actions []Action) []Action {
 	return actions
 }
 
-// openInfo is what launcher.open passes to an app's Open besides the
-// target: its other parameters, and why the manager refuses changes now.
-type openInfo struct {
-	args     Args
-	readOnly string
+// openArgsKey carries open's other parameters to an app's Open.
+type openArgsKey struct{}
+
+// withOpenArgs puts open's parameters into ctx.
+func withOpenArgs(ctx context.Context, args Args) context.Context {
+	return context.WithValue(ctx, openArgsKey{}, args)
 }
 
-type openInfoKey struct{}
-
-// withOpenInfo puts open's parameters and the read-only reason into ctx.
-func (m *Manager) withOpenInfo(ctx context.Context, args Args) context.Context {
-	m.mu.Lock()
-	ro := m.readOnly
-	m.mu.Unlock()
-	return context.WithValue(ctx, openInfoKey{}, openInfo{args: args, readOnly: ro})
-}
-
-func openInfoFrom(ctx context.Context) openInfo {
-	info, _ := ctx.Value(openInfoKey{}).(openInfo)
-	return info
+func openArgsFrom(ctx context.Context) Args {
+	args, _ := ctx.Value(openArgsKey{}).(Args)
+	return args
 }

@@ -324,9 +324,10 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	if err != nil && !res.Canceled {
 		return Fail("%v", err)
 	}
+	plan := w.planContainment(&res)
 	w.mu.Lock()
 	w.seq++
-	w.runs = append(w.runs, &bashRun{seq: w.seq, command: command, res: res, hints: joinHints(runHints(res, timeout), w.privateTmpHint(res.Output, named))})
+	w.runs = append(w.runs, &bashRun{seq: w.seq, command: command, res: res, hints: joinHints(plan, runHints(res, timeout), w.privateTmpHint(res.Output, named))})
 	w.pruneRuns()
 	w.mu.Unlock()
 	// The output reaches the model once, in the window's rendering that

@@ -50,6 +50,6 @@ func (l *launcher) open(ctx context.Context, args Args) Result {
 	if w := l.m.findOpen(app, target); w != nil && target != "" && app != "bash" && app != "agent" {
 		return OK("opened %s (it was already open)", w.ID())
 	}
-	_, res := l.m.Open(l.m.withOpenInfo(ctx, args), app, target)
+	_, res := l.m.Open(withOpenArgs(ctx, args), app, target)
 	return res
 }

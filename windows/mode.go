@@ -81,6 +81,7 @@ func (m PermMode) Describe() string {
 type ModeSwitch struct {
 	mu       sync.Mutex
 	mode     PermMode
+	limit    *ModeSwitch // a child's mode is never freer than this (mode_limit.go)
 	onChange []func(PermMode)
 }
 
@@ -93,11 +94,15 @@ func (s *ModeSwitch) Get() PermMode {
 		return ModeDefault
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.mode == "" {
-		return ModeDefault
+	m, limit := s.mode, s.limit
+	s.mu.Unlock()
+	if m == "" {
+		m = ModeDefault
 	}
-	return s.mode
+	if limit != nil {
+		m = Narrower(m, limit.Get())
+	}
+	return m
 }
 
 // Set changes the mode and tells those watching; it reports whether it
@@ -130,7 +135,7 @@ func (s *ModeSwitch) OnChange(f func(PermMode)) {
 // planRefusal is the result of an action plan mode does not allow.
 func planRefusal(what string) *Result {
 	return &Result{Status: protocol.StatusDenied, Text: "refused in plan mode: " + what +
-		" (nothing may change until the person accepts a plan; finish investigating and end your answer with the plan)"}
+		" (nothing may change in this mode: investigate by reading, then say what you would change)"}
 }
 
 // commandGate applies the mode to a command the guard judged v: in plan
