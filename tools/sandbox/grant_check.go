@@ -55,11 +55,22 @@ func (e *EffectCheck) Missed() []string {
 		switch {
 		case f.Gone && e.before[i] != nil && err == nil && os.SameFile(e.before[i], now):
 			out = append(out, f.Path+" is still there on the machine, not deleted or moved: "+e.why(f.Path))
-		case !f.Gone && e.before[i] == nil && err != nil:
+		case !f.Gone && e.before[i] == nil && err != nil && !e.removed(f.Path):
 			out = append(out, f.Path+" was not written on the machine: "+e.why(f.Path))
 		}
 	}
 	return out
+}
+
+// removed reports a path the command also deletes or moves away (echo >
+// f.tmp && mv f.tmp f): its absence afterwards is what was asked.
+func (e *EffectCheck) removed(path string) bool {
+	for _, f := range e.effects {
+		if f.Gone && within(path, f.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 // why explains a missed effect on path: a link on its way made while the

@@ -26,11 +26,13 @@ func TestGrantEffectCheck(t *testing.T) {
 	priv := base + "-private"
 	j := func(p string) string { return filepath.Join(base, p) }
 	effects := []Effect{{Path: j("gone"), Gone: true}, {Path: j("kept"), Gone: true}, {Path: j("again"), Gone: true},
-		{Path: j("new"), Gone: false}, {Path: j("w/f"), Gone: false}}
+		{Path: j("new"), Gone: false}, {Path: j("w/f"), Gone: false},
+		{Path: j("tmpf"), Gone: false}, {Path: j("tmpf"), Gone: true}}
 	g := Grant{Write: []string{base}}
 	check := s.CheckEffects(g.Write, effects)
 	script := "rm -rf " + j("gone") + " " + j("again") + " && mkdir " + j("again") + " && echo x > " + j("new") +
-		" && mkdir -p " + priv + " && ln -s " + priv + " " + j("w") + " && echo y > " + j("w/f")
+		" && mkdir -p " + priv + " && ln -s " + priv + " " + j("w") + " && echo y > " + j("w/f") +
+		" && echo z > " + j("tmpf") + " && rm " + j("tmpf")
 	if out, code := runGranted(t, s, tr.ws, script, g); code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
@@ -40,7 +42,7 @@ func TestGrantEffectCheck(t *testing.T) {
 			t.Errorf("missed lacks %q:\n%s", want, missed)
 		}
 	}
-	for _, not := range []string{j("gone"), j("again"), j("new") + " "} {
+	for _, not := range []string{j("gone"), j("again"), j("new") + " ", j("tmpf")} {
 		if strings.Contains(missed, not) {
 			t.Errorf("missed names %s, which reached the machine:\n%s", not, missed)
 		}
