@@ -96,10 +96,10 @@ func (c *cmdChecker) writeWhy(a shArg) string {
 	}
 	real := c.env.real(p, true)
 	if why := c.env.persistWhy(p); why != "" {
-		return c.granted(why, grantWrite(real))
+		return c.granted(why, c.effect(real, false, grantWrite(real)))
 	}
 	if why := c.env.persistWhy(real); why != "" {
-		return c.granted(why, grantWrite(real))
+		return c.granted(why, c.effect(real, false, grantWrite(real)))
 	}
 	switch c.env.zoneOf(real) {
 	case zoneWork, zoneRoot, zoneScratch:
@@ -109,10 +109,10 @@ func (c *cmdChecker) writeWhy(a shArg) string {
 	}
 	for _, d := range []string{"/etc", "/usr", "/boot", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/sys", "/proc", "/var", "/System", "/Library"} {
 		if pathWithin(real, d) {
-			return c.granted("writes into system directory "+d, grantWrite(real))
+			return c.granted("writes into system directory "+d, c.effect(real, false, grantWrite(real)))
 		}
 	}
-	return c.granted("writes outside the workspace", grantWrite(real))
+	return c.granted("writes outside the workspace", c.effect(real, false, grantWrite(real)))
 }
 
 var safeDevices = nameSet("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
@@ -223,7 +223,7 @@ func (c *cmdChecker) deleteWhy(a shArg, recursive bool) string {
 		}
 		return "recursively deletes workspace sources"
 	}
-	return c.granted("deletes outside the workspace", grantDelete(real))
+	return c.granted("deletes outside the workspace", c.effect(real, true, grantDelete(real)))
 }
 
 // createdHere reports a path this command created or moved something to
@@ -272,7 +272,7 @@ func (c *cmdChecker) moveWhy(a shArg) string {
 	case zoneHome:
 		return c.granted("moves the home directory", "/")
 	}
-	return c.granted("moves files outside the workspace", grantDelete(real))
+	return c.granted("moves files outside the workspace", c.effect(real, true, grantDelete(real)))
 }
 
 func ruleRm(c *cmdChecker, in *guardCall) string {

@@ -23,6 +23,7 @@ type grantState struct {
 	grantWhys  map[string]bool
 	grantFound *guardFinding
 	machine    []string
+	effects    []Effect
 }
 
 // maxGrantPaths bounds the lists a verdict carries.

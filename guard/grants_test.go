@@ -112,3 +112,20 @@ func indexOf(s, sub string) int {
 	}
 	return -1
 }
+
+// A granted command's verdict names what it deletes, moves away or
+// writes outside the workspace, for the check after it ran.
+func TestVerdictGrantEffects(t *testing.T) {
+	work, out := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(out, "old"), 0o755)
+	g := New(Env{Home: t.TempDir(), TempDirs: []string{"/tmp", "/var/tmp"}, Cwd: work})
+	cmd := "rm -rf " + filepath.Join(out, "old") + "; echo x > " + filepath.Join(out, "new.txt") + "; mv " + filepath.Join(out, "m") + " ."
+	v := g.Check(cmd, work)
+	want := []Effect{{Path: filepath.Join(out, "old"), Gone: true}, {Path: filepath.Join(out, "new.txt")}, {Path: filepath.Join(out, "m"), Gone: true}}
+	if !v.Dangerous || !slices.Equal(v.Effects, want) {
+		t.Errorf("%s: effects %v, want %v", cmd, v.Effects, want)
+	}
+	if v := g.Check("rm -rf ~", work); len(v.Effects) != 0 {
+		t.Errorf("rm -rf ~ (run outside the sandbox): effects %v", v.Effects)
+	}
+}

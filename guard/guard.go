@@ -28,6 +28,10 @@ type Verdict struct {
 	// part of each): a contained command, which sees its session's own
 	// /tmp, must be shown these real ones. Set whether dangerous or not.
 	Machine []string
+	// Effects are the paths outside the workspace the command deletes,
+	// moves away or writes, as judged (grants_effects.go): once it ran
+	// with Writes granted, the caller can check they happened.
+	Effects []Effect
 }
 
 // checkCommand walks command with the anchors env.
@@ -61,7 +65,7 @@ func checkCommand(env *guardPaths, command string) Verdict {
 	if g := c.shared.grantFound; g != nil && g != c.found {
 		reason += "; and " + shortReason(g.label) + ": " + g.why
 	}
-	return Verdict{Dangerous: true, Reason: reason, Part: part, Writes: c.shared.grants, Machine: c.shared.machine}
+	return Verdict{Dangerous: true, Reason: reason, Part: part, Writes: c.shared.grants, Machine: c.shared.machine, Effects: c.shared.effects}
 }
 
 // guardStrict makes the safety-net recover re-panic, so fuzzing finds the

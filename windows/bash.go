@@ -254,13 +254,14 @@ func taskStatus(t *shell.Task) string {
 // once allowed, a command asked about for what it writes outside the
 // workspace gets just that access (bash_grant.go).
 func (w *bashWindow) approve(ctx context.Context, command string, args Args) ([]shell.RunOption, *Result) {
-	opts, _, refused := w.approveNamed(ctx, command, args)
+	opts, _, _, refused := w.approveNamed(ctx, command, args)
 	return opts, refused
 }
 
 // approveNamed is approve that also returns the machine's /tmp paths the
-// command names, which it is shown (for privateTmpHint).
-func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args) ([]shell.RunOption, []string, *Result) {
+// command names, which it is shown (for privateTmpHint), and what a
+// granted command is to change on the machine (bash_effects.go).
+func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args) ([]shell.RunOption, []string, grantEffects, *Result) {
 	var opts []shell.RunOption
 	v := w.env.Guard.Check(command, w.shell.Dir())
 	grant, says, outside := w.grantFor(v, args.Bool("uncontained"))
@@ -273,14 +274,14 @@ func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args
 	}
 	v.Reason += says
 	if modeOpts, refused, ok := w.commandGate(ctx, &v, command, args.Bool("uncontained")); ok {
-		return modeOpts, v.Machine, refused
+		return modeOpts, v.Machine, grantEffects{}, refused
 	}
 	if grant != nil {
 		opts = append(opts, grant)
 	}
 	reads, readFiles, fail := w.readGrant(command, args, &v)
 	if fail != nil {
-		return nil, nil, fail
+		return nil, nil, grantEffects{}, fail
 	}
 	if reads != nil {
 		opts = append(opts, reads)
@@ -295,10 +296,11 @@ func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args
 			v = guard.Verdict{Dangerous: true, Reason: "run outside the sandbox" + openNetwork(w.shell)}
 		}
 	}
+	eff := effectsOf(v, grant != nil && !outside && !args.Bool("uncontained"))
 	if !v.Dangerous {
-		return opts, v.Machine, nil
+		return opts, v.Machine, eff, nil
 	}
-	return opts, v.Machine, w.env.askReads(ctx, ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part}, readFiles)
+	return opts, v.Machine, eff, w.env.askReads(ctx, ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part}, readFiles)
 }
 
 func (w *bashWindow) run(ctx context.Context, args Args) Result {
@@ -314,11 +316,12 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	if timeout > maxTimeout {
 		timeout, note = maxTimeout, " (timeout capped at 600 s; use start for longer jobs)"
 	}
-	opts, named, refused := w.approveNamed(ctx, command, args)
+	opts, named, eff, refused := w.approveNamed(ctx, command, args)
 	if refused != nil {
 		return *refused
 	}
 	w.beforeCommand()
+	check := w.shell.Sandbox().CheckEffects(eff.writes, eff.list)
 	index := gitscan.IndexStamp(w.shell.Dir()) // for stagedWhy (bash_publish.go)
 	res, err := w.shell.Run(ctx, command, timeout, w.env.OutputLimit, append(opts, w.netOption(command, false), w.liveOption(), shell.Secrets(w.env.Secrets))...)
 	if err != nil && !res.Canceled {
@@ -348,6 +351,8 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 	if kept := w.keptText(res.KeptBack); kept != "" {
 		text += "; " + kept
 	}
+	missed := missedText(check, res)
+	text += missed
 	out := strings.TrimRight(res.Output, "\n")
 	if out == "" {
 		text += "; no output"
@@ -356,7 +361,7 @@ func (w *bashWindow) run(ctx context.Context, args Args) Result {
 		text += fmt.Sprintf("; %d %s of output, shown in %s", n, plural(n, "line"), w.id)
 	}
 	code := res.ExitCode
-	r := Result{Status: protocol.StatusOK, Text: text, Output: out, Failed: res.ExitCode != 0 || res.TimedOut || res.Canceled, ExitCode: &code}
+	r := Result{Status: protocol.StatusOK, Text: text, Output: out, Failed: res.ExitCode != 0 || res.TimedOut || res.Canceled || missed != "", ExitCode: &code}
 	if res.TimedOut || res.Canceled {
 		// The command did not finish: the model must not read it as done.
 		r.Status = protocol.StatusError
