@@ -46,6 +46,10 @@ type Record struct {
 	Call    *CallRecord           `json:"call,omitempty"`
 	Usage   *Usage                `json:"usage,omitempty"`
 	Windows []windows.WindowState `json:"windows,omitempty"`
+	// ID and Event: one of the session's typed events as its one wire
+	// encoding gave it (event records, eventlog.go).
+	ID    int64           `json:"id,omitempty"`
+	Event json.RawMessage `json:"event,omitempty"`
 }
 
 // CallRecord is one tool call and its outcome.
@@ -71,6 +75,9 @@ type Transcript struct {
 	Path   string
 	// dropped counts the cut last lines removed when it was opened.
 	dropped int
+	// waiting are event records written before the file was made: a
+	// session in which nothing but events happened leaves no file.
+	waiting []Record
 	// imageBytes counts the picture bytes written, against transcriptImageCap.
 	imageBytes int
 }
@@ -172,17 +179,24 @@ func (t *Transcript) createLocked() error {
 	if err := t.writeLocked(meta); err != nil {
 		return err
 	}
+	if err := t.flushWaitingLocked(); err != nil {
+		return err
+	}
 	pruneSessions(filepath.Dir(t.Path), meta.Workdir, keptSessions)
 	return nil
 }
 
 func (t *Transcript) writeLocked(r Record) error {
 	t.capImages(&r)
-	data, err := json.Marshal(r)
-	if err != nil {
+	// HTML is not escaped: an event record keeps its event's bytes as
+	// they were sent ("a && b" stays as it is).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
 		return fmt.Errorf("encode transcript record: %w", err)
 	}
-	line := string(data)
+	line := strings.TrimSuffix(b.String(), "\n")
 	if t.secret != "" && len(t.secret) >= 8 {
 		line = strings.ReplaceAll(line, t.secret, "[redacted]")
 	}
@@ -238,7 +252,12 @@ type Session struct {
 	// Damaged counts the lines that were not a whole record and were
 	// dropped: a last line cut by a crash (see dropCutTail).
 	Damaged int
-	asked   int // questions since the last reset, matched to Turns
+	// Events are the session's typed events as they were sent, in order
+	// (eventlog.go); LastEventID is the highest id given, reset or not.
+	Events      []StoredEvent
+	LastEventID int64
+	asked       int
+	logged      bool // it has event records (older transcripts have none) // questions since the last reset, matched to Turns
 }
 
 // TurnInfo is one question and its final answer ("" while unanswered, or
@@ -400,6 +419,8 @@ func replay(path string) (Session, string, error) {
 			s.Summary, s.History, s.Windows, s.Shown, s.Turns, s.asked, s.Questions = "", nil, nil, nil, nil, 0, 0
 		case "windows":
 			s.Windows = r.Windows
+		case "event":
+			s.addEvent(r)
 		}
 	}
 	if workdir == "" {
@@ -413,6 +434,7 @@ func replay(path string) (Session, string, error) {
 		}
 	}
 	s.fillParams()
+	s.synthesizeEvents()
 	return s, workdir, sc.Err()
 }
 

@@ -1,0 +1,164 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// The transcript is also the log of the session's typed events: each one
+// a person or program saw goes in an event record,
+// {"type":"event","id":N,"event":<its one wire encoding>}, beside the
+// records the conversation needs to resume. The session writes them
+// (session/eventlog.go); every reader of a past session (the page, the
+// server's history and replay, the REPL, ACP) reads them back from here.
+
+// StoredEvent is one event as a transcript keeps it: its id, its type
+// and its wire encoding, byte for byte as it was sent.
+type StoredEvent struct {
+	ID   int64
+	Type string
+	Data json.RawMessage
+}
+
+// maxWaitingEvents bounds the event records kept while no file exists
+// yet (events of a session that has not asked anything).
+const maxWaitingEvents = 1000
+
+// WriteEvent appends one event record: id is its id in the session, data
+// its wire encoding. Before the transcript's file exists (nothing asked
+// yet) records wait in memory and go first once it is made, so that a
+// session in which nothing happened still leaves no file.
+func (t *Transcript) WriteEvent(id int64, data []byte) error {
+	if t == nil {
+		return nil
+	}
+	if !json.Valid(data) {
+		return errors.New("write event record: not JSON")
+	}
+	r := Record{Type: "event", Time: time.Now().UTC().Format(time.RFC3339), ID: id, Event: json.RawMessage(data)}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.f == nil {
+		if t.meta == nil {
+			return errors.New("write transcript: it is closed")
+		}
+		if len(t.waiting) < maxWaitingEvents {
+			t.waiting = append(t.waiting, r)
+		}
+		return nil
+	}
+	return t.writeLocked(r)
+}
+
+// flushWaitingLocked writes the event records that waited for the file.
+func (t *Transcript) flushWaitingLocked() error {
+	w := t.waiting
+	t.waiting = nil
+	for _, r := range w {
+		if err := t.writeLocked(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addEvent keeps an event record read back from a transcript.
+func (s *Session) addEvent(r Record) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if len(r.Event) == 0 || json.Unmarshal(r.Event, &head) != nil || head.Type == "" {
+		s.Damaged++
+		return
+	}
+	s.Events = append(s.Events, StoredEvent{ID: r.ID, Type: head.Type, Data: r.Event})
+	s.LastEventID = max(s.LastEventID, r.ID)
+	s.logged = true
+}
+
+// synthesizeEvents gives a transcript written before event records (an
+// old one) the events its records tell: each question's turn, the model's
+// words, each call with how it ended, the steered messages and a result
+// per turn. What old transcripts never kept (approvals, per-turn figures,
+// cancel marks, window contents) stays unknown.
+func (s *Session) synthesizeEvents() {
+	if s.logged {
+		return
+	}
+	actions := map[string]ActionInfo{}
+	for _, t := range s.Turns {
+		for _, a := range t.Actions {
+			actions[a.CallID] = a
+		}
+	}
+	turn := 0
+	add := func(v any) {
+		data, err := json.Marshal(v)
+		if err != nil {
+			return
+		}
+		var head struct {
+			Type string `json:"type"`
+		}
+		json.Unmarshal(data, &head)
+		s.LastEventID++
+		s.Events = append(s.Events, StoredEvent{ID: s.LastEventID, Type: head.Type, Data: data})
+	}
+	end := func() {
+		if turn == 0 {
+			return
+		}
+		answer := ""
+		if turn <= len(s.Turns) {
+			answer = s.Turns[turn-1].Answer
+		}
+		add(oldResult{Type: "result", Result: answer, SessionID: s.ID, Denials: []any{}})
+	}
+	for _, it := range s.Shown {
+		switch it.Kind {
+		case "question":
+			end()
+			turn++
+			add(map[string]any{"type": "turn", "turn": turn, "question": it.Text})
+		case "answer":
+			add(map[string]any{"type": "text", "text": it.Text})
+		case "steer":
+			add(map[string]any{"type": "steer", "turn": turn, "text": it.Text, "step": 0})
+		case "call":
+			c := it.Call
+			params := it.Params
+			if params == nil {
+				params = map[string]json.RawMessage{}
+			}
+			add(map[string]any{"type": "tool_call", "call_id": c.ID, "window_id": c.WindowID, "action_id": c.ActionID, "params": params})
+			res := map[string]any{"type": "tool_result", "call_id": c.ID, "status": c.Status, "text": ""}
+			if a, ok := actions[c.ID]; ok && a.Output != "" {
+				res["output"] = a.Output
+			}
+			add(res)
+		}
+	}
+	end()
+}
+
+// oldResult is the result event an old transcript's turn is given: its
+// answer, with no figures (they were never kept).
+type oldResult struct {
+	Type       string   `json:"type"`
+	IsError    bool     `json:"is_error"`
+	Result     string   `json:"result"`
+	SessionID  string   `json:"session_id"`
+	NumSteps   int      `json:"num_steps"`
+	DurationMS int64    `json:"duration_ms"`
+	Usage      noUsage  `json:"usage"`
+	Cost       *float64 `json:"total_cost_usd"`
+	Denials    []any    `json:"denials"`
+}
+
+// noUsage is a result's usage when nothing was counted.
+type noUsage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	CachedTokens     int64 `json:"cached_tokens"`
+}
