@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"time"
@@ -93,50 +94,72 @@ func (s *Session) synthesizeEvents() {
 		}
 	}
 	turn := 0
-	add := func(v any) {
-		data, err := json.Marshal(v)
-		if err != nil {
+	add := func(typ string, v any) {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // as the live events were encoded
+		if enc.Encode(v) != nil {
 			return
 		}
-		var head struct {
-			Type string `json:"type"`
-		}
-		json.Unmarshal(data, &head)
 		s.LastEventID++
-		s.Events = append(s.Events, StoredEvent{ID: s.LastEventID, Type: head.Type, Data: data})
+		s.Events = append(s.Events, StoredEvent{ID: s.LastEventID, Type: typ, Data: bytes.TrimRight(b.Bytes(), "\n")})
 	}
 	end := func() {
 		if turn == 0 {
 			return
 		}
-		answer := ""
+		r := oldResult{Type: "result", SessionID: s.ID, Denials: []any{}}
 		if turn <= len(s.Turns) {
-			answer = s.Turns[turn-1].Answer
+			r.Result = s.Turns[turn-1].Answer
 		}
-		add(oldResult{Type: "result", Result: answer, SessionID: s.ID, Denials: []any{}})
+		if r.Result == "" {
+			// Cancelled or failed: which, old transcripts did not keep.
+			r.IsError, r.Error = true, "no answer recorded"
+		}
+		add("result", r)
 	}
 	for _, it := range s.Shown {
 		switch it.Kind {
 		case "question":
 			end()
 			turn++
-			add(map[string]any{"type": "turn", "turn": turn, "question": it.Text})
+			add("turn", struct {
+				Type     string `json:"type"`
+				Turn     int    `json:"turn"`
+				Question string `json:"question"`
+			}{"turn", turn, it.Text})
 		case "answer":
-			add(map[string]any{"type": "text", "text": it.Text})
+			add("text", struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			}{"text", it.Text})
 		case "steer":
-			add(map[string]any{"type": "steer", "turn": turn, "text": it.Text, "step": 0})
+			add("steer", struct {
+				Type string `json:"type"`
+				Turn int    `json:"turn"`
+				Text string `json:"text"`
+				Step int    `json:"step"`
+			}{"steer", turn, it.Text, 0})
 		case "call":
 			c := it.Call
 			params := it.Params
 			if params == nil {
 				params = map[string]json.RawMessage{}
 			}
-			add(map[string]any{"type": "tool_call", "call_id": c.ID, "window_id": c.WindowID, "action_id": c.ActionID, "params": params})
-			res := map[string]any{"type": "tool_result", "call_id": c.ID, "status": c.Status, "text": ""}
-			if a, ok := actions[c.ID]; ok && a.Output != "" {
-				res["output"] = a.Output
-			}
-			add(res)
+			add("tool_call", struct {
+				Type     string                     `json:"type"`
+				CallID   string                     `json:"call_id"`
+				WindowID string                     `json:"window_id"`
+				ActionID string                     `json:"action_id"`
+				Params   map[string]json.RawMessage `json:"params"`
+			}{"tool_call", c.ID, c.WindowID, c.ActionID, params})
+			add("tool_result", struct {
+				Type   string `json:"type"`
+				CallID string `json:"call_id"`
+				Status string `json:"status"`
+				Text   string `json:"text"`
+				Output string `json:"output,omitempty"`
+			}{"tool_result", c.ID, c.Status, "", actions[c.ID].Output})
 		}
 	}
 	end()
@@ -148,6 +171,7 @@ type oldResult struct {
 	Type       string   `json:"type"`
 	IsError    bool     `json:"is_error"`
 	Result     string   `json:"result"`
+	Error      string   `json:"error,omitempty"`
 	SessionID  string   `json:"session_id"`
 	NumSteps   int      `json:"num_steps"`
 	DurationMS int64    `json:"duration_ms"`

@@ -134,3 +134,51 @@ func TestRestartReplaysTheLog(t *testing.T) {
 		}
 	}
 }
+
+// A transcript written before event records (serve/testdata, made by the
+// previous aci) still loads: its history, and events made from its
+// records (the words, each action with its output, the steered message,
+// a result per turn).
+func TestOldTranscriptLoads(t *testing.T) {
+	workdir, sessions := t.TempDir(), t.TempDir()
+	data, err := os.ReadFile("testdata/old-session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "20261127-195156-0ldf0rm0"
+	os.WriteFile(filepath.Join(sessions, id+".jsonl"), []byte(strings.ReplaceAll(string(data), "/WORKDIR", workdir)), 0o600)
+	r := newRig(t, []fakeai.Reply{{Content: "Still here."}}, sameState(workdir, sessions))
+
+	var info struct {
+		Turns []struct {
+			Question string
+			Answer   string
+			Actions  []struct{ Status, Output string }
+			Steers   []string
+		}
+	}
+	r.must(200, "GET", "/api/sessions/"+id, nil, &info)
+	if len(info.Turns) != 2 || info.Turns[0].Question != "fix calc" || info.Turns[0].Answer != "Done & dusted." ||
+		len(info.Turns[0].Actions) != 5 || len(info.Turns[0].Steers) != 1 {
+		t.Fatalf("old transcript's history: %+v", info)
+	}
+	ev := r.events(id, "0")
+	evs := ev.until(func(e event) bool { return e.Type == "result" && e.Data["result"] == "Done & dusted." })
+	got := strings.Join(types(evs), " ")
+	want := "turn text tool_call tool_result tool_call tool_result tool_call tool_result tool_call tool_result tool_call tool_result steer text result"
+	if got != want {
+		t.Errorf("old transcript's events\n%s\nwant\n%s", got, want)
+	}
+	for _, e := range evs {
+		if e.Type == "tool_result" && e.Data["call_id"] == "call_1_4" && !strings.Contains(e.Raw, "+x = 2 # a < b") {
+			t.Errorf("the edit's result %s", e.Raw)
+		}
+	}
+	// It goes on: a new question is answered, numbered after the old events.
+	last := evs[len(evs)-1].ID
+	r.ask(id, "still there?")
+	more := ev.until(idle)
+	if more[len(more)-1].ID <= last {
+		t.Errorf("new events numbered %d, not after %d", more[len(more)-1].ID, last)
+	}
+}
