@@ -105,6 +105,7 @@ func TestRestartReplaysTheLog(t *testing.T) {
 	has("tool_result", "exit_code", "3")
 	has("tool_result", "output", `"--- a/calc.py`)
 	has("approval", "action_id", `"run"`)
+	has("decision", "decision", `"allow","by":"web page"`)
 	has("steer", "text", `"and keep it short"`)
 	has("result", "error", `"interrupted"`)
 	has("window", "id", `"bash_1"`)
