@@ -64,3 +64,29 @@ func (s *Session) seedEvents(st agent.Session) {
 	}
 	s.events.last = max(s.events.last, st.LastEventID)
 }
+
+// lastWindows gives each of wins the content of its last window event in
+// the stored session: the window as it was when the session ended.
+func lastWindows(st agent.Session, wins []WindowInfo) {
+	at := map[string]int{}
+	for i, w := range wins {
+		at[w.ID] = i
+	}
+	for _, e := range st.Events {
+		if e.Type != "window" {
+			continue
+		}
+		var w struct {
+			ID, Title, Content string
+		}
+		if json.Unmarshal(e.Data, &w) != nil {
+			continue
+		}
+		if i, ok := at[w.ID]; ok {
+			wins[i].Content = w.Content
+			if w.Title != "" {
+				wins[i].Title = w.Title
+			}
+		}
+	}
+}
