@@ -76,6 +76,42 @@ func (s *Session) addEvent(r Record) {
 	s.Events = append(s.Events, StoredEvent{ID: r.ID, Type: head.Type, Data: r.Event})
 	s.LastEventID = max(s.LastEventID, r.ID)
 	s.logged = true
+	if head.Type == "turn" {
+		s.turnEvent = len(s.Events)
+	}
+}
+
+// fillTurnEvent gives the turn event awaiting its question (stored once,
+// as the user message that follows it) the question's text.
+func (s *Session) fillTurnEvent(question string) {
+	if s.turnEvent == 0 {
+		return
+	}
+	e := &s.Events[s.turnEvent-1]
+	s.turnEvent = 0
+	var t struct {
+		Type     string `json:"type"`
+		Turn     int    `json:"turn"`
+		Question string `json:"question"`
+	}
+	if json.Unmarshal(e.Data, &t) != nil || t.Question != "" {
+		return
+	}
+	t.Question = question
+	if data, err := marshalEvent(t); err == nil {
+		e.Data = data
+	}
+}
+
+// marshalEvent encodes v as the events are: no HTML escaped.
+func marshalEvent(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // synthesizeEvents gives a transcript written before event records (an
@@ -95,14 +131,12 @@ func (s *Session) synthesizeEvents() {
 	}
 	turn := 0
 	add := func(typ string, v any) {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false) // as the live events were encoded
-		if enc.Encode(v) != nil {
+		data, err := marshalEvent(v)
+		if err != nil {
 			return
 		}
 		s.LastEventID++
-		s.Events = append(s.Events, StoredEvent{ID: s.LastEventID, Type: typ, Data: bytes.TrimRight(b.Bytes(), "\n")})
+		s.Events = append(s.Events, StoredEvent{ID: s.LastEventID, Type: typ, Data: data})
 	}
 	end := func() {
 		if turn == 0 {

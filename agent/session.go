@@ -257,7 +257,8 @@ type Session struct {
 	Events      []StoredEvent
 	LastEventID int64
 	asked       int
-	logged      bool // it has event records (older transcripts have none) // questions since the last reset, matched to Turns
+	logged      bool // it has event records (older transcripts have none)
+	turnEvent   int  // 1 + the index of a turn event awaiting its question, or 0 // questions since the last reset, matched to Turns
 }
 
 // TurnInfo is one question and its final answer ("" while unanswered, or
@@ -496,6 +497,7 @@ func (s *Session) shown(r Record, marked bool) {
 		}
 		s.Questions++
 		s.asked++
+		s.fillTurnEvent(r.Content)
 		s.Shown = append(s.Shown, ShownItem{Kind: "question", Text: r.Content})
 	case "assistant":
 		p := protocol.Parse(r.Content, r.Turn)

@@ -17,6 +17,8 @@ type ActionInfo struct {
 	Params   any    `json:"params"`
 	Status   string `json:"status"`
 	Output   string `json:"output,omitempty"`
+	// ExitCode is a command's exit status (from its tool_result event).
+	ExitCode *int `json:"exit_code,omitempty"`
 }
 
 // maxRecordedOutput bounds an action's output in the transcript: a

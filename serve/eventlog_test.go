@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ func sameState(workdir, sessions string) rigOption {
 // logRun runs one session with words, an approval answered, a steered
 // message, a failing command, an edit and a cancelled turn on a server
 // over workdir and sessions, and returns its id and every event it sent.
-func logRun(t *testing.T, workdir, sessions string) (string, []event) {
+func logRun(t *testing.T, workdir, sessions string) (string, []event, string) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -47,9 +48,12 @@ func logRun(t *testing.T, workdir, sessions string) (string, []event) {
 	r.ai.WaitRequests(3, 10*time.Second)
 	r.must(200, "POST", "/api/sessions/"+id+"/cancel", nil, nil)
 	evs = append(evs, ev.until(idle)...)
+	var info struct{ Turns any }
+	r.must(200, "GET", "/api/sessions/"+id, nil, &info)
+	turns, _ := json.Marshal(info.Turns)
 	r.srv.Close()
 	r.hs.Close()
-	return id, evs
+	return id, evs, string(turns)
 }
 
 // A past session's events, after a restart, are the ones sent live, field
@@ -57,13 +61,22 @@ func logRun(t *testing.T, workdir, sessions string) (string, []event) {
 // window as it ran are the only ones not kept.
 func TestRestartReplaysTheLog(t *testing.T) {
 	workdir, sessions := t.TempDir(), t.TempDir()
-	id, live := logRun(t, workdir, sessions)
+	id, live, liveTurns := logRun(t, workdir, sessions)
 	byID := map[int64]event{}
 	for _, e := range live {
 		byID[e.ID] = e
 	}
 
 	r := newRig(t, []fakeai.Reply{{Content: "Back."}}, sameState(workdir, sessions))
+	// The history lists the same turns, read from the log.
+	var info struct{ Turns any }
+	r.must(200, "GET", "/api/sessions/"+id, nil, &info)
+	if turns, _ := json.Marshal(info.Turns); string(turns) != liveTurns {
+		t.Errorf("turns after the restart\n%s\nlive\n%s", turns, liveTurns)
+	}
+	if !strings.Contains(liveTurns, `"exit_code":3`) {
+		t.Errorf("live turns lack the exit code: %s", liveTurns)
+	}
 	ev := r.events(id, "0")
 	var replayed []event
 	for len(replayed) == 0 || replayed[len(replayed)-1].ID < live[len(live)-1].ID {

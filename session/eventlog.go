@@ -22,7 +22,22 @@ func (s *Session) logEvent(ev Numbered) {
 	if _, ok := ev.Event.(Recorded); ok {
 		return // read back from this transcript: already in it
 	}
-	data, err := Encode(ev.Event)
+	e := ev.Event
+	if t, ok := e.(Turn); ok {
+		// The question is stored once, as the user message the agent
+		// writes next; replay puts it back (agent/eventlog.go).
+		t.Question = ""
+		e = t
+	}
+	if tr, ok := e.(ToolResult); ok {
+		// Kept bounded as the transcript keeps every output (a diff is
+		// not cut for the model); most are within and stay byte for byte.
+		if out := PersonOutput(tr.Detail); agent.CutOutput(out) != out {
+			tr.Detail.Diff, tr.Detail.Output = "", agent.CutOutput(out)
+			e = tr
+		}
+	}
+	data, err := Encode(e)
 	if err != nil {
 		return
 	}

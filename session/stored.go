@@ -14,7 +14,7 @@ func StoredInfo(st agent.Session, workdir string) Info {
 	lastWindows(st, wins)
 	return Info{
 		ID: st.ID, Model: st.Model, Cwd: workdir, State: StateIdle, Parent: st.Parent, FromTurn: st.FromTurn,
-		Turns: turnsCopy(st.Turns), Windows: wins,
+		Turns: turnsCopy(TurnsOf(st.Events)), Windows: wins,
 		Usage: map[string]int64{"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0, "steps": 0},
 	}
 }
