@@ -66,19 +66,36 @@ func (t *Transcript) flushWaitingLocked() error {
 
 // addEvent keeps an event record read back from a transcript.
 func (s *Session) addEvent(r Record) {
-	var head struct {
-		Type string `json:"type"`
-	}
-	if len(r.Event) == 0 || json.Unmarshal(r.Event, &head) != nil || head.Type == "" {
+	typ := eventType(r.Event)
+	if typ == "" {
 		s.Damaged++
 		return
 	}
-	s.Events = append(s.Events, StoredEvent{ID: r.ID, Type: head.Type, Data: r.Event})
+	s.Events = append(s.Events, StoredEvent{ID: r.ID, Type: typ, Data: r.Event})
 	s.LastEventID = max(s.LastEventID, r.ID)
 	s.logged = true
-	if head.Type == "turn" {
+	if typ == "turn" {
 		s.turnEvent = len(s.Events)
 	}
+}
+
+// eventType is an event's "type": read from the start of its encoding,
+// where the encoder puts it, without parsing the rest (a resume reads
+// thousands); any other shape is parsed.
+func eventType(data []byte) string {
+	const lead = `{"type":"`
+	if rest, ok := bytes.CutPrefix(data, []byte(lead)); ok {
+		if i := bytes.IndexByte(rest, '"'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 {
+			return string(rest[:i])
+		}
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if len(data) == 0 || json.Unmarshal(data, &head) != nil {
+		return ""
+	}
+	return head.Type
 }
 
 // fillTurnEvent gives the turn event awaiting its question (stored once,
