@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-
 )
 
 // maxPromptText bounds a prompt's text, embedded files included: the

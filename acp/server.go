@@ -431,4 +431,3 @@ func (a *acpSession) cancelPrompt() {
 		a.cancel()
 	}
 }
-
