@@ -21,7 +21,12 @@ func (r *REPL) replayEvents(s agent.Session) bool {
 		if !ok {
 			continue
 		}
-		if _, ok := ev.(session.Turn); ok {
+		if t, ok := ev.(session.Turn); ok {
+			if t.Turn == 1 {
+				// Turns are numbered again after a /reset: the conversation
+				// shown is the one since.
+				turns, evs = nil, nil
+			}
 			turns = append(turns, len(evs))
 		}
 		evs = append(evs, ev)
