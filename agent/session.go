@@ -18,14 +18,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/windows"
 )
 
 // Record is one line of a session transcript (JSON lines).
 type Record struct {
-	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, answer
+	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, answer, event
 	Time    string `json:"time,omitempty"`
 	Workdir string `json:"workdir,omitempty"` // meta
 	Model   string `json:"model,omitempty"`   // meta
@@ -465,52 +464,6 @@ func (k *keptEcho) of(r Record) bool {
 	}
 	k.last[r.Role] = r.Content
 	return false
-}
-
-// shown adds what the person saw of a message: a question (a user message
-// that is not a batch of results), or the prose and calls of a reply.
-func (s *Session) shown(r Record, marked bool) {
-	switch r.Role {
-	case "user":
-		if text, ok := SteerOf(r.Content); ok {
-			s.addSteer(text)
-			return
-		}
-		if !isQuestion(r.Role, r.Content) {
-			return
-		}
-		if marked {
-			// Only the question its turn record names: a nudge is not one.
-			if s.asked >= len(s.Turns) {
-				return
-			}
-			// The turn record holds no question (older ones did): it is
-			// this message's text, stored once.
-			if t := &s.Turns[s.asked]; t.Question == "" {
-				t.Question = r.Content
-			}
-		} else {
-			s.Turns = append(s.Turns, TurnInfo{Index: len(s.Turns) + 1, Question: r.Content})
-		}
-		if s.Questions == 0 {
-			s.First = r.Content
-		}
-		s.Questions++
-		s.asked++
-		s.fillTurnEvent(r.Content)
-		s.Shown = append(s.Shown, ShownItem{Kind: "question", Text: r.Content})
-	case "assistant":
-		p := protocol.Parse(r.Content, r.Turn)
-		if t := strings.TrimSpace(p.Text); t != "" {
-			s.Shown = append(s.Shown, ShownItem{Kind: "answer", Text: t})
-			if n := len(s.Turns); !marked && n > 0 && !p.HasCalls() {
-				s.Turns[n-1].Answer = t
-			}
-		}
-		for _, c := range p.Calls {
-			s.Shown = append(s.Shown, ShownItem{Kind: "call", Call: &CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID}, Params: c.Params})
-		}
-	}
 }
 
 // ResumeTranscript reopens an existing transcript to append to it.
