@@ -312,7 +312,8 @@ func TestACPCancelWhileAsking(t *testing.T) {
 }
 
 // A session made in pipe mode (aci -p) loads: its conversation is replayed
-// as updates, and the next prompt continues it.
+// as updates, each call titled as it was live (its stored tool_call), and
+// the next prompt continues it.
 func TestACPLoadPipeSession(t *testing.T) {
 	dir, home := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("remember the milk\n"), 0o644)
@@ -344,7 +345,7 @@ func TestACPLoadPipeSession(t *testing.T) {
 		t.Errorf("replayed answer %q", a)
 	}
 	order, byID := toolCalls(ups)
-	if len(order) != 1 || last(byID[order[0]], "title") != "Open notes.txt" || last(byID[order[0]], "status") != "completed" {
+	if len(order) != 1 || last(byID[order[0]], "title") != "open notes.txt" || last(byID[order[0]], "status") != "completed" {
 		t.Errorf("replayed calls: %v", byID)
 	}
 	if got := e.prompt(id, "what did I ask?"); got != "end_turn" {

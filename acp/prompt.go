@@ -5,9 +5,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-
-	"github.com/aci-dev/aci/agent"
-	"github.com/aci-dev/aci/protocol"
 )
 
 // maxPromptText bounds a prompt's text, embedded files included: the
@@ -90,9 +87,4 @@ func filePath(uri, cwd string) (string, bool) {
 		return rel, true
 	}
 	return p, true
-}
-
-// protocolCall is a stored call as the parser gave it.
-func protocolCall(it agent.ShownItem) protocol.Call {
-	return protocol.Call{ID: it.Call.ID, WindowID: it.Call.WindowID, ActionID: it.Call.ActionID, Params: it.Params}
 }

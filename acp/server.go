@@ -19,7 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/secrets"
@@ -441,33 +440,5 @@ func (a *acpSession) cancelPrompt() {
 	if a.cancel != nil {
 		a.cancelled = true
 		a.cancel()
-	}
-}
-
-// replay sends a stored conversation as the updates that made it, the
-// secrets removed (a transcript is not an event).
-func (a *acpSession) replay(stored agent.Session) {
-	send := func(u any) {
-		data, _ := json.Marshal(u)
-		var clean json.RawMessage = []byte(a.up.redact(string(data)))
-		a.up.send(clean)
-	}
-	for _, it := range stored.Shown {
-		switch it.Kind {
-		case "question":
-			send(chunk{SessionUpdate: "user_message_chunk", Content: textBlock(it.Text)})
-		case "answer":
-			send(chunk{SessionUpdate: "agent_message_chunk", Content: textBlock(it.Text)})
-		case "call":
-			if it.Call == nil {
-				continue
-			}
-			tc := a.up.describe(protocolCall(it), "")
-			tc.SessionUpdate, tc.Status = "tool_call", statusCompleted
-			if it.Call.Status == "error" || it.Call.Status == "denied" {
-				tc.Status = statusFailed
-			}
-			send(tc)
-		}
 	}
 }

@@ -17,14 +17,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/windows"
 )
 
 // Record is one line of a session transcript (JSON lines).
 type Record struct {
-	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, answer
+	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, answer, event
 	Time    string `json:"time,omitempty"`
 	Workdir string `json:"workdir,omitempty"` // meta
 	Model   string `json:"model,omitempty"`   // meta
@@ -45,6 +44,10 @@ type Record struct {
 	Call    *CallRecord           `json:"call,omitempty"`
 	Usage   *Usage                `json:"usage,omitempty"`
 	Windows []windows.WindowState `json:"windows,omitempty"`
+	// ID and Event: one of the session's typed events as its one wire
+	// encoding gave it (event records, eventlog.go).
+	ID    int64           `json:"id,omitempty"`
+	Event json.RawMessage `json:"event,omitempty"`
 }
 
 // CallRecord is one tool call and its outcome.
@@ -70,6 +73,9 @@ type Transcript struct {
 	Path   string
 	// dropped counts the cut last lines removed when it was opened.
 	dropped int
+	// waiting are event records written before the file was made: a
+	// session in which nothing but events happened leaves no file.
+	waiting []Record
 	// imageBytes counts the picture bytes written, against transcriptImageCap.
 	imageBytes int
 }
@@ -171,17 +177,24 @@ func (t *Transcript) createLocked() error {
 	if err := t.writeLocked(meta); err != nil {
 		return err
 	}
+	if err := t.flushWaitingLocked(); err != nil {
+		return err
+	}
 	pruneSessions(filepath.Dir(t.Path), meta.Workdir, keptSessions)
 	return nil
 }
 
 func (t *Transcript) writeLocked(r Record) error {
 	t.capImages(&r)
-	data, err := json.Marshal(r)
-	if err != nil {
+	// HTML is not escaped: an event record keeps its event's bytes as
+	// they were sent ("a && b" stays as it is).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
 		return fmt.Errorf("encode transcript record: %w", err)
 	}
-	line := string(data)
+	line := strings.TrimSuffix(b.String(), "\n")
 	if t.secret != "" && len(t.secret) >= 8 {
 		line = strings.ReplaceAll(line, t.secret, "[redacted]")
 	}
@@ -237,7 +250,13 @@ type Session struct {
 	// Damaged counts the lines that were not a whole record and were
 	// dropped: a last line cut by a crash (see dropCutTail).
 	Damaged int
-	asked   int // questions since the last reset, matched to Turns
+	// Events are the session's typed events as they were sent, in order
+	// (eventlog.go); LastEventID is the highest id given, reset or not.
+	Events      []StoredEvent
+	LastEventID int64
+	asked       int
+	logged      bool // it has event records (older transcripts have none)
+	turnEvent   int  // 1 + the index of a turn event awaiting its question, or 0 // questions since the last reset, matched to Turns
 }
 
 // TurnInfo is one question and its final answer ("" while unanswered, or
@@ -324,6 +343,8 @@ func replay(path string) (Session, string, error) {
 			s.Summary, s.History, s.Windows, s.Shown, s.Turns, s.asked, s.Questions = "", nil, nil, nil, nil, 0, 0
 		case "windows":
 			s.Windows = r.Windows
+		case "event":
+			s.addEvent(r)
 		}
 	}
 	if workdir == "" {
@@ -337,6 +358,7 @@ func replay(path string) (Session, string, error) {
 		}
 	}
 	s.fillParams()
+	s.synthesizeEvents()
 	return s, workdir, sc.Err()
 }
 
@@ -366,51 +388,6 @@ func (k *keptEcho) of(r Record) bool {
 	}
 	k.last[r.Role] = r.Content
 	return false
-}
-
-// shown adds what the person saw of a message: a question (a user message
-// that is not a batch of results), or the prose and calls of a reply.
-func (s *Session) shown(r Record, marked bool) {
-	switch r.Role {
-	case "user":
-		if text, ok := SteerOf(r.Content); ok {
-			s.addSteer(text)
-			return
-		}
-		if !isQuestion(r.Role, r.Content) {
-			return
-		}
-		if marked {
-			// Only the question its turn record names: a nudge is not one.
-			if s.asked >= len(s.Turns) {
-				return
-			}
-			// The turn record holds no question (older ones did): it is
-			// this message's text, stored once.
-			if t := &s.Turns[s.asked]; t.Question == "" {
-				t.Question = r.Content
-			}
-		} else {
-			s.Turns = append(s.Turns, TurnInfo{Index: len(s.Turns) + 1, Question: r.Content})
-		}
-		if s.Questions == 0 {
-			s.First = r.Content
-		}
-		s.Questions++
-		s.asked++
-		s.Shown = append(s.Shown, ShownItem{Kind: "question", Text: r.Content})
-	case "assistant":
-		p := protocol.Parse(r.Content, r.Turn)
-		if t := strings.TrimSpace(p.Text); t != "" {
-			s.Shown = append(s.Shown, ShownItem{Kind: "answer", Text: t})
-			if n := len(s.Turns); !marked && n > 0 && !p.HasCalls() {
-				s.Turns[n-1].Answer = t
-			}
-		}
-		for _, c := range p.Calls {
-			s.Shown = append(s.Shown, ShownItem{Kind: "call", Call: &CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID}, Params: c.Params})
-		}
-	}
 }
 
 // ResumeTranscript reopens an existing transcript to append to it.

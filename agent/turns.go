@@ -3,8 +3,10 @@ package agent
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -17,6 +19,8 @@ type ActionInfo struct {
 	Params   any    `json:"params"`
 	Status   string `json:"status"`
 	Output   string `json:"output,omitempty"`
+	// ExitCode is a command's exit status (from its tool_result event).
+	ExitCode *int `json:"exit_code,omitempty"`
 }
 
 // maxRecordedOutput bounds an action's output in the transcript: a
@@ -78,6 +82,52 @@ func (s *Session) fillParams() {
 			} else {
 				a.Params = map[string]any{}
 			}
+		}
+	}
+}
+
+// shown adds what the person saw of a message: a question (a user message
+// that is not a batch of results), or the prose and calls of a reply.
+func (s *Session) shown(r Record, marked bool) {
+	switch r.Role {
+	case "user":
+		if text, ok := SteerOf(r.Content); ok {
+			s.addSteer(text)
+			return
+		}
+		if !isQuestion(r.Role, r.Content) {
+			return
+		}
+		if marked {
+			// Only the question its turn record names: a nudge is not one.
+			if s.asked >= len(s.Turns) {
+				return
+			}
+			// The turn record holds no question (older ones did): it is
+			// this message's text, stored once.
+			if t := &s.Turns[s.asked]; t.Question == "" {
+				t.Question = r.Content
+			}
+		} else {
+			s.Turns = append(s.Turns, TurnInfo{Index: len(s.Turns) + 1, Question: r.Content})
+		}
+		if s.Questions == 0 {
+			s.First = r.Content
+		}
+		s.Questions++
+		s.asked++
+		s.fillTurnEvent(r.Content)
+		s.Shown = append(s.Shown, ShownItem{Kind: "question", Text: r.Content})
+	case "assistant":
+		p := protocol.Parse(r.Content, r.Turn)
+		if t := strings.TrimSpace(p.Text); t != "" {
+			s.Shown = append(s.Shown, ShownItem{Kind: "answer", Text: t})
+			if n := len(s.Turns); !marked && n > 0 && !p.HasCalls() {
+				s.Turns[n-1].Answer = t
+			}
+		}
+		for _, c := range p.Calls {
+			s.Shown = append(s.Shown, ShownItem{Kind: "call", Call: &CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID}, Params: c.Params})
 		}
 	}
 }

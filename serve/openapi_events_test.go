@@ -38,6 +38,7 @@ func oneOfEach() []session.Event {
 		session.Notice{Kind: "approval", Text: "allowed in the terminal", RequestID: "req_1", By: "terminal"},
 		session.Turn{Turn: 1, Question: "fix it"},
 		session.ModeEvent{Mode: windows.ModePlan, PlanReady: true},
+		session.Decision{RequestID: "req_1", Decision: "allow", By: "web page"},
 		session.Result{Outcome: session.Interrupted, Error: "interrupted", SessionID: "s", Steps: 2, Duration: time.Second,
 			Denials: []session.Denial{{WindowID: "bash_1", ActionID: "run", Reason: "no"}}, Unread: []string{"later"}},
 	}

@@ -57,12 +57,13 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	buf.WriteString(": aci events\n\n") // the client knows it is connected
 	if ss == nil {
-		// Not loaded here: the stream waits until this server runs it (a
-		// message loads it), then everything it does is new to the client.
+		// Not loaded here: its past comes from its transcript (the log of
+		// its events), then the stream waits until this server runs it (a
+		// message loads it); what it does then is new to the client.
+		after = s.replayStored(&buf, r.PathValue("id"), after)
 		if ss = s.awaitLive(r, r.PathValue("id"), &buf, send); ss == nil {
 			return
 		}
-		after = 0
 	}
 	// From the first watcher on, the windows are looked at between turns
 	// too, so a background task's progress reaches clients.

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"net/http"
 
 	"github.com/aci-dev/aci/agent"
@@ -42,4 +43,25 @@ func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (session.Info, *
 		return session.Info{}, nil, false
 	}
 	return info, ss, true
+}
+
+// replayStored writes the stored events of session id (not loaded here)
+// with ids above after, as they were sent live, and returns the id a live
+// stream of it goes on from: its last stored one, so the events it
+// gives once loaded are all new to the client.
+func (s *Server) replayStored(buf *bytes.Buffer, id string, after int64) int64 {
+	dir, err := s.sessionsDir()
+	if err != nil {
+		return 0
+	}
+	stored, err := agent.FindSession(dir, s.cfg.Workdir, id)
+	if err != nil {
+		return 0
+	}
+	for _, ev := range session.StoredEvents(stored) {
+		if ev.ID > after {
+			s.encodeEvent(buf, ev)
+		}
+	}
+	return stored.LastEventID
 }

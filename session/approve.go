@@ -58,12 +58,14 @@ func (s *Session) askClients(ctx context.Context, req windows.ApprovalRequest, s
 	}
 	select {
 	case d := <-ch:
-		// The answer is said once, by the action's result: no notice.
+		s.publish(decided(id, d, ByWebPage))
 		return d
 	case <-ctx.Done():
 		return windows.Decision{By: "aci", Message: "the turn was cancelled before anyone answered"}
 	case <-timer.C:
-		return windows.Decision{By: "aci", Message: fmt.Sprintf("no one answered within %s", timeout)}
+		d := windows.Decision{By: "aci", Message: fmt.Sprintf("no one answered within %s", timeout)}
+		s.publish(decided(id, d, ""))
+		return d
 	}
 }
 

@@ -82,6 +82,7 @@ func (s *Session) approve(ctx context.Context, req windows.ApprovalRequest) wind
 		s.mu.Unlock()
 		if id != "" {
 			s.publish(Notice{Kind: "approval", Text: decisionLine(id, first.d) + " in the terminal", RequestID: id, By: ByTerminal})
+			s.publish(decided(id, first.d, ByTerminal))
 		}
 	}
 	cancel()

@@ -10,8 +10,9 @@ import (
 )
 
 // Event is one thing that happened in a session. The set is closed: Text,
-// ToolCall, Output, ToolResult, Window, Approval, State, Steer, Notice,
-// Turn and Result. Each has exactly one wire encoding, its MarshalJSON
+// ToolCall, Output, ToolResult, Window, Approval, Decision, State, Steer,
+// Notice, Turn and Result (and Recorded, one of these read back from a
+// transcript, eventlog.go). Each has exactly one wire encoding, its MarshalJSON
 // (the objects of PROTOCOL.md §6 and §7), used by stream-json, json and
 // the server's events alike; front ends that draw (the REPL, pipe
 // progress, ACP) read the typed fields, some of which no wire carries.

@@ -102,6 +102,7 @@ func (s *Session) publish(e Event) {
 			}
 		}
 		s.mu.Unlock()
+		s.logEvent(ev)
 	}
 	if s.inbox != nil {
 		s.inbox.push(e) // never waits: the front end reads from its own queue

@@ -332,6 +332,7 @@ func (s *Session) resumeFrom(ctx context.Context, t *agent.Transcript, stored ag
 	s.resumed = &stored
 	s.parent, s.fromTurn = stored.Parent, stored.FromTurn
 	s.turns = append([]agent.TurnInfo(nil), stored.Turns...)
+	s.seedEvents(stored)
 	s.snapshotWindows(false)
 	return reopened
 }

@@ -140,7 +140,7 @@ func (s *Session) history(ev agent.Event) {
 			params = map[string]any{}
 		}
 		t.Actions = append(t.Actions, agent.ActionInfo{CallID: ev.Call.ID, WindowID: ev.Call.WindowID, ActionID: ev.Call.ActionID,
-			Params: params, Status: ev.Result.Status, Output: agent.CutOutput(PersonOutput(ev.Detail))})
+			Params: params, Status: ev.Result.Status, Output: agent.CutOutput(PersonOutput(ev.Detail)), ExitCode: ev.Detail.ExitCode})
 	}
 }
 

@@ -4,16 +4,17 @@ import "github.com/aci-dev/aci/agent"
 
 // StoredInfo is a transcript as a session not loaded shows it (read
 // without taking its lock): idle, every turn with its actions and steered
-// messages, the windows it had open (their content comes when it is
-// loaded).
+// messages, the windows it had open, each with its content as its last
+// window event gave it (eventlog.go).
 func StoredInfo(st agent.Session, workdir string) Info {
 	wins := []WindowInfo{{ID: "launcher", App: "launcher", Title: "Launcher"}}
 	for _, w := range st.Windows {
 		wins = append(wins, WindowInfo{ID: w.ID, App: w.App, Title: w.Target})
 	}
+	lastWindows(st, wins)
 	return Info{
 		ID: st.ID, Model: st.Model, Cwd: workdir, State: StateIdle, Parent: st.Parent, FromTurn: st.FromTurn,
-		Turns: turnsCopy(st.Turns), Windows: wins,
+		Turns: turnsCopy(TurnsOf(st.Events)), Windows: wins,
 		Usage: map[string]int64{"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0, "steps": 0},
 	}
 }

@@ -155,6 +155,9 @@ const replayedTurns = 10
 // replay shows a resumed session's turns again, as they looked: the
 // questions, the answers and one line per tool call.
 func (r *REPL) replay(s agent.Session) {
+	if r.replayEvents(s) {
+		return
+	}
 	o := r.out
 	if len(s.Shown) == 0 {
 		return

@@ -65,7 +65,7 @@ export const trust = () => api('POST', 'api/trust', { trust: true });
 export const eventsURL = (id) => `api/sessions/${enc(id)}/events`;
 
 // The event types of §7.
-export const EVENT_TYPES = ['text', 'tool_call', 'output', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'steer', 'mode'];
+export const EVENT_TYPES = ['text', 'tool_call', 'output', 'tool_result', 'notice', 'result', 'state', 'approval', 'window', 'turn', 'steer', 'mode', 'decision'];
 
 // EventStream reads a session's Server-Sent Events with fetch rather than
 // EventSource, for one reason: the first request can send Last-Event-ID 0

@@ -10,6 +10,14 @@ const SUMMARY_KEYS = ['command', 'path', 'target', 'url', 'query', 'pattern', 'u
 const MAX_OPEN_LINES = 24; // outputs up to this long start unfolded
 const LIVE_MAX = 64 * 1024; // a running command's output kept in its row
 
+// decisionText says how a question was answered, and by whom when not
+// here (the terminal, or aci when no one answered in time).
+function decisionText(d) {
+  const what = { allow: 'allowed', always: 'allowed always', always_project: 'allowed for this project' }[d.decision] || 'denied';
+  if (d.by === 'aci') return what + ': no one answered in time';
+  return d.by && d.by !== 'web page' ? `${what} in the ${d.by}` : what;
+}
+
 function summarize(params) {
   if (!params || typeof params !== 'object') return { arg: '', rest: null };
   const keys = Object.keys(params);
@@ -164,6 +172,10 @@ export class Conversation {
       }
       case 'approval':
         this.approval(d);
+        break;
+      case 'decision':
+        // How a question was answered, and by whom (a past session's too).
+        for (const p of this.pending) if (p.id === d.request_id) this.settle(p, decisionText(d), d.decision);
         break;
       case 'steer': {
         const rec = this.at();
