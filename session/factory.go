@@ -150,8 +150,14 @@ func (f *Factory) Fork(ctx context.Context, parentID string, turn int, opt Optio
 		}
 		return nil, err
 	}
-	if opt.Model == "" && parent.Model != "" {
-		opt.Model = parent.Model
+	return f.branch(ctx, opt, parent.Model, t, state)
+}
+
+// branch builds the session that continues the branch transcript t (a fork
+// or a rewind), on the parent's model unless opt names one.
+func (f *Factory) branch(ctx context.Context, opt Options, parentModel string, t *agent.Transcript, state agent.Session) (*Session, error) {
+	if opt.Model == "" && parentModel != "" {
+		opt.Model = parentModel
 	}
 	s, err := f.build(opt)
 	if err != nil {

@@ -138,14 +138,5 @@ func (f *Factory) rewindBranch(ctx context.Context, parentID string, turn int, o
 	if err != nil {
 		return nil, err
 	}
-	if opt.Model == "" && parent.Model != "" {
-		opt.Model = parent.Model
-	}
-	s, err := f.build(opt)
-	if err != nil {
-		t.Close()
-		return nil, err
-	}
-	s.resumeFrom(ctx, t, state)
-	return s, nil
+	return f.branch(ctx, opt, parent.Model, t, state)
 }
