@@ -53,13 +53,19 @@ func (e *EffectCheck) Missed() []string {
 	for i, f := range e.effects {
 		now, err := os.Lstat(f.Path)
 		switch {
-		case f.Gone && e.before[i] != nil && err == nil && os.SameFile(e.before[i], now):
+		case f.Gone && e.before[i] != nil && err == nil && unchanged(e.before[i], now):
 			out = append(out, f.Path+" is still there on the machine, not deleted or moved: "+e.why(f.Path))
 		case !f.Gone && e.before[i] == nil && err != nil && !e.removed(f.Path):
 			out = append(out, f.Path+" was not written on the machine: "+e.why(f.Path))
 		}
 	}
 	return out
+}
+
+// unchanged reports the same file as before: its inode and its status
+// time (a folder removed and made again may get the inode back).
+func unchanged(before, now os.FileInfo) bool {
+	return os.SameFile(before, now) && ctime(before).Equal(ctime(now))
 }
 
 // removed reports a path the command also deletes or moves away (echo >
