@@ -14,19 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-11}
-bin=${ACI_BIN:-}
-if [ -z "$bin" ]; then
-  bin=/tmp/aci-hooks-bench
-  go build -ldflags="-s -w" -o "$bin" .
-fi
-go build -o /tmp/aci-fakemodel ./bench/fakemodel
-urlfile=$(mktemp)
-/tmp/aci-fakemodel -loop -reply-file "$PWD/bench/hooks.replies" >"$urlfile" &
-server=$!
-work=$(mktemp -d)
-trap 'kill $server 2>/dev/null; rm -rf "$work" "$urlfile"' EXIT
-for _ in $(seq 50); do [ -s "$urlfile" ] && break; sleep 0.1; done
-base=$(head -1 "$urlfile")
+. bench/fakemodel_start.sh /tmp/aci-hooks-bench "$PWD/bench/hooks.replies"
 mkdir -p "$work/home/.config/aci" "$work/proj"
 cat >"$work/validate.py" <<'PY'
 #!/usr/bin/env python3

@@ -12,19 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-21}
-bin=${ACI_BIN:-}
-if [ -z "$bin" ]; then
-  bin=/tmp/aci-startup-bench
-  go build -ldflags="-s -w" -o "$bin" .
-fi
-go build -o /tmp/aci-fakemodel ./bench/fakemodel
-urlfile=$(mktemp)
-/tmp/aci-fakemodel -loop -reply-file "$PWD/bench/startup.replies" >"$urlfile" &
-server=$!
-work=$(mktemp -d)
-trap 'kill $server 2>/dev/null; rm -rf "$work" "$urlfile"' EXIT
-for _ in $(seq 50); do [ -s "$urlfile" ] && break; sleep 0.1; done
-base=$(head -1 "$urlfile")
+. bench/fakemodel_start.sh /tmp/aci-startup-bench "$PWD/bench/startup.replies"
 mkdir -p "$work/home" "$work/proj"
 # Run a copy: the linker writes the binary through a memory map, and pages
 # cached that way are mapped in 2 MB pieces, which counts most of the file in
