@@ -23,15 +23,20 @@ func (s *Session) searchApp(baseURL, apiKey string, headers map[string]string) f
 	for _, p := range problems {
 		s.say(p)
 	}
+	timeout, providerTimeout := search.DefaultTimeout, 60*time.Second
+	if cfg.TimeoutS > 0 {
+		timeout = time.Duration(cfg.TimeoutS) * time.Second
+		providerTimeout = timeout
+	}
 	var engines []search.Engine
 	if model := providerSearchModel(cfg, baseURL); model != "" {
 		engines = append(engines, &search.Provider{BaseURL: baseURL, APIKey: apiKey, Model: model, Headers: headers,
-			Client: search.Client(60*time.Second, nil)})
+			Client: search.Client(providerTimeout, nil)})
 	}
 	if cfg.URL != "" {
-		engines = append(engines, &search.SearXNG{URL: cfg.URL, Client: search.Client(0, nil)})
+		engines = append(engines, &search.SearXNG{URL: cfg.URL, Client: search.Client(timeout, nil)})
 	}
-	engines = append(engines, &search.DuckDuckGo{Client: search.Client(0, refuseInternal)})
+	engines = append(engines, &search.DuckDuckGo{Client: search.Client(timeout, refuseInternal)})
 	return windows.SearchApp(search.NewChain(engines...))
 }
 

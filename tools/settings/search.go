@@ -21,6 +21,9 @@ type Search struct {
 	Provider string `json:"provider,omitempty"`
 	// Model is the provider's search model ("" is its known one).
 	Model string `json:"model,omitempty"`
+	// TimeoutS bounds each engine's answer, in seconds (0: 15, and 60 for
+	// the provider's, whose model reads the pages before it answers).
+	TimeoutS int `json:"timeout_s,omitempty"`
 }
 
 // LoadSearch reads `search` from the person's settings file only: the
@@ -30,7 +33,7 @@ type Search struct {
 func LoadSearch(workspace string) (Search, []string) {
 	s, problems := readSearch(UserPath())
 	if workspace != "" {
-		if ws, _ := readSearch(WorkspacePath(workspace)); ws != (Search{}) {
+		if hasSearch(WorkspacePath(workspace)) {
 			problems = append(problems, fmt.Sprintf("settings: %s: search is ignored there: only the person's settings (%s) choose the search engine",
 				WorkspacePath(workspace), UserPath()))
 		}
@@ -72,5 +75,19 @@ func readSearch(path string) (Search, []string) {
 		problems = append(problems, fmt.Sprintf("settings: %s: search.provider must be auto, openai or off, got %q", path, s.Provider))
 		s.Provider = ""
 	}
+	if s.TimeoutS < 0 {
+		problems = append(problems, fmt.Sprintf("settings: %s: search.timeout_s must be positive, got %d", path, s.TimeoutS))
+		s.TimeoutS = 0
+	}
 	return s, problems
+}
+
+// hasSearch reports whether the file at path sets `search` at all.
+func hasSearch(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var f map[string]json.RawMessage
+	return json.Unmarshal(b, &f) == nil && f["search"] != nil
 }
