@@ -20,7 +20,7 @@ func SearchApp(chain *search.Chain) func(*Env) App {
 	return func(env *Env) App {
 		return App{
 			Name:   "search",
-			Desc:   "search the web; results open as web_fetch",
+			Desc:   "search the web",
 			Target: "query",
 			Open: func(ctx context.Context, id, target string) (Window, string, error) {
 				w := &searchWindow{env: env, id: id, chain: chain}

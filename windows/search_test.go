@@ -120,7 +120,7 @@ func TestSearchWindowNoEngineCouldAnswer(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	view := content(m, "search_1")
-	if !strings.Contains(view, "no search engine could answer:\n- SearXNG at") || !strings.Contains(view, "- DuckDuckGo: ") {
+	if !strings.Contains(view, "no search engine could answer:\n- SearXNG at") || !strings.Contains(view, "- DuckDuckGo's page has no results") {
 		t.Errorf("view:\n%s", view)
 	}
 }

@@ -12,7 +12,7 @@ import (
 type Answer struct {
 	Engine string
 	Page   Page
-	Failed []string // "ENGINE: why", one per engine that could not answer
+	Failed []string // why, naming the engine, one per engine that could not answer
 	Cached bool     // from the session's cache: no request was sent
 }
 
@@ -70,7 +70,11 @@ func (c *Chain) Search(ctx context.Context, query string, gate Gate) (Answer, er
 		if ctx.Err() != nil {
 			return ans, ctx.Err() // the person stopped the turn
 		}
-		ans.Failed = append(ans.Failed, e.Name()+": "+err.Error())
+		why := err.Error()
+		if !strings.HasPrefix(why, e.Name()) {
+			why = e.Name() + ": " + why // a message that does not name it (a deny rule)
+		}
+		ans.Failed = append(ans.Failed, why)
 	}
 	if len(c.engines) == 0 {
 		ans.Failed = []string{"no search engine is configured"}

@@ -28,7 +28,7 @@ func TestChainAllFail(t *testing.T) {
 	rl, _ := serve(t, 429, "text/plain", nil, nil)
 	c := NewChain(&DuckDuckGo{URL: rl.URL, Client: Client(0, nil)})
 	a, err := c.Search(context.Background(), "q", nil)
-	if err != nil || a.Engine != "" || len(a.Failed) != 1 || !strings.Contains(a.Failed[0], "DuckDuckGo: DuckDuckGo is rate-limiting") {
+	if err != nil || a.Engine != "" || len(a.Failed) != 1 || !strings.Contains(a.Failed[0], "DuckDuckGo is rate-limiting") {
 		t.Fatalf("%+v %v", a, err)
 	}
 }
