@@ -42,7 +42,9 @@ func searchModel(t *testing.T, query string, openN int, provider func(fakeai.Req
 		case n == 1:
 			return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "search", "target": query}))}
 		case n == 2 && openN > 0:
-			return fakeai.Reply{Content: fakeai.ToolCall(call("search_1", "open", map[string]any{"n": openN}))}
+			// The result opened, and the same query asked again (the cache).
+			return fakeai.Reply{Content: fakeai.ToolCall(call("search_1", "open", map[string]any{"n": openN}),
+				call("launcher", "open", map[string]any{"app": "search", "target": strings.ToUpper(query)}))}
 		}
 		return fakeai.Reply{Content: "done"}
 	})
@@ -125,8 +127,12 @@ func TestSearchE2EDuckDuckGoSearchAndOpen(t *testing.T) {
 			t.Errorf("the model was not shown %q:\n%s", want, second)
 		}
 	}
-	if third := allText(reqs[2]); !strings.Contains(third, "opened web_fetch_1: fetched "+pages.URL+"/context") || !strings.Contains(third, "Cancel with a CancelFunc.") {
+	third := allText(reqs[2])
+	if !strings.Contains(third, "opened web_fetch_1: fetched "+pages.URL+"/context") || !strings.Contains(third, "Cancel with a CancelFunc.") {
 		t.Errorf("the opened result did not reach the model:\n%s", third)
+	}
+	if !strings.Contains(third, "opened search_2: 3 results from DuckDuckGo, from this session's cache") {
+		t.Errorf("the same query again was not answered from the cache:\n%s", third)
 	}
 	if hits.Load() != 1 {
 		t.Errorf("DuckDuckGo was asked %d times", hits.Load())
