@@ -130,7 +130,7 @@ func TestCredentialVarsAgree(t *testing.T) {
 		{"AWS_ACCESS_KEY_ID", true}, {"AWS_SESSION_TOKEN", true}, {"DB_PASSWORD", true},
 		{"DB_PASS", true}, {"PGPASSWORD", true}, {"MYSQL_PWD", true}, {"STRIPE_SECRET", true},
 		{"SENTRY_DSN", true}, {"DATABASE_URL", true}, {"SLACK_WEBHOOK_URL", true},
-		{"NPM_CONFIG__AUTH", true}, {"GITHUB_PAT", true}, {"ACI_SERVE_TOKEN", true}, {"GPG_PASSPHRASE", true},
+		{"NPM_CONFIG__AUTH", true}, {"OTEL_EXPORTER_OTLP_HEADERS", true}, {"GITHUB_PAT", true}, {"ACI_SERVE_TOKEN", true}, {"GPG_PASSPHRASE", true},
 		{"HOME", false}, {"PATH", false}, {"PWD", false}, {"OLDPWD", false}, {"ACI_COMPRESS_TOKENS", false},
 		{"OPENAI_MODEL", false}, {"GOPATH", false}, {"LANG", false}, {"MONKEY", false}, {"SHELL", false},
 	} {

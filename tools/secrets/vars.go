@@ -17,6 +17,9 @@ var credentialNames = map[string]bool{
 	"OPENAI_API_KEY": true, "SSH_AUTH_SOCK": true, "GPG_AGENT_INFO": true,
 	"GOOGLE_APPLICATION_CREDENTIALS": true, "KUBECONFIG": true, "DOCKER_AUTH_CONFIG": true,
 	"MYSQL_PWD": true, "DATABASE_URL": true,
+	// A collector's token travels in its headers (docs/telemetry.md).
+	"OTEL_EXPORTER_OTLP_HEADERS": true, "OTEL_EXPORTER_OTLP_TRACES_HEADERS": true,
+	"OTEL_EXPORTER_OTLP_METRICS_HEADERS": true,
 	// Whole names that are a credential word alone.
 	"KEY": true, "TOKEN": true, "SECRET": true, "PASSWORD": true, "PASSWD": true, "APIKEY": true,
 	"PASSPHRASE": true, "CREDENTIALS": true, "AUTH": true, "DSN": true, "PASS": true,
