@@ -99,6 +99,9 @@ const (
 func (s *Sandbox) sealBegin(x *protectIndex) {
 	idle := !x.running()
 	s.protectedPresent(nil) // the index's first walk finds the nested .git folders
+	if x != nil {
+		x.scanSkipped(!idle) // and those in folders it does not look into
+	}
 	s.sealBeginRoots(s.sealRoots(append(x.presentProtected(), s.policy.Protected...)), idle)
 }
 

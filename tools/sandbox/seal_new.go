@@ -21,6 +21,7 @@ func (s *Sandbox) sealNew() []string {
 	if x == nil {
 		return nil
 	}
+	x.scanSkipped(true)
 	var notes []string
 	late := map[string]bool{}
 	for _, e := range x.lateGits() {
