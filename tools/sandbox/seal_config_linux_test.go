@@ -47,13 +47,13 @@ func TestSealGitConfigAllowList(t *testing.T) {
 		person [][]string
 	}{
 		{
-			name: "ext:: remote appended to a new repository's config",
+			name:   "ext:: remote appended to a new repository's config",
 			script: "git init -q vendor/lib && cat >> vendor/lib/.git/config <<'EOF'\n[protocol \"ext\"]\n\tallow = always\n[remote \"origin\"]\n\turl = ext::sh -c touch% MARK\n\tfetch = +refs/heads/*:refs/remotes/origin/*\nEOF",
-			file: "vendor/lib/.git/config",
-			gone: []string{"protocol.ext.allow", "ext::"},
-			kept: []string{"core.bare=false", "remote.origin.fetch=+refs/heads/*:refs/remotes/origin/*"},
-			note: []string{"vendor/lib/.git/config: taken out", "protocol.ext.allow=\"always\"", "remote.origin.url=\"ext::sh -c touch% ", "transport helper"},
-			dir:  "vendor/lib", person: [][]string{{"fetch", "origin"}, {"pull"}},
+			file:   "vendor/lib/.git/config",
+			gone:   []string{"protocol.ext.allow", "ext::"},
+			kept:   []string{"core.bare=false", "remote.origin.fetch=+refs/heads/*:refs/remotes/origin/*"},
+			note:   []string{"vendor/lib/.git/config: taken out", "protocol.ext.allow=\"always\"", "remote.origin.url=\"ext::sh -c touch% ", "transport helper"},
+			dir:    "vendor/lib", person: [][]string{{"fetch", "origin"}, {"pull"}},
 		},
 		{
 			name:   "a transport helper set by git config, and fd::",
