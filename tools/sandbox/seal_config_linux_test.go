@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -219,5 +220,67 @@ func TestSealGitConfigAllowList(t *testing.T) {
 				t.Error("a program the command planted ran on the machine")
 			}
 		})
+	}
+}
+
+// BenchmarkSealSkippedScan measures the look for git folders in the
+// folders the index skips, per command, with nothing changed: a
+// node_modules of 1,000 packages of two folders each, and a Go vendor
+// folder of 200 modules three levels down.
+func BenchmarkSealSkippedScan(b *testing.B) {
+	ws := b.TempDir()
+	for i := range 1000 {
+		for _, sub := range []string{"lib", "dist"} {
+			os.MkdirAll(filepath.Join(ws, "node_modules", "p"+strconv.Itoa(i), sub), 0o755)
+		}
+	}
+	for i := range 200 {
+		os.MkdirAll(filepath.Join(ws, "vendor", "github.com", "o"+strconv.Itoa(i%20), "m"+strconv.Itoa(i)), 0o755)
+	}
+	x := &protectIndex{root: ws}
+	x.look()
+	x.scanSkipped(false)
+	time.Sleep(3 * ctimeSlack) // past the coarse clock's window: folders settle
+	x.scanSkipped(true)
+	for b.Loop() {
+		x.scanSkipped(true)
+	}
+	w := x.skipWatch()
+	b.ReportMetric(float64(len(w.dirs)), "folders")
+}
+
+// Git folders in the folders the index skips: one the person had before
+// the session keeps its settings (theirs, off the list or not), and is
+// kept like any nested repository; one a command makes deep in a
+// node_modules past the bound on folders watched is still found.
+func TestSealSkippedFolders(t *testing.T) {
+	tr := newTree(t)
+	gitInit(t, tr.ws)
+	mine := filepath.Join(tr.ws, "vendor", "mine")
+	os.MkdirAll(mine, 0o755)
+	gitInit(t, mine)
+	exec.Command("git", "-C", mine, "config", "alias.lg", "!git log --oneline").Run()
+	for i := range maxSkippedDirs + 50 {
+		os.MkdirAll(filepath.Join(tr.ws, "node_modules", "p"+strconv.Itoa(i)), 0o755)
+	}
+	s := mustSandbox(t, tr.policy, Bwrap)
+	t.Cleanup(s.Close)
+	runReleased(t, s, tr.ws, "true")
+	mark := filepath.Join(tr.root, "ran")
+	script := "git init -q node_modules/p" + strconv.Itoa(maxSkippedDirs+40) + "/deep && git -C node_modules/p" + strconv.Itoa(maxSkippedDirs+40) + "/deep config core.fsmonitor 'touch " + mark + "'; " +
+		"printf '[core]\\n\\tfsmonitor = touch " + mark + "\\n' >> vendor/mine/.git/config"
+	out, code, notes := runReleased(t, s, tr.ws, script)
+	t.Logf("exit %d: %s\nnotes: %q", code, out, notes)
+	if l := gitConfigList(filepath.Join(mine, ".git", "config")); !strings.Contains(l, "alias.lg=!git log") || strings.Contains(l, "fsmonitor") {
+		t.Errorf("vendor/mine config:\n%s", l)
+	}
+	deep := filepath.Join(tr.ws, "node_modules", "p"+strconv.Itoa(maxSkippedDirs+40), "deep")
+	if l := gitConfigList(filepath.Join(deep, ".git", "config")); strings.Contains(l, "fsmonitor") {
+		t.Errorf("the new repository past the bound kept:\n%s", l)
+	}
+	personGit(t, mine, "status")
+	personGit(t, deep, "status")
+	if _, err := os.Stat(mark); err == nil {
+		t.Error("a program the command planted ran on the machine")
 	}
 }

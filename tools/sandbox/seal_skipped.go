@@ -15,11 +15,13 @@ import (
 // So the seal looks for .git entries in those folders itself, a few
 // levels down (vendor/lib, node_modules/@scope/pkg, vendor/host/org/repo),
 // re-reading a folder only when its mtime moved: a stat per folder kept,
-// at most maxSkippedDirs of them.
+// at most maxSkippedDirs of them, the shallower first (in a node_modules
+// of thousands of packages, the packages' own folders are not kept).
 
 const (
-	skippedDepth   = 3 // a .git this many levels below a skipped folder, at most
-	maxSkippedDirs = 4000
+	skippedDepth    = 4    // a .git this many levels below a skipped folder, at most
+	maxSkippedDirs  = 300  // folders kept (a stat each per command)
+	maxSkippedReads = 2000 // folders read in one scan
 )
 
 // skipWatch is what the seal keeps of one index's skipped folders.
@@ -64,47 +66,71 @@ func (x *protectIndex) noteSkipped(p string, d fs.DirEntry) {
 // since the last scan (the one after it) or runs now: what is new then is
 // its doing. The index's own test (madeWhileBusy) cannot serve: its look
 // after the command has let go of the command's time span already.
+//
+// A folder new since the last scan is read whole (to skippedDepth) even
+// past the bound on folders kept: a git init or clone into a new folder
+// under one kept is found wherever it lands.
 func (x *protectIndex) scanSkipped(busy bool) {
 	w := x.skipWatch()
 	w.mu.Lock()
-	var found []string
-	queue := make([]string, 0, len(w.dirs))
-	for d := range w.dirs {
-		queue = append(queue, d)
+	if w.scanned && !busy {
+		// Before a command, with none running: the scan after the last
+		// one is recent, and what the person made since is theirs.
+		w.mu.Unlock()
+		return
 	}
+	type item struct {
+		path  string
+		depth int
+	}
+	var found []string
+	queue := make([]item, 0, len(w.dirs))
+	for d, sd := range w.dirs {
+		queue = append(queue, item{d, sd.depth})
+	}
+	reads := 0
 	for len(queue) > 0 {
-		d := queue[0]
+		it := queue[0]
 		queue = queue[1:]
-		sd := w.dirs[d]
-		fi, err := os.Lstat(d)
+		sd, kept := w.dirs[it.path]
+		fi, err := os.Lstat(it.path)
 		if err != nil || !fi.IsDir() {
-			delete(w.dirs, d)
-			delete(w.roots, d)
+			delete(w.dirs, it.path)
+			delete(w.roots, it.path)
 			continue
 		}
-		if fi.ModTime().Equal(sd.mtime) {
-			continue
+		if kept {
+			if fi.ModTime().Equal(sd.mtime) {
+				continue
+			}
+			sd.mtime = fi.ModTime()
+			if time.Since(sd.mtime) < 2*ctimeSlack {
+				sd.mtime = time.Time{} // the coarse clock: an entry may follow in the same tick
+			}
+			w.dirs[it.path] = sd
 		}
-		sd.mtime = fi.ModTime()
-		if time.Since(sd.mtime) < 2*ctimeSlack {
-			sd.mtime = time.Time{} // the coarse clock: an entry may follow in the same tick
+		if reads++; reads > maxSkippedReads {
+			break
 		}
-		w.dirs[d] = sd
-		ents, err := os.ReadDir(d)
+		ents, err := os.ReadDir(it.path)
 		if err != nil {
 			continue
 		}
 		for _, e := range ents {
-			p := filepath.Join(d, e.Name())
+			p := filepath.Join(it.path, e.Name())
 			if e.Name() == ".git" {
 				found = append(found, p)
 				continue
 			}
-			if _, known := w.dirs[p]; !e.IsDir() || known || sd.depth+1 >= skippedDepth || len(w.dirs) >= maxSkippedDirs {
+			if _, known := w.dirs[p]; !e.IsDir() || known || it.depth+1 >= skippedDepth {
 				continue
 			}
-			w.dirs[p] = skipDir{depth: sd.depth + 1}
-			queue = append(queue, p)
+			if len(w.dirs) < maxSkippedDirs {
+				w.dirs[p] = skipDir{depth: it.depth + 1}
+			} else if !w.scanned {
+				continue // past the bound on the first scan: what is there is the person's
+			}
+			queue = append(queue, item{p, it.depth + 1})
 		}
 	}
 	late := w.scanned && busy
