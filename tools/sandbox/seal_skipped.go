@@ -20,7 +20,7 @@ import (
 
 const (
 	skippedDepth    = 4    // a .git this many levels below a skipped folder, at most
-	maxSkippedDirs  = 300  // folders kept (a stat each per command)
+	maxSkippedDirs  = 128  // folders kept (a stat each per command)
 	maxSkippedReads = 2000 // folders read in one scan
 )
 
@@ -67,9 +67,10 @@ func (x *protectIndex) noteSkipped(p string, d fs.DirEntry) {
 // its doing. The index's own test (madeWhileBusy) cannot serve: its look
 // after the command has let go of the command's time span already.
 //
-// A folder new since the last scan is read whole (to skippedDepth) even
-// past the bound on folders kept: a git init or clone into a new folder
-// under one kept is found wherever it lands.
+// Past the bound on folders kept, the first scan still reads every
+// folder (at most maxSkippedReads) to find the person's repositories, and
+// a later one reads the folders below one whose mtime moved: a git init
+// or clone into a new folder under one kept is found wherever it lands.
 func (x *protectIndex) scanSkipped(busy bool) {
 	w := x.skipWatch()
 	w.mu.Lock()
@@ -125,10 +126,12 @@ func (x *protectIndex) scanSkipped(busy bool) {
 			if _, known := w.dirs[p]; !e.IsDir() || known || it.depth+1 >= skippedDepth {
 				continue
 			}
+			// Past the bound, a folder is read in this scan only, to
+			// find a .git there now: the person's on the first scan
+			// (kept like any nested repository from then on), a
+			// command's below a folder that changed.
 			if len(w.dirs) < maxSkippedDirs {
 				w.dirs[p] = skipDir{depth: it.depth + 1}
-			} else if !w.scanned {
-				continue // past the bound on the first scan: what is there is the person's
 			}
 			queue = append(queue, item{p, it.depth + 1})
 		}
