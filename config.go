@@ -53,11 +53,17 @@ type config struct {
 	Sessions       bool   // --sessions: list them and exit
 	Prompt         string
 	PromptSet      bool
-	Images         []string // -i, --image: pictures for the -p question
-	Version        bool
-	Help           bool
-	cmd            command         // aci, aci serve or aci acp: whose help to show
-	OutputFormat   ui.OutputFormat // text, json or stream-json (pipe mode)
+	// Bg is --bg's task: it runs in the workspace's background server
+	// (bg.go). Worktree is --worktree's name ("" picks one); WorktreeSet
+	// says it was given (worktree.go).
+	Bg           string
+	Worktree     string
+	WorktreeSet  bool
+	Images       []string // -i, --image: pictures for the -p question
+	Version      bool
+	Help         bool
+	cmd          command         // aci, aci serve or aci acp: whose help to show
+	OutputFormat ui.OutputFormat // text, json or stream-json (pipe mode)
 
 	// Serve is `aci serve`: Addr is where it listens, ServeToken the token
 	// (ACI_SERVE_TOKEN, environment only; empty: a random one) and
@@ -133,6 +139,9 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	resume := &resumeFlag{c: &c}
 	fs.Var(resume, "resume", "")
 	fs.BoolVar(&c.Sessions, "sessions", false, "")
+	fs.StringVar(&c.Bg, "bg", "", "")
+	wt := &worktreeFlag{c: &c}
+	fs.Var(wt, "worktree", "")
 	serveAt := &serveFlag{c: &c}
 	fs.Var(serveAt, "serve", "")
 	fs.String("sandbox", "", "")
@@ -148,7 +157,7 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	if err != nil {
 		return c, fs, nil, err
 	}
-	set, err := parseArgs(cmd, fs, args, &c, resume, serveAt)
+	set, err := parseArgs(cmd, fs, args, &c, resume, serveAt, wt)
 	if err != nil {
 		return c, fs, set, err
 	}
@@ -170,7 +179,7 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 
 // parseArgs parses args with fs, taking the word after a bare --resume or
 // --serve as its value, and returns the flags given.
-func parseArgs(cmd command, fs *flag.FlagSet, args []string, c *config, resume *resumeFlag, serveAt *serveFlag) (map[string]bool, error) {
+func parseArgs(cmd command, fs *flag.FlagSet, args []string, c *config, resume *resumeFlag, serveAt *serveFlag, wt *worktreeFlag) (map[string]bool, error) {
 	set := map[string]bool{}
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -191,7 +200,7 @@ func parseArgs(cmd command, fs *flag.FlagSet, args []string, c *config, resume *
 			resume.bare = false
 			continue
 		}
-		if serveAt.takesNext(fs) {
+		if serveAt.takesNext(fs) || wt.takesNext(fs) {
 			args = fs.Args()[1:]
 			continue
 		}
