@@ -84,7 +84,9 @@ func newTmux(t *testing.T, dir string, env []string, argv ...string) *tmuxPane {
 		t.Skip("tmux is not installed")
 	}
 	p := &tmuxPane{t: t, sock: fmt.Sprintf("aci-bg-%d-%x", os.Getpid(), rand.Uint64())}
-	args := append([]string{"new-session", "-d", "-s", "aci", "-x", "160", "-y", "50", "-c", dir, "env", "-i"}, env...)
+	conf := filepath.Join(t.TempDir(), "tmux.conf")
+	os.WriteFile(conf, []byte("set -g remain-on-exit on\nset -g history-limit 5000\n"), 0o600)
+	args := append([]string{"-f", conf, "new-session", "-d", "-s", "aci", "-x", "160", "-y", "50", "-c", dir, "env", "-i"}, env...)
 	p.run(append(args, argv...)...)
 	t.Cleanup(func() { exec.Command("tmux", "-L", p.sock, "kill-server").Run() })
 	return p
@@ -187,10 +189,11 @@ func TestBgAttachAnswersAQuestion(t *testing.T) {
 	dir, home := t.TempDir(), bgHome(t)
 	os.MkdirAll(filepath.Join(dir, "build", "x"), 0o755)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: "Cleaning.\n" + fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "rm -rf build"}))},
+		fakeai.Reply{Content: "Cleaning.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "rm -rf build"}))},
 		fakeai.Reply{Content: "removed the build folder"},
 		fakeai.Reply{Content: "second one done"})
-	r := bgRun(t, dir, home, srv, "", "--bg", "clean up")
+	r := bgRun(t, dir, home, srv, "", "--bg", "clean up", "--permission-mode", "ask")
 	if r.code != 0 || !bgID.MatchString(r.stdout) {
 		t.Fatalf("--bg: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
