@@ -112,7 +112,11 @@ func psRows(workdir, sessionsDir string) ([]bgRow, error) {
 		default:
 			row.State = "running"
 		}
-		row.Cost, row.Last = lastResult(sessionsDir, r)
+		if res, ok := readResult(r.Workdir, r.ID); ok {
+			row.Cost, row.Last = res.Cost, res.Last
+		} else {
+			row.Cost, row.Last = lastResult(sessionsDir, r) // its server ended before writing it
+		}
 		if row.State == "finished" && row.Last == "" {
 			row.State = "stopped" // its server ended before an answer
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -76,6 +77,7 @@ func bgNotify(bgState string) func(string, session.Event) {
 			}
 			ui.NotifyBackground(os.Getenv, "approval", id, "aci: a background session waits for an answer (aci attach "+id+"): "+what)
 		case session.Result:
+			saveResult(filepath.Dir(bgState), id, e)
 			text := "aci: a background session finished: " + e.Answer
 			if e.Outcome != session.Answered {
 				text = "aci: a background session's turn ended: " + e.Error
@@ -83,4 +85,41 @@ func bgNotify(bgState string) func(string, session.Event) {
 			ui.NotifyBackground(os.Getenv, "turn_end", id, text)
 		}
 	}
+}
+
+// bgResult is results/ID.json: a background session's last turn's end,
+// written by its server so aci ps reads one small file instead of the
+// transcript.
+type bgResult struct {
+	Cost *float64 `json:"total_cost_usd"`
+	Last string   `json:"last"`
+}
+
+// saveResult keeps session id's last words and cost in dir/results.
+func saveResult(dir, id string, e session.Result) {
+	last := e.Answer
+	if e.Outcome != session.Answered {
+		last = "failed: " + e.Error
+	}
+	if r := []rune(last); len(r) > 500 {
+		last = string(r[:500])
+	}
+	data, err := json.Marshal(bgResult{Cost: e.Money.TotalCostUSD(), Last: last})
+	if err == nil && id != "" {
+		writeFileAtomic(filepath.Join(dir, "results", id+".json"), data)
+	}
+}
+
+// readResult is session id's last result as its server kept it.
+func readResult(workdir, id string) (bgResult, bool) {
+	dir, err := bgDir(workdir)
+	if err != nil {
+		return bgResult{}, false
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "results", id+".json"))
+	if err != nil {
+		return bgResult{}, false
+	}
+	var r bgResult
+	return r, json.Unmarshal(data, &r) == nil
 }
