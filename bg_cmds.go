@@ -8,9 +8,11 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/tools/worktree"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -28,7 +30,7 @@ func runBg(cfg config, args []string, workdir string, stdout, stderr io.Writer) 
 	}
 	rec := bgRecord{Task: cfg.Bg, Started: time.Now().UTC(), Workdir: workdir}
 	if cfg.WorktreeSet {
-		wt, err := newWorktree(workdir, cfg.Worktree)
+		wt, err := worktree.New(workdir, cfg.Worktree)
 		if err != nil {
 			fmt.Fprintln(stderr, "aci:", err)
 			return exitFor(err)
@@ -74,7 +76,8 @@ func runBg(cfg config, args []string, workdir string, stdout, stderr io.Writer) 
 // exitFor is 2 for a usage error, else 1.
 func exitFor(err error) int {
 	var u errUsage
-	if errorsAs(err, &u) {
+	var wu *worktree.UsageError
+	if errorsAs(err, &u) || errorsAs(err, &wu) {
 		return ui.ExitUsage
 	}
 	return ui.ExitFailed
@@ -88,68 +91,53 @@ type bgRow struct {
 	Last  string
 }
 
-// psRows reads the state of workspace workdir's background sessions: the
-// running ones from their server (one request per server), every one's
-// cost and last words from its transcript.
+// psRows reads the state of workspace workdir's background sessions:
+// each server keeps every session's state, cost and last words in a small
+// file (bg_server.go), read here with no request; a session whose server
+// is gone is not running, whatever its file says.
 func psRows(workdir, sessionsDir string) ([]bgRow, error) {
 	recs, err := bgRecords(workdir)
 	if err != nil {
 		return nil, err
 	}
-	states := map[string]map[string]string{} // server workdir → id → state
+	up := map[string]bool{} // server workdir → its process lives
 	rows := make([]bgRow, 0, len(recs))
 	for _, r := range recs {
-		st, ok := states[r.Workdir]
+		alive, ok := up[r.Workdir]
 		if !ok {
-			st = serverStates(r.Workdir)
-			states[r.Workdir] = st
+			alive = serverUp(r.Workdir)
+			up[r.Workdir] = alive
 		}
 		row := bgRow{bgRecord: r, State: "finished"}
-		switch st[r.ID] {
-		case "", "idle":
-		case "awaiting_approval":
-			row.State = "waiting"
-		default:
-			row.State = "running"
-		}
-		if res, ok := readResult(r.Workdir, r.ID); ok {
+		res, ok := readResult(r.Workdir, r.ID)
+		if ok {
 			row.Cost, row.Last = res.Cost, res.Last
 		} else {
 			row.Cost, row.Last = lastResult(sessionsDir, r) // its server ended before writing it
 		}
-		if row.State == "finished" && row.Last == "" {
-			row.State = "stopped" // its server ended before an answer
+		switch {
+		case !alive || res.State == "" || res.State == "idle":
+			if row.Last == "" || alive && res.State == "" {
+				row.State = map[bool]string{true: "running", false: "stopped"}[alive]
+			}
+		case res.State == "awaiting_approval":
+			row.State = "waiting"
+		default:
+			row.State = "running"
 		}
 		rows = append(rows, row)
 	}
 	return rows, nil
 }
 
-// serverStates is the state of each session of workdir's background
-// server; empty when none runs.
-func serverStates(workdir string) map[string]string {
-	out := map[string]string{}
+// serverUp says whether workdir's background server process lives.
+func serverUp(workdir string) bool {
 	dir, err := bgDir(workdir)
 	if err != nil {
-		return out
+		return false
 	}
 	srv, err := readBgServer(dir)
-	if err != nil {
-		return out
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	var list []struct {
-		ID    string `json:"id"`
-		State string `json:"state"`
-	}
-	if srv.call(ctx, "GET", "/api/sessions", nil, &list) != nil {
-		return out
-	}
-	for _, s := range list {
-		out[s.ID] = s.State
-	}
-	return out
+	return err == nil && srv.PID > 0 && syscall.Kill(srv.PID, 0) == nil
 }
 
 // lastResult is the cost and answer of session r's last turn, from its

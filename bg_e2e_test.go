@@ -180,6 +180,11 @@ func TestBgSurvivesItsTerminal(t *testing.T) {
 	if len(files) != 2 {
 		t.Errorf("server files %v", files)
 	}
+	// attach to a finished session: its past, and that it has finished.
+	a := newTmux(t, dir, tmuxEnv(home, srv), bin, "attach", id)
+	a.waitFor("the finished session", func(s string) bool {
+		return strings.Contains(s, "the answer is 42") && strings.Contains(s, "this session has finished")
+	})
 }
 
 // TestBgAttachAnswersAQuestion: a background session asks before rm -rf;

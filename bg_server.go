@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/aci-dev/aci/serve"
@@ -68,8 +69,27 @@ func bgNotify(bgState string) func(string, session.Event) {
 	if bgState == "" {
 		return nil
 	}
+	dir := filepath.Dir(bgState)
+	var mu sync.Mutex
+	kept := map[string]bgResult{}
+	keep := func(id string, change func(*bgResult)) {
+		if id == "" {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		r, ok := kept[id]
+		if !ok {
+			r, _ = readResultIn(dir, id) // a session loaded again keeps its last words
+		}
+		change(&r)
+		kept[id] = r
+		saveResult(dir, id, r)
+	}
 	return func(id string, ev session.Event) {
 		switch e := ev.(type) {
+		case session.StateEvent:
+			keep(id, func(r *bgResult) { r.State = string(e.State) })
 		case session.Approval:
 			what := e.Title
 			if what == "" {
@@ -77,7 +97,7 @@ func bgNotify(bgState string) func(string, session.Event) {
 			}
 			ui.NotifyBackground(os.Getenv, "approval", id, "aci: a background session waits for an answer (aci attach "+id+"): "+what)
 		case session.Result:
-			saveResult(filepath.Dir(bgState), id, e)
+			keep(id, func(r *bgResult) { r.set(e) })
 			text := "aci: a background session finished: " + e.Answer
 			if e.Outcome != session.Answered {
 				text = "aci: a background session's turn ended: " + e.Error
@@ -91,31 +111,42 @@ func bgNotify(bgState string) func(string, session.Event) {
 // written by its server so aci ps reads one small file instead of the
 // transcript.
 type bgResult struct {
-	Cost *float64 `json:"total_cost_usd"`
-	Last string   `json:"last"`
+	State string   `json:"state"` // the loop's state (idle, awaiting_model, ...)
+	Cost  *float64 `json:"total_cost_usd"`
+	Last  string   `json:"last"`
 }
 
-// saveResult keeps session id's last words and cost in dir/results.
-func saveResult(dir, id string, e session.Result) {
-	last := e.Answer
+// set takes a turn's end.
+func (r *bgResult) set(e session.Result) {
+	r.Last = e.Answer
 	if e.Outcome != session.Answered {
-		last = "failed: " + e.Error
+		r.Last = "failed: " + e.Error
 	}
-	if r := []rune(last); len(r) > 500 {
-		last = string(r[:500])
+	if rs := []rune(r.Last); len(rs) > 500 {
+		r.Last = string(rs[:500])
 	}
-	data, err := json.Marshal(bgResult{Cost: e.Money.TotalCostUSD(), Last: last})
-	if err == nil && id != "" {
+	r.Cost = e.Money.TotalCostUSD()
+}
+
+// saveResult keeps session id's state, last words and cost in
+// dir/results.
+func saveResult(dir, id string, r bgResult) {
+	if data, err := json.Marshal(r); err == nil {
 		writeFileAtomic(filepath.Join(dir, "results", id+".json"), data)
 	}
 }
 
-// readResult is session id's last result as its server kept it.
+// readResult is session id's state and last result as its server kept
+// them.
 func readResult(workdir, id string) (bgResult, bool) {
 	dir, err := bgDir(workdir)
 	if err != nil {
 		return bgResult{}, false
 	}
+	return readResultIn(dir, id)
+}
+
+func readResultIn(dir, id string) (bgResult, bool) {
 	data, err := os.ReadFile(filepath.Join(dir, "results", id+".json"))
 	if err != nil {
 		return bgResult{}, false

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/tools/worktree"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -85,7 +86,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 			fmt.Fprintln(stderr, "aci: aci serve does not take --worktree: start it in the worktree's folder")
 			return ui.ExitUsage
 		}
-		wt, err := newWorktree(workdir, cfg.Worktree)
+		wt, err := worktree.New(workdir, cfg.Worktree)
 		if err != nil {
 			fmt.Fprintln(stderr, "aci:", err)
 			return exitFor(err)
