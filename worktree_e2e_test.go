@@ -127,3 +127,55 @@ func TestWorktreePipeKeepsIt(t *testing.T) {
 		t.Error("drop merged")
 	}
 }
+
+// TestAgentWindowInWorktree: an agent window opened with worktree: true
+// changes the file in its own worktree; the workspace's copy stays; the
+// parent is told where the changes are; the person merges them.
+func TestAgentWindowInWorktree(t *testing.T) {
+	repo, home := wtRepo(t), bgHome(t)
+	ai := fakeai.New(t)
+	var parentSaw string
+	ai.Handle(func(req fakeai.Request) fakeai.Reply {
+		step := 1
+		for _, m := range req.Messages {
+			if m.Role == "assistant" {
+				step++
+			}
+		}
+		child := len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, "Task: shout the third line")
+		switch {
+		case child && step == 1:
+			return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "file.txt"}))}
+		case child && step == 2:
+			return fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "edit", map[string]any{"old_text": "three", "new_text": "THREE"}))}
+		case child:
+			return fakeai.Reply{Content: "shouted"}
+		case step == 1:
+			return fakeai.Reply{Content: fakeai.ToolCall(
+				call("launcher", "open", map[string]any{"app": "agent", "target": "shout the third line", "mode": "default", "worktree": true}),
+				call("agent_1", "wait", map[string]any{}))}
+		}
+		parentSaw = req.Messages[len(req.Messages)-1].Content
+		return fakeai.Reply{Content: "Done."}
+	})
+	r := bgRun(t, repo, home, ai, "", "-p", "send a helper")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(repo, "file.txt")); strings.Contains(string(got), "THREE") {
+		t.Fatal("the child changed the workspace")
+	}
+	if !strings.Contains(parentSaw, "shouted") || !strings.Contains(parentSaw, "aci worktree merge agent-") {
+		t.Errorf("the parent read:\n%s", parentSaw)
+	}
+	names := strings.Fields(wtGit(t, repo, "for-each-ref", "--format=%(refname:strip=3)", "refs/heads/aci/"))
+	if len(names) != 1 {
+		t.Fatalf("worktree branches %v", names)
+	}
+	if m := bgRun(t, repo, home, nil, "", "worktree", "merge", names[0]); m.code != 0 {
+		t.Fatalf("merge: %s", m.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(repo, "file.txt")); !strings.Contains(string(got), "THREE") {
+		t.Errorf("not merged:\n%s", got)
+	}
+}
