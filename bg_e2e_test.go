@@ -43,6 +43,12 @@ func bgHome(t *testing.T) string {
 // bgRun runs aci with home as HOME, against srv (nil: no model).
 func bgRun(t *testing.T, dir, home string, srv *fakeai.Server, stdin string, args ...string) runResult {
 	t.Helper()
+	return bgRunEnv(t, dir, home, srv, nil, args...)
+}
+
+// bgRunEnv is bgRun with more environment, and no stdin.
+func bgRunEnv(t *testing.T, dir, home string, srv *fakeai.Server, extra []string, args ...string) runResult {
+	t.Helper()
 	url := "http://127.0.0.1:1/v1"
 	if srv != nil {
 		url = srv.URL
@@ -50,7 +56,7 @@ func bgRun(t *testing.T, dir, home string, srv *fakeai.Server, stdin string, arg
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"),
 		"OPENAI_API_KEY=" + testKey, "OPENAI_MODEL=test-model", "OPENAI_BASE_URL=" + url, "ACI_BG_IDLE_S=60",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
-	return aciEnv(t, dir, env, stdin, args...)
+	return aciEnv(t, dir, append(env, extra...), "", args...)
 }
 
 var bgID = regexp.MustCompile(`(?m)^(\d{8}-\d{6}-[0-9a-f]{8})$`)
@@ -198,7 +204,8 @@ func TestBgAttachAnswersAQuestion(t *testing.T) {
 			call("bash_1", "run", map[string]any{"command": "rm -rf build"}))},
 		fakeai.Reply{Content: "removed the build folder"},
 		fakeai.Reply{Content: "second one done"})
-	r := bgRun(t, dir, home, srv, "", "--bg", "clean up", "--permission-mode", "ask")
+	notes := filepath.Join(t.TempDir(), "notes")
+	r := bgRunEnv(t, dir, home, srv, []string{"ACI_NOTIFY=cat >> " + notes}, "--bg", "clean up", "--permission-mode", "ask")
 	if r.code != 0 || !bgID.MatchString(r.stdout) {
 		t.Fatalf("--bg: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -213,6 +220,16 @@ func TestBgAttachAnswersAQuestion(t *testing.T) {
 			t.Fatalf("never waiting:\n%s\n%s", ps.stdout, ps.stderr)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	// The question notified the person's program (no terminal to ring).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		got, _ := os.ReadFile(notes)
+		if strings.Contains(string(got), `"event":"approval"`) && strings.Contains(string(got), id) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ACI_NOTIFY got %q", got)
+		}
 	}
 	p := newTmux(t, dir, tmuxEnv(home, srv), testbin.Build(t), "attach", id)
 	p.waitFor("the question", func(s string) bool { return strings.Contains(s, "allow? [y]es") })
@@ -258,5 +275,36 @@ func TestBgBadInput(t *testing.T) {
 	}
 	if r := bgRun(t, dir, home, nil, "", "ps"); r.code != 0 || !strings.Contains(r.stderr, "no background sessions") {
 		t.Errorf("empty ps: %d %q", r.code, r.stderr)
+	}
+}
+
+// TestBgServerStopsWhenIdle: with nothing to do for ACI_BG_IDLE_S, the
+// background server ends and removes its server.json; its session is
+// still listed, and attach starts a server again to show it.
+func TestBgServerStopsWhenIdle(t *testing.T) {
+	dir, home := t.TempDir(), bgHome(t)
+	srv := fakeai.New(t, fakeai.Reply{Content: "quick answer"})
+	r := bgRunEnv(t, dir, home, srv, []string{"ACI_BG_IDLE_S=1"}, "--bg", "be quick")
+	if r.code != 0 {
+		t.Fatalf("--bg: %s", r.stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(home, "state", "aci", "bg", "*", "server.json"))
+	if len(files) != 1 {
+		t.Fatalf("server.json: %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	var s bgServer
+	json.Unmarshal(data, &s)
+	for deadline := time.Now().Add(20 * time.Second); syscall.Kill(s.PID, 0) == nil; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle server is still running")
+		}
+	}
+	if _, err := os.Stat(files[0]); !os.IsNotExist(err) {
+		t.Errorf("server.json left behind: %v", err)
+	}
+	ps := bgRun(t, dir, home, nil, "", "ps")
+	if !strings.Contains(ps.stdout, "finished") || !strings.Contains(ps.stdout, "quick answer") {
+		t.Errorf("ps after the server stopped:\n%s", ps.stdout)
 	}
 }
