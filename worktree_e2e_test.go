@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testbin"
 )
 
 // gitRepo makes a repository in a fresh folder with file.txt committed.
@@ -176,6 +177,28 @@ func TestAgentWindowInWorktree(t *testing.T) {
 		t.Fatalf("merge: %s", m.stderr)
 	}
 	if got, _ := os.ReadFile(filepath.Join(repo, "file.txt")); !strings.Contains(string(got), "THREE") {
+		t.Errorf("not merged:\n%s", got)
+	}
+}
+
+// TestWorktreeREPLAsksAtTheEnd: a REPL session with --worktree asks, when
+// it ends, whether to merge what it changed; m merges it.
+func TestWorktreeREPLAsksAtTheEnd(t *testing.T) {
+	repo, home := wtRepo(t), bgHome(t)
+	srv := editScript(t, "five", "FIVE", "changed five")
+	p := newTmux(t, repo, tmuxEnv(home, srv), testbin.Build(t), "--worktree", "w5")
+	p.waitFor("the REPL", func(s string) bool { return strings.Contains(s, "working in the worktree") && strings.Contains(s, "›") })
+	p.run("send-keys", "-t", "aci", "-l", "change line five")
+	p.run("send-keys", "-t", "aci", "Enter")
+	p.waitFor("the answer", func(s string) bool { return strings.Contains(s, "changed five") })
+	p.run("send-keys", "-t", "aci", "C-d")
+	p.waitFor("the question", func(s string) bool { return strings.Contains(s, "[m]erge") && strings.Contains(s, "file.txt") })
+	if got, _ := os.ReadFile(filepath.Join(repo, "file.txt")); strings.Contains(string(got), "FIVE") {
+		t.Fatal("merged before the answer")
+	}
+	p.run("send-keys", "-t", "aci", "m", "Enter")
+	p.waitFor("merged", func(s string) bool { return strings.Contains(s, "merged aci/w5") })
+	if got, _ := os.ReadFile(filepath.Join(repo, "file.txt")); !strings.Contains(string(got), "FIVE") {
 		t.Errorf("not merged:\n%s", got)
 	}
 }
