@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/dotenv"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
@@ -44,6 +45,10 @@ type config struct {
 	Yes            bool
 	PermissionMode windows.PermMode  // --permission-mode, or yes for --yes (config_mode.go)
 	Trust          bool              // --trust: the project's hooks and MCP servers run (PROTOCOL.md §10)
+	// Endpoint is set when a workspace .env names the endpoint the
+	// person's key would go to: sessions refuse it unless the folder is
+	// trusted with it (config_endpoint.go).
+	Endpoint session.EndpointHold
 	Sandbox        string            // ACI_SANDBOX or --sandbox: workspace or off
 	DotEnv         map[string]string // entries .env set (safety switches excluded), for the secret checks
 	Resume         bool

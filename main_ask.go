@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -162,6 +163,10 @@ func runPipe(cfg config, workdir, question string, stdout, stderr io.Writer) (co
 	s, err := factory.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
+		var refused *session.EndpointError
+		if head != nil && errors.As(err, &refused) {
+			head.Event(session.Notice{Kind: "endpoint", Text: err.Error()}) // stream-json's reader sees why too
+		}
 		return ui.ExitUsage
 	}
 	defer s.Close()

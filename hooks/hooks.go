@@ -40,6 +40,13 @@ type Config struct {
 	Mode           func() string       // the permission mode, as Claude Code names it
 	Redact         func(string) string // removes secrets from what hooks print
 	Notice         func(string)        // one line for the person: a hook that failed
+	// Verify, when set, is asked before a project hook runs: an error
+	// skips it with a notice (a workspace file it runs changed since the
+	// folder was trusted).
+	Verify func(command string) error
+	// ProjectEnv, when set, makes a project hook's environment from aci's
+	// (the allow-list of tools/wsenv: no credentials of the person's).
+	ProjectEnv func([]string) []string
 }
 
 // Runner runs the hooks of one session.
@@ -120,13 +127,21 @@ func (r *Runner) Run(ctx context.Context, event, tool string, input map[string]a
 	}
 	var cmds []settings.HookCommand
 	var sources []string
+	var project []bool
 	for _, g := range r.groups {
 		if g.Event != event || (tool != "" && g.re != nil && !g.re.MatchString(tool)) {
 			continue
 		}
 		for _, h := range g.Hooks {
+			if g.Project && r.cfg.Verify != nil {
+				if err := r.cfg.Verify(h.Command); err != nil {
+					r.cfg.Notice(fmt.Sprintf("%s hook %q (%s) not run: %v", event, short(h.Command), g.Source, err))
+					continue
+				}
+			}
 			cmds = append(cmds, h)
 			sources = append(sources, g.Source)
+			project = append(project, g.Project)
 		}
 	}
 	if len(cmds) == 0 {
@@ -151,7 +166,7 @@ func (r *Runner) Run(ctx context.Context, event, tool string, input map[string]a
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = r.runOne(ctx, c, stdin)
+			results[i] = r.runOne(ctx, c, stdin, project[i])
 		}()
 	}
 	wg.Wait()
@@ -170,7 +185,7 @@ type result struct {
 	err            error
 }
 
-func (r *Runner) runOne(ctx context.Context, h settings.HookCommand, stdin []byte) result {
+func (r *Runner) runOne(ctx context.Context, h settings.HookCommand, stdin []byte, project bool) result {
 	timeout := DefaultTimeout
 	if h.Timeout > 0 {
 		timeout = time.Duration(h.Timeout) * time.Second
@@ -179,7 +194,11 @@ func (r *Runner) runOne(ctx context.Context, h settings.HookCommand, stdin []byt
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell(), "-c", h.Command)
 	cmd.Dir = r.cfg.Cwd
-	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+r.cfg.ProjectDir, "ACI_PROJECT_DIR="+r.cfg.ProjectDir)
+	env := os.Environ()
+	if project && r.cfg.ProjectEnv != nil {
+		env = r.cfg.ProjectEnv(env)
+	}
+	cmd.Env = append(env, "CLAUDE_PROJECT_DIR="+r.cfg.ProjectDir, "ACI_PROJECT_DIR="+r.cfg.ProjectDir)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr boundedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -43,6 +43,9 @@ type Config struct {
 	// URLSecrets are more values a fetched URL must not carry without
 	// asking (what .env set); nil: none.
 	URLSecrets *secrets.Redactor
+	// Endpoint, when set, is a workspace's endpoint for the person's key:
+	// no session starts until the folder is trusted with it (endpoint.go).
+	Endpoint EndpointHold
 }
 
 // Factory builds sessions.
@@ -193,6 +196,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	if !filepath.IsAbs(opt.Workdir) {
 		return nil, fmt.Errorf("%w: the working directory must be absolute, got %q", ErrUsage, opt.Workdir)
 	}
+	if err := f.checkEndpoint(); err != nil {
+		return nil, err
+	}
 	say := opt.Say
 	if say == nil {
 		say = func(string) {}
@@ -260,7 +266,8 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	}
 	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp, windows.ImageApp}
 	if len(mcpConfig.Servers) > 0 {
-		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir})
+		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir,
+			Verify: func(sc mcp.ServerConfig) error { return s.code.VerifyServer(sc, opt.Workdir) }})
 		apps = append(apps, windows.MCPAppWith(s.pool))
 	}
 	if app := skillApp(opt.Workdir, say); app != nil {
