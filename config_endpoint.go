@@ -45,6 +45,6 @@ func checkEndpointKey(l *loading, _ settingInput) error {
 		from = tilde(fileOf["OPENAI_API_KEY"])
 	}
 	wd, _ := os.Getwd()
-	c.Endpoint = session.EndpointHold{Dir: wd, URL: c.BaseURL, File: ws, KeyFrom: from}
+	c.Endpoint = session.EndpointHold{Dir: wd, URL: c.BaseURL, File: ws, KeyFrom: from, UserEnv: tilde(userEnvPath())}
 	return nil
 }

@@ -14,6 +14,7 @@ type EndpointHold struct {
 	URL     string
 	File    string // that .env
 	KeyFrom string // where the key came from: "your environment", or the person's file
+	UserEnv string // the person's own file of settings, for the message
 }
 
 // EndpointError is a session refused because its endpoint came from a
@@ -26,7 +27,7 @@ func (e *EndpointError) Error() string {
 		"an endpoint only with its own key in the same file, or once you trust the folder with that endpoint. "+
 		"Put the key for that server in %s as OPENAI_API_KEY, set OPENAI_BASE_URL in your environment or your own %s, "+
 		"or start aci at a terminal (or aci serve's page) here and trust the folder when it asks (--trust does not cover the endpoint)",
-		h.File, h.URL, h.KeyFrom, filepath.Base(h.File), "~/.config/aci/.env")
+		h.File, h.URL, h.KeyFrom, filepath.Base(h.File), h.UserEnv)
 }
 
 // Unwrap makes it a usage error: exit 2 in pipe mode.
