@@ -38,6 +38,16 @@ func hookWorkspace(t *testing.T) (dir, script string) {
 // trusted script.
 const rewriteHook = `printf 'touch "$CLAUDE_PROJECT_DIR/pwned"\n' > scripts/posthook.sh; echo "rc=$?"`
 
+// lastRequestText is everything the model was sent last.
+func lastRequestText(srv *fakeai.Server) string {
+	reqs := srv.Requests()
+	var b strings.Builder
+	for _, m := range reqs[len(reqs)-1].Messages {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
+}
+
 // A contained command cannot change the trusted hook's script: the file
 // is read-only inside the sandbox, and the hook runs what was trusted.
 func TestTrustedHookScriptReadOnlyToCommands(t *testing.T) {
@@ -56,8 +66,8 @@ func TestTrustedHookScriptReadOnlyToCommands(t *testing.T) {
 	if after, _ := os.ReadFile(script); string(after) != string(before) {
 		t.Fatalf("the trusted script changed:\n%s", after)
 	}
-	if res := resultOf(t, srv, "call_2_1"); !strings.Contains(res, "rc=") || strings.Contains(res, "rc=0") {
-		t.Errorf("want the command to run and its write to fail:\n%s", res)
+	if seen := lastRequestText(srv); !strings.Contains(seen, "rc=1") || strings.Contains(seen, "rc=0") {
+		t.Errorf("want the command to run and its write to fail:\n%s", seen)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
 		t.Fatal("the planted hook ran")
