@@ -100,8 +100,9 @@ func runREPL(cfg config, workdir, limitsNote string, stdin *os.File, stdout, std
 	}
 	defer repl.Close()
 	opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
-	if !opts.Trust {
-		opts.Trust = askTrust(repl, workdir, opts.Say)
+	if !opts.Trust || cfg.Endpoint.URL != "" {
+		// --trust covers hooks and servers, never an endpoint: that is asked.
+		opts.Trust = askTrust(repl, workdir, opts.Say) || opts.Trust
 	}
 	s, err := factory.New(context.Background(), opts)
 	if err != nil {
