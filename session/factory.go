@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/internal/otlp"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -46,6 +47,9 @@ type Config struct {
 	// Endpoint, when set, is a workspace's endpoint for the person's key:
 	// no session starts until the folder is trusted with it (endpoint.go).
 	Endpoint EndpointHold
+	// Telemetry receives spans and sums of every session (PROTOCOL.md
+	// §11); nil sends nothing.
+	Telemetry *otlp.Exporter
 }
 
 // Factory builds sessions.
@@ -214,6 +218,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		ccfg.Model = opt.Model
 	}
 	s.model = ccfg.Model
+	s.tel = newTelemetry(f.cfg.Telemetry, ccfg.BaseURL, s.Model)
 	processNotify := ccfg.Notify
 	ccfg.Notify = func(line string) {
 		if processNotify != nil {
