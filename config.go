@@ -51,7 +51,7 @@ type config struct {
 	// person's key would go to: sessions refuse it unless the folder is
 	// trusted with it (config_endpoint.go).
 	Endpoint     session.EndpointHold
-	Sandbox      string            // ACI_SANDBOX or --sandbox: workspace or off
+	Sandbox      string            // ACI_SANDBOX or --sandbox: workspace, container or off
 	DotEnv       map[string]string // entries .env set (safety switches excluded), for the secret checks
 	Resume       bool
 	ResumeID     string // --resume ID; empty: the latest

@@ -196,9 +196,9 @@ func (r *Runner) runOne(ctx context.Context, h settings.HookCommand, stdin []byt
 	cmd.Dir = r.cfg.Cwd
 	env := os.Environ()
 	if project && r.cfg.ProjectEnv != nil {
-		env = r.cfg.ProjectEnv(env)
+		env = r.cfg.ProjectEnv(env) // the allow-list first (tools/wsenv)
 	}
-	cmd.Env = append(env, "CLAUDE_PROJECT_DIR="+r.cfg.ProjectDir, "ACI_PROJECT_DIR="+r.cfg.ProjectDir)
+	cmd.Env = hookEnv(env, project, r.cfg.ProjectDir)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr boundedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
