@@ -27,6 +27,12 @@ type Options struct {
 	// Env is added to the servers' environment ("NAME=value"), over
 	// aci's own.
 	Env []string
+	// Trusted says the person trusts the folder: a server and its pieces
+	// may then come from the workspace (launch.go).
+	Trusted bool
+	// Notice tells the person one line about a server that does not start
+	// or stops (once per line; every session sharing the pool is told).
+	Notice func(string) `json:"-"`
 }
 
 // Pool holds a session's language servers, one per language, started
@@ -46,6 +52,14 @@ type Pool struct {
 	// (watch.go); watchOff: too many to keep.
 	stamps   map[string]stamp
 	watchOff bool
+	// plan counts the users in plan mode: while any is, servers see the
+	// workspace read-only (restarted on a change).
+	plan    int
+	notices []func(string)
+	told    map[string]bool
+	// watcher keeps the changed files by notification (notify.go).
+	watcher     *watcher
+	noNotifyWhy string // why changes are found by scans ("": notification)
 }
 
 // shared are the pools of the process's sessions, by workspace and
@@ -62,7 +76,8 @@ func Shared(opt Options) *Pool {
 	if Off() {
 		return nil
 	}
-	key := fmt.Sprintf("%s\x00%q", sandbox.WorkspaceRoot(opt.Workdir), opt)
+	key := fmt.Sprintf("%s\x00%q\x00%q\x00%s\x00%s\x00%q\x00%t", sandbox.WorkspaceRoot(opt.Workdir), opt.Workdir,
+		opt.Servers, opt.Wait, opt.StartTimeout, opt.Env, opt.Trusted)
 	shared.Lock()
 	defer shared.Unlock()
 	p := shared.pools[key]
@@ -70,6 +85,10 @@ func Shared(opt Options) *Pool {
 		p = NewPool(opt)
 		p.key = key
 		shared.pools[key] = p
+	} else if opt.Notice != nil {
+		p.mu.Lock()
+		p.notices = append(p.notices, opt.Notice)
+		p.mu.Unlock()
 	}
 	p.refs++
 	return p
@@ -95,7 +114,63 @@ func NewPool(opt Options) *Pool {
 	if opt.StartTimeout <= 0 {
 		opt.StartTimeout = 15 * time.Second
 	}
-	return &Pool{opt: opt, langs: languages(opt.Servers), root: sandbox.WorkspaceRoot(opt.Workdir), servers: map[string]*server{}}
+	p := &Pool{opt: opt, langs: languages(opt.Servers), root: sandbox.WorkspaceRoot(opt.Workdir), servers: map[string]*server{},
+		told: map[string]bool{}}
+	if opt.Notice != nil {
+		p.notices = []func(string){opt.Notice}
+	}
+	return p
+}
+
+// tell gives the person a line about the servers, once.
+func (p *Pool) tell(line string) {
+	p.mu.Lock()
+	if p.told[line] {
+		p.mu.Unlock()
+		return
+	}
+	p.told[line] = true
+	fns := append([]func(string){}, p.notices...)
+	p.mu.Unlock()
+	for _, f := range fns {
+		f(line)
+	}
+}
+
+// Plan tells the pool one of its users entered (true) or left (false)
+// plan mode: while any user is in it, the servers see the workspace
+// read-only, and they are restarted when that changes.
+func (p *Pool) Plan(on bool) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	was := p.plan > 0
+	if on {
+		p.plan++
+	} else if p.plan > 0 {
+		p.plan--
+	}
+	now := p.plan > 0
+	var restart []*server
+	if was != now {
+		for _, s := range p.servers {
+			if s != nil {
+				restart = append(restart, s)
+			}
+		}
+	}
+	p.mu.Unlock()
+	for _, s := range restart {
+		s.restart()
+	}
+}
+
+// readOnly says whether servers start with the workspace read-only.
+func (p *Pool) readOnly() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.plan > 0
 }
 
 // server is path's language's server, started when first asked for;
@@ -116,8 +191,18 @@ func (p *Pool) server(path string) *server {
 	}
 	s, seen := p.servers[lang.Name]
 	if !seen {
-		if argv := lang.installed(p.opt.Workdir); argv != nil {
-			s = newServer(lang, argv, p.root, &p.opt)
+		p.mu.Unlock()
+		l, why, ok := p.launchFor(lang)
+		p.mu.Lock()
+		if s, seen = p.servers[lang.Name]; seen || p.closed {
+			return s
+		}
+		switch {
+		case ok:
+			s = newServer(lang, l, p)
+		case why != "":
+			s = offServer(lang, l, why)
+			go p.tell(s.note)
 		}
 		p.servers[lang.Name] = s
 	}
@@ -211,7 +296,12 @@ func (p *Pool) Close() {
 	p.closed = true
 	servers := p.servers
 	p.servers = map[string]*server{}
+	w := p.watcher
+	p.watcher = nil
 	p.mu.Unlock()
+	if w != nil {
+		w.close()
+	}
 	var wg sync.WaitGroup
 	for _, s := range servers {
 		if s != nil {
