@@ -185,26 +185,31 @@ func (p *Pool) server(path string) *server {
 		return nil
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.closed {
+		p.mu.Unlock()
 		return nil
 	}
 	s, seen := p.servers[lang.Name]
-	if !seen {
+	p.mu.Unlock()
+	if seen {
+		return s
+	}
+	l, why, ok := p.launchFor(lang)
+	p.mu.Lock()
+	if s, seen = p.servers[lang.Name]; seen || p.closed {
 		p.mu.Unlock()
-		l, why, ok := p.launchFor(lang)
-		p.mu.Lock()
-		if s, seen = p.servers[lang.Name]; seen || p.closed {
-			return s
-		}
-		switch {
-		case ok:
-			s = newServer(lang, l, p)
-		case why != "":
-			s = offServer(lang, l, why)
-			go p.tell(s.note)
-		}
-		p.servers[lang.Name] = s
+		return s
+	}
+	switch {
+	case ok:
+		s = newServer(lang, l, p)
+	case why != "":
+		s = offServer(lang, l, why)
+	}
+	p.servers[lang.Name] = s
+	p.mu.Unlock()
+	if s != nil && s.off {
+		p.tell(s.note)
 	}
 	return s
 }
