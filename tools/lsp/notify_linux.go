@@ -22,9 +22,10 @@ const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MODIFY | unix.IN_CLO
 	unix.IN_MOVED_TO | unix.IN_ATTRIB | unix.IN_DELETE_SELF | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW | unix.IN_EXCL_UNLINK
 
 // watcher hears from the kernel which files of a workspace change, so that
-// an action costs the files it changed, not a walk of the workspace.
+// an action costs the files it changed, not a walk of the workspace. The
+// kernel queues the events as the files change; take reads them all, so
+// what a command did before the action ended is known to the action.
 type watcher struct {
-	f    *os.File
 	fd   int
 	mu   sync.Mutex
 	dirs map[int]string // by watch descriptor
@@ -33,7 +34,10 @@ type watcher struct {
 	// path was created then (not there at the last take).
 	pending  map[string]bool
 	overflow bool
-	done     chan struct{}
+	// rmu holds the reading of the descriptor (and its closing).
+	rmu    sync.Mutex
+	buf    []byte
+	closed bool
 }
 
 // newWatcher watches the folders of root (not hidden ones, nor
@@ -44,14 +48,11 @@ func newWatcher(root string) (*watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inotify: %w", err)
 	}
-	// Non-blocking: the runtime's poller reads it, and close ends a read.
-	w := &watcher{f: os.NewFile(uintptr(fd), "inotify"), fd: fd, dirs: map[int]string{}, pending: map[string]bool{},
-		done: make(chan struct{})}
+	w := &watcher{fd: fd, dirs: map[int]string{}, pending: map[string]bool{}, buf: make([]byte, 64<<10)}
 	if err := w.addTree(root, false); err != nil {
-		w.f.Close()
+		unix.Close(fd)
 		return nil, err
 	}
-	go w.read()
 	return w, nil
 }
 
@@ -108,24 +109,22 @@ func (w *watcher) note(path string, made bool) {
 	w.pending[path] = w.pending[path] || made
 }
 
-// read takes the kernel's events until the watcher is closed.
-func (w *watcher) read() {
-	defer close(w.done)
-	buf := make([]byte, 64<<10)
+// drain reads the events the kernel queued, without waiting.
+func (w *watcher) drain() {
 	for {
-		n, err := w.f.Read(buf)
-		if err != nil {
-			return
+		n, err := unix.Read(w.fd, w.buf)
+		if err != nil || n <= 0 {
+			return // EAGAIN: nothing more queued
 		}
 		var newDirs []string
 		w.mu.Lock()
 		for off := 0; off+unix.SizeofInotifyEvent <= n; {
-			ev := (*unix.InotifyEvent)(unsafe.Pointer(&buf[off]))
+			ev := (*unix.InotifyEvent)(unsafe.Pointer(&w.buf[off]))
 			nameEnd := off + unix.SizeofInotifyEvent + int(ev.Len)
 			if nameEnd > n {
 				break
 			}
-			name := strings.TrimRight(string(buf[off+unix.SizeofInotifyEvent:nameEnd]), "\x00")
+			name := strings.TrimRight(string(w.buf[off+unix.SizeofInotifyEvent:nameEnd]), "\x00")
 			off = nameEnd
 			if ev.Mask&unix.IN_Q_OVERFLOW != 0 {
 				w.overflow = true
@@ -164,6 +163,11 @@ func (w *watcher) read() {
 // extensions exts, as LSP FileChangeTypes; ok is false after an overflow
 // (the changes are not all known: the caller scans instead).
 func (w *watcher) take(exts map[string]bool) (map[string]int, bool) {
+	w.rmu.Lock()
+	if !w.closed {
+		w.drain()
+	}
+	w.rmu.Unlock()
 	w.mu.Lock()
 	pending, overflow := w.pending, w.overflow
 	w.pending = map[string]bool{}
@@ -192,6 +196,10 @@ func (w *watcher) take(exts map[string]bool) (map[string]int, bool) {
 
 // close stops the watcher.
 func (w *watcher) close() {
-	w.f.Close()
-	<-w.done
+	w.rmu.Lock()
+	defer w.rmu.Unlock()
+	if !w.closed {
+		w.closed = true
+		unix.Close(w.fd)
+	}
 }
