@@ -60,6 +60,8 @@ type Pool struct {
 	// watcher keeps the changed files by notification (notify.go).
 	watcher     *watcher
 	noNotifyWhy string // why changes are found by scans ("": notification)
+	// held are the windows showing each file before its server started.
+	held map[string]int
 }
 
 // shared are the pools of the process's sessions, by workspace and
@@ -115,7 +117,7 @@ func NewPool(opt Options) *Pool {
 		opt.StartTimeout = 15 * time.Second
 	}
 	p := &Pool{opt: opt, langs: languages(opt.Servers), root: sandbox.WorkspaceRoot(opt.Workdir), servers: map[string]*server{},
-		told: map[string]bool{}}
+		told: map[string]bool{}, held: map[string]int{}}
 	if opt.Notice != nil {
 		p.notices = []func(string){opt.Notice}
 	}
@@ -207,11 +209,52 @@ func (p *Pool) server(path string) *server {
 		s = offServer(lang, l, why)
 	}
 	p.servers[lang.Name] = s
+	p.adoptHeldLocked(lang, s)
 	p.mu.Unlock()
 	if s != nil && s.off {
 		p.tell(s.note)
 	}
 	return s
+}
+
+// Pending is the command line of path's server when it would start now
+// (not started yet, and installed where the pool may take it from).
+func (p *Pool) Pending(path string) ([]string, bool) {
+	if p == nil || !p.inWorkspace(path) {
+		return nil, false
+	}
+	lang, ok := languageOf(p.langs, path)
+	if !ok {
+		return nil, false
+	}
+	p.mu.Lock()
+	_, seen := p.servers[lang.Name]
+	closed := p.closed
+	p.mu.Unlock()
+	if seen || closed {
+		return nil, false
+	}
+	l, _, ok := p.launchFor(lang)
+	return l.argv, ok
+}
+
+// Decline leaves path's language without a server for the pool's life:
+// the person said no to starting it (why, for the rendering).
+func (p *Pool) Decline(path, why string) {
+	if p == nil {
+		return
+	}
+	lang, ok := languageOf(p.langs, path)
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, seen := p.servers[lang.Name]; !seen {
+		s := offServer(lang, launch{}, "not started: "+why)
+		p.servers[lang.Name] = s
+		p.adoptHeldLocked(lang, s)
+	}
 }
 
 // Sync gives path's server the file's text and waits, at most the pool's
@@ -227,10 +270,25 @@ func (p *Pool) Sync(ctx context.Context, path, text string) {
 	s.sync(ctx, path, text)
 }
 
-// Hold tells path's server (starting it) that one more window shows the
-// file: it stays open in the server until each has let go (Forget).
+// Hold tells path's server that one more window shows the file: it stays
+// open in the server until each has let go (Forget). A server not started
+// yet hears of it when it starts (a window's first sync starts it, after
+// the person is asked in ask mode).
 func (p *Pool) Hold(path string) {
-	if s := p.server(path); s != nil {
+	if p == nil || !p.inWorkspace(path) {
+		return
+	}
+	lang, ok := languageOf(p.langs, path)
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	s, seen := p.servers[lang.Name]
+	if !seen {
+		p.held[path]++
+	}
+	p.mu.Unlock()
+	if s != nil {
 		s.hold(path)
 	}
 }
@@ -245,10 +303,31 @@ func (p *Pool) Forget(path string) {
 		return
 	}
 	p.mu.Lock()
-	s := p.servers[lang.Name]
+	s, seen := p.servers[lang.Name]
+	if !seen && p.held[path] > 0 {
+		if p.held[path]--; p.held[path] == 0 {
+			delete(p.held, path)
+		}
+	}
 	p.mu.Unlock()
 	if s != nil {
 		s.forget(path)
+	}
+}
+
+// adoptHeldLocked gives a new server the holds of its language's files
+// made before it started (p.mu held).
+func (p *Pool) adoptHeldLocked(lang Language, s *server) {
+	for path, n := range p.held {
+		if l, ok := languageOf(p.langs, path); !ok || l.Name != lang.Name {
+			continue
+		}
+		delete(p.held, path)
+		if s != nil {
+			s.mu.Lock()
+			s.holds[fileURI(path)] += n
+			s.mu.Unlock()
+		}
 	}
 }
 
