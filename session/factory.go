@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/internal/otlp"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -44,6 +45,9 @@ type Config struct {
 	// URLSecrets are more values a fetched URL must not carry without
 	// asking (what .env set); nil: none.
 	URLSecrets *secrets.Redactor
+	// Telemetry receives spans and sums of every session (PROTOCOL.md
+	// §11); nil sends nothing.
+	Telemetry *otlp.Exporter
 }
 
 // Factory builds sessions.
@@ -209,6 +213,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		ccfg.Model = opt.Model
 	}
 	s.model = ccfg.Model
+	s.tel = newTelemetry(f.cfg.Telemetry, ccfg.BaseURL, s.Model)
 	processNotify := ccfg.Notify
 	ccfg.Notify = func(line string) {
 		if processNotify != nil {
