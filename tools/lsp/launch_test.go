@@ -282,3 +282,33 @@ func TestTypeScriptServerTakesThePersonsTypeScript(t *testing.T) {
 		p.Close()
 	}
 }
+
+// pyright asks a python for its search paths: in an untrusted folder
+// never the workspace's (an activated .venv/bin on PATH), whose python
+// would leave a marker.
+func TestPyrightNeverRunsTheWorkspacesPython(t *testing.T) {
+	needPyright(t)
+	if _, err := exec.LookPath("basedpyright-langserver"); err == nil {
+		t.Skip("basedpyright is installed and would be used instead")
+	}
+	dir := t.TempDir()
+	venv := filepath.Join(dir, ".venv", "bin")
+	os.MkdirAll(venv, 0o755)
+	fake := "#!/bin/sh\necho ran > " + filepath.Join(dir, "MARKER") + "\nexit 1\n"
+	for _, name := range []string{"python", "python3"} {
+		os.WriteFile(filepath.Join(venv, name), []byte(fake), 0o755)
+	}
+	t.Setenv("PATH", venv+string(os.PathListSeparator)+os.Getenv("PATH"))
+	path := filepath.Join(dir, "m.py")
+	text := "x: int = \"one\"\n"
+	os.WriteFile(path, []byte(text), 0o644)
+	p := NewPool(Options{Workdir: dir, Wait: 30 * time.Second, StartTimeout: 30 * time.Second})
+	r := waitDiagnostics(t, p, path, text)
+	p.Close()
+	if len(r.List) == 0 {
+		t.Errorf("pyright found no type error: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MARKER")); err == nil {
+		t.Error("pyright ran the workspace's python")
+	}
+}
