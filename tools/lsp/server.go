@@ -64,6 +64,7 @@ type server struct {
 	// note is the one line the server's trouble costs ("" when none).
 	note     string
 	off      bool // given up on for the session
+	planOff  bool // off only because plan mode cannot hold here: leaving it starts the server
 	restarts int
 	closing  bool
 	// late counts the changes in a row whose diagnostics came after the
@@ -213,7 +214,14 @@ func (s *server) start() (*process, error) {
 	// Read-only while a user is in plan mode; the program's own folders
 	// below /tmp shown to it (its /tmp is the session's).
 	g := sandbox.Grant{ReadOnlyWorkspace: s.pool.readOnly(), Machine: s.l.machine}
-	argv, release, err := sandbox.For(s.opt.Workdir).CommandGranted(s.argv, s.root, nil, g)
+	sb := sandbox.For(s.opt.Workdir)
+	if g.ReadOnlyWorkspace && !sb.ReadOnlyHolds() {
+		s.mu.Lock()
+		s.planOff = true
+		s.mu.Unlock()
+		return nil, errors.New("in plan mode it must see the workspace read-only, and commands are not contained so here")
+	}
+	argv, release, err := sb.CommandGranted(s.argv, s.root, nil, g)
 	if err != nil {
 		return nil, fmt.Errorf("contain: %w", err)
 	}

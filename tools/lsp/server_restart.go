@@ -15,7 +15,11 @@ func offServer(lang Language, l launch, why string) *server {
 // restart starts the server again (the workspace became read-only, or
 // writable again): the documents are sent to the new process.
 func (s *server) restart() {
+	ro := s.pool != nil && s.pool.readOnly()
 	s.mu.Lock()
+	if s.off && s.planOff && !ro {
+		s.off, s.planOff, s.note = false, false, ""
+	}
 	if s.off || s.closing {
 		s.mu.Unlock()
 		return
