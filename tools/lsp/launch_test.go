@@ -254,6 +254,13 @@ func TestTypeScriptServerTakesThePersonsTypeScript(t *testing.T) {
 		os.WriteFile(filepath.Join(lib, "tsserver.js"), []byte(plantedTSServer), 0o644)
 		os.WriteFile(filepath.Join(lib, "typescript.js"), []byte(plantedTSServer), 0o644)
 		os.WriteFile(filepath.Join(dir, "tsconfig.json"), []byte(`{"compilerOptions":{"strict":true,"plugins":[{"name":"evil-plugin"}]}}`), 0o644)
+		// The plugin tsconfig.json names, in the workspace's node_modules.
+		plugin := filepath.Join(dir, "node_modules", "evil-plugin")
+		os.MkdirAll(plugin, 0o755)
+		os.WriteFile(filepath.Join(plugin, "package.json"), []byte(`{"name":"evil-plugin","main":"index.js"}`), 0o644)
+		os.WriteFile(filepath.Join(plugin, "index.js"), []byte(`require('fs').writeFileSync(require('path').join(__dirname, '..', '..', 'PLUGIN_MARKER'), 'ran');
+module.exports = () => ({ create: (info) => info.languageService });
+`), 0o644)
 		path := filepath.Join(dir, "a.ts")
 		text := "const n: number = \"one\";\nexport {};\n"
 		os.WriteFile(path, []byte(text), 0o644)
@@ -271,6 +278,9 @@ func TestTypeScriptServerTakesThePersonsTypeScript(t *testing.T) {
 			}
 			if _, err := os.Stat(marker); err == nil {
 				t.Error("untrusted: the workspace's tsserver.js ran")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "PLUGIN_MARKER")); err == nil {
+				t.Error("untrusted: the plugin tsconfig.json names was loaded from the workspace")
 			}
 			continue
 		}
