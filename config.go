@@ -46,7 +46,7 @@ type config struct {
 	Yes            bool
 	PermissionMode windows.PermMode  // --permission-mode, or yes for --yes (config_mode.go)
 	Trust          bool              // --trust: the project's hooks and MCP servers run (PROTOCOL.md §10)
-	Sandbox        string            // ACI_SANDBOX or --sandbox: workspace or off
+	Sandbox        string            // ACI_SANDBOX or --sandbox: workspace, container or off
 	DotEnv         map[string]string // entries .env set (safety switches excluded), for the secret checks
 	Resume         bool
 	ResumeID       string // --resume ID; empty: the latest

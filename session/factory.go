@@ -268,7 +268,8 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	if opt.Env != nil {
 		opt.Env(&env)
 	}
-	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp, windows.ImageApp}
+	pname, _ := client.SplitModel(ccfg.Model)
+	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp, s.searchApp(f.modelEndpoint(pname)), windows.ImageApp}
 	if len(mcpConfig.Servers) > 0 {
 		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir})
 		apps = append(apps, windows.MCPAppWith(s.pool))
