@@ -20,6 +20,7 @@ import (
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/netproxy"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/windows"
 )
@@ -253,6 +254,10 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		say("network settings: " + p.Error())
 	}
 
+	// Undo and rewind put files back beneath the workspace as it is now.
+	if ws, ok := opt.Journal.(interface{ SetWorkspace(string) }); ok {
+		ws.SetWorkspace(sandbox.WorkspaceRoot(opt.Workdir))
+	}
 	genv := guard.EnvFromOS()
 	genv.Secrets = []string{f.cfg.Client.APIKey}
 	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal,

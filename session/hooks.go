@@ -33,6 +33,10 @@ func (s *Session) trustProject(opt Options, mcpConfig *mcp.Config) {
 	code := FolderCode(s.workdir)
 	s.code = code
 	s.trusted = opt.Trust || code.Trusted(s.workdir)
+	// The programs aci starts on its own (language servers) may take
+	// their pieces from the workspace only where the person said so: a
+	// folder that defines nothing was never asked about.
+	s.folderTrusted = opt.Trust || (code.Hash != "" && s.trusted)
 	if code.Hash == "" {
 		return
 	}

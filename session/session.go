@@ -107,6 +107,8 @@ type Session struct {
 	trusted       bool          // the project's hooks and MCP servers may run (trust.go)
 	code          ProjectCode   // what they run, as trusted: checked again before each runs
 	startNotices  []string      // said at the first turn as notice events (hooks.go), under mu
+	folderTrusted bool          // the person trusted the folder itself (--trust, or a yes when asked)
+	lspPlan       bool          // this session counts in its language servers' plan mode (diagnostics.go)
 	hooks         *hooks.Runner // nil: no hooks (hooks.go)
 	startContext  string        // what SessionStart hooks said, for the first question
 	childUsage    []Usage       // agents' usage not yet in a turn's result (child.go), under mu
@@ -364,7 +366,7 @@ func (s *Session) Close() {
 	if s.pool != nil {
 		s.pool.Close()
 	}
-	s.lsp.Close()
+	s.closeDiagnostics()
 	s.log.Close()
 	if s.inbox != nil {
 		s.inbox.close()
