@@ -93,6 +93,7 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		ApprovalTimeout: cfg.ApprovalTimeout,
 		Secrets:         cfg.Secrets,
 		URLSecrets:      cfg.URLSecrets,
+		Limits:          session.Limits{MaxTurns: cfg.MaxTurns, MaxBudgetUSD: cfg.MaxBudgetUSD},
 	})
 }
 

@@ -89,6 +89,7 @@ func (s *Session) onEvent(ev agent.Event) {
 			s.snapshotWindows(true)
 		}
 	case agent.EventUsage:
+		s.spend.add(ev.Usage.Cost, s.currentModel())
 		s.mu.Lock()
 		s.steps++
 		s.usage.PromptTokens += ev.Usage.PromptTokens
@@ -148,14 +149,22 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 		Money: moneyOf(after.Cost, before.Cost),
 	}
 	s.takeChildUsage(&r.Usage)
+	if err == nil {
+		r.Structured = s.agent.StructuredOutput()
+	}
 	if err != nil {
 		r.Outcome, r.Err, r.Answer = Failed, err, ""
 		msg := s.describeError(err)
 		switch {
 		case ctx.Err() != nil:
 			r.Outcome, msg = Interrupted, "interrupted"
-		case errors.Is(err, agent.ErrStepLimit):
-			msg, r.Cause = err.Error(), CauseStepLimit
+		case errors.Is(err, agent.ErrLimit):
+			r.Outcome, r.Limit, msg = Limited, agent.LimitOf(err), err.Error()
+			if r.Limit == agent.LimitSteps {
+				r.Cause = CauseStepLimit
+			}
+		case errors.Is(err, agent.ErrBadAnswer):
+			msg = err.Error()
 		case agent.Classify(err).Class == agent.ClassContentFilter:
 			r.Cause = CauseRefused
 		}

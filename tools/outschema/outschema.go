@@ -164,11 +164,26 @@ func Unfence(text string) string {
 	return t
 }
 
-// Describe is the validator's message without its frames:
+// Describe is the validator's message on one line without its frames:
 // "validating root: validating /properties/n: type: ..." reads
 // "at /n: type: ...".
 func Describe(err error) string {
-	msg := err.Error()
+	var parts []string
+	for _, line := range strings.Split(err.Error(), "\n") {
+		line = strings.TrimSuffix(strings.TrimSpace(line), ":")
+		if i := strings.Index(line, " [<anonymous schema>"); i >= 0 {
+			if j := strings.Index(line[i:], "]"); j >= 0 {
+				line = line[:i] + line[i+j+1:]
+			}
+		}
+		if line != "" {
+			parts = append(parts, describeLine(line))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func describeLine(msg string) string {
 	loc := ""
 	for {
 		rest, ok := strings.CutPrefix(msg, "validating ")
