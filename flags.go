@@ -112,7 +112,7 @@ func (c command) suggest(name string) string {
 		return s
 	}
 	lower := strings.ToLower(name)
-	best, bestD := "", 3
+	best, bestD, bestRaw := "", 3, 0
 	var all []string
 	for f := range c.flags {
 		all = append(all, f)
@@ -122,12 +122,15 @@ func (c command) suggest(name string) string {
 		if len(f) < 2 {
 			continue
 		}
-		d := editDistance(lower, f)
+		raw := editDistance(lower, f)
+		d := raw
 		if commonPrefix(lower, f) >= 4 || strings.HasPrefix(f, lower) && len(lower) >= 3 {
 			d = min(d, 1)
 		}
-		if d < bestD {
-			best, bestD = f, d
+		// Between flags as near, the closer spelling (--max-turn: --max-turns,
+		// not --max-budget-usd, which shares its "max-").
+		if d < bestD || d == bestD && raw < bestRaw {
+			best, bestD, bestRaw = f, d, raw
 		}
 	}
 	return best

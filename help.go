@@ -89,7 +89,8 @@ Examples:
 const serveHelp = `aci serve — this folder's sessions over HTTP, with a web page
 
 Usage:
-  aci serve [--addr HOST:PORT] [--model NAME] [--max-steps N] [--max-turns N] [--max-budget-usd X] [--yes] [--sandbox MODE]
+  aci serve [--addr HOST:PORT] [--model NAME] [--max-steps N] [--yes] [--sandbox MODE]
+            [--max-turns N] [--max-budget-usd X]
 
 It prints one address to open in a browser, carrying the access token:
   aci serve: http://127.0.0.1:7433/#token=…
