@@ -37,6 +37,11 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		logger.Printf("aci %s acp: model %s at %s", version, cfg.Model, cfg.BaseURL)
 	}
 	applySafety(cfg, stderr)
+	if cfg.Telemetry, err = startTelemetry(stderr); err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
+	defer cfg.Telemetry.Shutdown()
 	notify := func(s string) {
 		if logger != nil {
 			logger.Printf("model client: %s", s)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/aci-dev/aci/internal/otlp"
 	"io"
 	"net"
 	"net/url"
@@ -31,6 +32,7 @@ const (
 // config is everything aci is told: flags, the environment, .env, then
 // the person's own file (userEnvPath).
 type config struct {
+	Telemetry      *otlp.Exporter // OTEL_* of the environment (telemetry.go); nil: none
 	APIKey         string
 	BaseURL        string
 	Model          string

@@ -53,6 +53,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return ui.ExitOK
 	}
 	applySafety(cfg, stderr) // containment (says once when unavailable) and the secrets kept out of output
+	if cfg.Telemetry, err = startTelemetry(stderr); err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
+	defer cfg.Telemetry.Shutdown()
 	workdir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(stderr, "aci: cannot read the working directory:", err)
@@ -94,6 +99,7 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		Secrets:         cfg.Secrets,
 		URLSecrets:      cfg.URLSecrets,
 		Limits:          session.Limits{MaxTurns: cfg.MaxTurns, MaxBudgetUSD: cfg.MaxBudgetUSD},
+		Telemetry:       cfg.Telemetry,
 	})
 }
 

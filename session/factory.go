@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/internal/otlp"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -46,6 +47,9 @@ type Config struct {
 	// Limits are the budgets of every session (limits.go); Agent.MaxSteps
 	// is the third.
 	Limits Limits
+	// Telemetry receives spans and sums of every session (PROTOCOL.md
+	// §11); nil sends nothing.
+	Telemetry *otlp.Exporter
 }
 
 // Factory builds sessions.
@@ -219,6 +223,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		ccfg.Model = opt.Model
 	}
 	s.model = ccfg.Model
+	s.tel = newTelemetry(f.cfg.Telemetry, ccfg.BaseURL, s.Model)
 	processNotify := ccfg.Notify
 	ccfg.Notify = func(line string) {
 		if processNotify != nil {
@@ -269,7 +274,8 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	if opt.Env != nil {
 		opt.Env(&env)
 	}
-	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp, windows.ImageApp}
+	pname, _ := client.SplitModel(ccfg.Model)
+	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp, s.searchApp(f.modelEndpoint(pname)), windows.ImageApp}
 	if len(mcpConfig.Servers) > 0 {
 		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir})
 		apps = append(apps, windows.MCPAppWith(s.pool))
