@@ -177,3 +177,14 @@ func TestOutputSchemaBadFile(t *testing.T) {
 		t.Errorf("missing file: exit %d stderr %q", r.code, r.stderr)
 	}
 }
+
+// A secret in the JSON answer is removed from structured_output as from
+// every other output, and the value stays JSON.
+func TestOutputSchemaRedactsSecrets(t *testing.T) {
+	srv := fakeai.New(t, fakeai.Reply{Content: `{"name": "` + testKey + `", "age": 1}`})
+	r, res := schemaRun(t, srv, "json")
+	got, _ := res["structured_output"].(map[string]any)
+	if r.code != 0 || got == nil || got["name"] != "[REDACTED]" {
+		t.Fatalf("exit %d result %v\nstderr %s", r.code, res, r.stderr)
+	}
+}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -150,8 +151,14 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 		Money: moneyOf(after.Cost, before.Cost),
 	}
 	s.takeChildUsage(&r.Usage)
-	if err == nil {
-		r.Structured = s.agent.StructuredOutput()
+	if v := s.agent.StructuredOutput(); err == nil && v != nil {
+		// Checked before redaction; a secret in a JSON string becomes
+		// [REDACTED], which keeps it JSON.
+		if red := s.f.cfg.Agent.Redact(string(v)); json.Valid([]byte(red)) {
+			r.Structured = json.RawMessage(red)
+		} else {
+			err = errors.New("the answer holds a secret that cannot be removed from its JSON")
+		}
 	}
 	if err != nil {
 		r.Outcome, r.Err, r.Answer = Failed, err, ""
