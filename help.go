@@ -46,7 +46,8 @@ Flags:
   --sessions           list this directory's sessions, newest first
   --output-format F    pipe mode's stdout: text (the answer), json (one result
                        object) or stream-json (one event a line)
-  --sandbox MODE       workspace (commands contained) or off (also ACI_SANDBOX)
+  --sandbox MODE       workspace (commands contained), container (the container
+                       aci runs in is the boundary) or off (also ACI_SANDBOX)
   --serve [HOST:PORT]  the REPL, with aci serve's server on its session
                        (default 127.0.0.1:7433); prints the page's address
   --version            print the version
@@ -110,7 +111,7 @@ Flags:
   --yes              approve dangerous actions without asking a client
   --permission-mode M  the mode sessions start in: ask, default, plan or yes
   --trust            run the folder's project hooks and MCP servers
-  --sandbox MODE     workspace (commands contained) or off
+  --sandbox MODE     workspace (commands contained), container or off
   --version          print the version
   --help             show this help
 
@@ -145,7 +146,7 @@ Flags:
   --max-steps N    model calls per turn (overrides ACI_MAX_STEPS)
   --max-turns N    questions a session takes
   --max-budget-usd X  money a session may spend, in US dollars
-  --sandbox MODE   workspace (commands contained) or off
+  --sandbox MODE   workspace (commands contained), container or off
   --permission-mode M  the mode sessions start in: ask, default or plan
   --trust          run the folder's project hooks and MCP servers
   --version        print the version

@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"io"
 	"os"
 	"time"
@@ -53,6 +54,10 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return ui.ExitOK
 	}
 	applySafety(cfg, stderr) // containment (says once when unavailable) and the secrets kept out of output
+	if err := sandbox.CheckContainer(cfg.Sandbox, func(n string) { fmt.Fprintln(stderr, "aci:", n) }); err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
 	if cfg.Telemetry, err = startTelemetry(stderr); err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage
@@ -99,6 +104,7 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		Secrets:         cfg.Secrets,
 		URLSecrets:      cfg.URLSecrets,
 		Limits:          session.Limits{MaxTurns: cfg.MaxTurns, MaxBudgetUSD: cfg.MaxBudgetUSD},
+		Endpoint:        cfg.Endpoint,
 		Telemetry:       cfg.Telemetry,
 	})
 }

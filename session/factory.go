@@ -47,6 +47,9 @@ type Config struct {
 	// Limits are the budgets of every session (limits.go); Agent.MaxSteps
 	// is the third.
 	Limits Limits
+	// Endpoint, when set, is a workspace's endpoint for the person's key:
+	// no session starts until the folder is trusted with it (endpoint.go).
+	Endpoint EndpointHold
 	// Telemetry receives spans and sums of every session (PROTOCOL.md
 	// §11); nil sends nothing.
 	Telemetry *otlp.Exporter
@@ -204,6 +207,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	if !filepath.IsAbs(opt.Workdir) {
 		return nil, fmt.Errorf("%w: the working directory must be absolute, got %q", ErrUsage, opt.Workdir)
 	}
+	if err := f.checkEndpoint(); err != nil {
+		return nil, err
+	}
 	say := opt.Say
 	if say == nil {
 		say = func(string) {}
@@ -277,7 +283,8 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	pname, _ := client.SplitModel(ccfg.Model)
 	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp, s.searchApp(f.modelEndpoint(pname)), windows.ImageApp}
 	if len(mcpConfig.Servers) > 0 {
-		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir})
+		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir,
+			Verify: func(sc mcp.ServerConfig) error { return s.code.VerifyServer(sc, opt.Workdir) }})
 		apps = append(apps, windows.MCPAppWith(s.pool))
 	}
 	if app := skillApp(opt.Workdir, say); app != nil {

@@ -106,6 +106,8 @@ type Session struct {
 	policy        settings.Policy     // the settings' permissions and hooks (rules.go)
 	rules         *rules.Set
 	trusted       bool          // the project's hooks and MCP servers may run (trust.go)
+	code          ProjectCode   // what they run, as trusted: checked again before each runs
+	startNotices  []string      // said at the first turn as notice events (hooks.go), under mu
 	hooks         *hooks.Runner // nil: no hooks (hooks.go)
 	startContext  string        // what SessionStart hooks said, for the first question
 	childUsage    []Usage       // agents' usage not yet in a turn's result (child.go), under mu
@@ -278,6 +280,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	// writes next; the turn record only marks where the turn begins.
 	s.log.Write(agent.Record{Type: "turn"})
 	s.publish(Turn{Turn: n, Question: q})
+	s.publishStartNotices()
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
 	answer := ""
