@@ -126,6 +126,7 @@ const (
 	Answered    Outcome = "answered"
 	Interrupted Outcome = "interrupted" // cancelled: Ctrl-C, Cancel, a signal
 	Failed      Outcome = "failed"      // an error; Error says which
+	Limited     Outcome = "limit"       // a budget was reached; Limit says which (limits.go)
 )
 
 // Denial is an action the turn was refused, as the result lists it.
@@ -160,6 +161,11 @@ type Result struct {
 	// Cause says more of a failure, for front ends with their own words
 	// for it (ACP's stop reasons): CauseStepLimit, CauseRefused or "".
 	Cause string
+	// Limit is the budget an Outcome Limited reached: "steps", "turns",
+	// "budget" or "loop".
+	Limit string
+	// Structured is the answer as --output-schema checked it.
+	Structured json.RawMessage
 }
 
 // The causes of a failed turn a front end may tell apart.
@@ -356,17 +362,24 @@ func (e Result) MarshalJSON() ([]byte, error) {
 	if denials == nil {
 		denials = []Denial{}
 	}
+	outcome := e.Outcome
+	if outcome == "" {
+		outcome = Failed
+	}
 	return marshal(struct {
-		Type       string   `json:"type"`
-		IsError    bool     `json:"is_error"`
-		Result     string   `json:"result"`
-		Error      string   `json:"error,omitempty"`
-		SessionID  string   `json:"session_id"`
-		NumSteps   int      `json:"num_steps"`
-		DurationMS int64    `json:"duration_ms"`
-		Usage      Usage    `json:"usage"`
-		Cost       *float64 `json:"total_cost_usd"`
-		Denials    []Denial `json:"denials"`
-		Unread     []string `json:"unread,omitempty"`
-	}{"result", e.Outcome != Answered, e.Answer, e.Error, e.SessionID, e.Steps, e.Duration.Milliseconds(), e.Usage, e.Money.TotalCostUSD(), denials, e.Unread})
+		Type       string          `json:"type"`
+		IsError    bool            `json:"is_error"`
+		Outcome    Outcome         `json:"outcome"`
+		Limit      string          `json:"limit,omitempty"`
+		Result     string          `json:"result"`
+		Structured json.RawMessage `json:"structured_output,omitempty"`
+		Error      string          `json:"error,omitempty"`
+		SessionID  string          `json:"session_id"`
+		NumSteps   int             `json:"num_steps"`
+		DurationMS int64           `json:"duration_ms"`
+		Usage      Usage           `json:"usage"`
+		Cost       *float64        `json:"total_cost_usd"`
+		Denials    []Denial        `json:"denials"`
+		Unread     []string        `json:"unread,omitempty"`
+	}{"result", e.Outcome != Answered, outcome, e.Limit, e.Answer, e.Structured, e.Error, e.SessionID, e.Steps, e.Duration.Milliseconds(), e.Usage, e.Money.TotalCostUSD(), denials, e.Unread})
 }

@@ -45,6 +45,9 @@ type Config struct {
 	// URLSecrets are more values a fetched URL must not carry without
 	// asking (what .env set); nil: none.
 	URLSecrets *secrets.Redactor
+	// Limits are the budgets of every session (limits.go); Agent.MaxSteps
+	// is the third.
+	Limits Limits
 	// Endpoint, when set, is a workspace's endpoint for the person's key:
 	// no session starts until the folder is trusted with it (endpoint.go).
 	Endpoint EndpointHold
@@ -109,9 +112,13 @@ type Options struct {
 	// Say receives one-line notes about starting (what was resumed, why a
 	// transcript could not be written, MCP configuration problems).
 	Say func(string)
+	// Answer checks each final answer (--output-schema); nil: none.
+	// A session's agents answer it in words, unchecked.
+	Answer agent.AnswerChecker
 
 	child     bool                // an agent window's conversation: no agents of its own (child.go)
 	modeLimit *windows.ModeSwitch // a child's mode is never freer than its parent's
+	spend     *spending           // a child's parent's: one budget for both (limits.go)
 }
 
 // ErrUsage marks a session that cannot start as asked (an unknown id).
@@ -210,6 +217,10 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	}
 	s := &Session{f: f, workdir: opt.Workdir, say: say, pending: map[string]chan windows.Decision{}, subs: map[*subscriber]bool{}, views: map[string]windowView{}, state: StateIdle}
 	s.opt = opt
+	s.spend = opt.spend
+	if s.spend == nil {
+		s.spend = &spending{}
+	}
 	if opt.Events != nil {
 		s.inbox = newInbox(opt.Events)
 	}
@@ -297,6 +308,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		Instructions: prompt.LoadAllInstructions(prompt.UserInstructionsPath(), opt.Workdir),
 	}
 	s.instructions = acfg.Hints.Instructions
+	acfg.Budget, acfg.Answer = s.checkBudget, opt.Answer
 	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)
 	s.agent.SetSteer(s.takeSteers)
 	s.setupHooks()

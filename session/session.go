@@ -45,6 +45,7 @@ type Session struct {
 	workdir      string
 	model        string
 	say          func(string)
+	spend        *spending // what it and its agents spent (limits.go)
 	client       agent.Client
 	wm           *windows.Manager
 	agent        *agent.Agent
@@ -262,16 +263,19 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	question := p.Typed
 	s.run.Lock()
 	start := time.Now()
-	defer func() {
-		s.mu.Lock()
-		s.running, s.call = false, nil
-		s.queued = append(s.queued, s.steers...)
-		s.steers = nil
-		s.cancel()
-		close(s.done)
-		s.mu.Unlock()
-		s.run.Unlock()
-	}()
+	err := s.checkTurns(n)
+	if err == nil {
+		err = s.checkBudget()
+	}
+	if err != nil {
+		defer s.endTurn()
+		r := s.refused(ctx, n, err)
+		if out != nil {
+			*out = r
+		}
+		return "", err
+	}
+	defer s.endTurn()
 	defer s.journalTurn(n)()
 	q := s.f.cfg.Agent.Redact(question)
 	// The question itself is stored once, as the user message the agent
@@ -281,16 +285,16 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	s.publishStartNotices()
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
-	answer, err := "", error(nil)
+	answer := ""
 	restoreMode := s.readOnlyMode(p)
 	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
 		err = herr
 	} else {
-		p.Text = s.withModeNote(text)
+		p.Text = s.withAnswerNote(s.withModeNote(text))
 		answer, err = s.runPrompt(ctx, p)
 	}
-	if ctx.Err() != nil {
-		s.stopChildren() // an interrupted turn stops its agents
+	if ctx.Err() != nil || errors.Is(err, agent.ErrLimit) {
+		s.stopChildren() // an interrupted turn stops its agents, as does one out of budget
 	}
 	s.endPlanTurn(err)
 	restoreMode()
@@ -313,6 +317,18 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	s.publish(result)
 	s.setState(StateIdle)
 	return answer, err
+}
+
+// endTurn marks the running turn as ended and lets the next begin.
+func (s *Session) endTurn() {
+	s.mu.Lock()
+	s.running, s.call = false, nil
+	s.queued = append(s.queued, s.steers...)
+	s.steers = nil
+	s.cancel()
+	close(s.done)
+	s.mu.Unlock()
+	s.run.Unlock()
 }
 
 // Cancel ends the running turn as Ctrl-C does: the model request is

@@ -192,6 +192,8 @@ func (r *REPL) notifyTurn(res session.Result) {
 		text = "aci: the turn was interrupted"
 	case res.Outcome == session.Failed:
 		text = "aci: the turn failed: " + res.Error
+	case res.Outcome == session.Limited:
+		text = "aci: the turn stopped at a limit: " + res.Error
 	}
 	r.notify.turnEnded(res.SessionID, res.Duration, text)
 }
