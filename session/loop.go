@@ -16,7 +16,6 @@ import (
 // and the typed events every front end reads. The loop's events stay
 // here: no front end sees them.
 func (s *Session) onEvent(ev agent.Event) {
-	s.history(ev)
 	switch ev.Kind {
 	case agent.EventSteer:
 		s.publish(s.steerEvent(ev))
@@ -155,7 +154,7 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 		case ctx.Err() != nil:
 			r.Outcome, msg = Interrupted, "interrupted"
 		case errors.Is(err, agent.ErrStepLimit):
-			msg, r.Cause = err.Error(), CauseStepLimit
+			r.Outcome, r.Limit, msg = LimitReached, LimitSteps, err.Error()
 		case agent.Classify(err).Class == agent.ClassContentFilter:
 			r.Cause = CauseRefused
 		}

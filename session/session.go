@@ -52,7 +52,7 @@ type Session struct {
 	lsp          *lsp.Pool // language servers for diagnostics (diagnostics.go)
 	log          *agent.Transcript
 	instructions []prompt.Instruction
-	resumed      *agent.Session
+	resumed      *Past
 
 	// run is held by the running turn, and by readers of the windows
 	// while none runs: a window is only read where no action changes it.
@@ -68,7 +68,8 @@ type Session struct {
 	closed   bool
 	cancel   context.CancelFunc
 	done     chan struct{} // closed when the running turn ends
-	turns    []agent.TurnInfo
+	turnLog  turnLog       // the turns, as the session's events tell them (turns.go)
+	turnN    int           // the number of the last turn begun
 	usage    agent.Usage
 	steps    int
 	call     *callInfo // the call running now, for approval and output events
@@ -86,12 +87,13 @@ type Session struct {
 	text      *secrets.RedactStream // the reply's words, secrets held back across pieces
 	reasoning *secrets.RedactStream
 
-	pub    sync.Mutex // one event published at a time, in order
-	inbox  *inbox     // the inline front end's queue (Options.Events), or nil
-	events eventLog
-	live   liveStreams // running commands' output (live.go)
-	subs   map[*subscriber]bool
-	views  map[string]windowView // what window events said last
+	pub       sync.Mutex // one event published at a time, in order
+	heldWords Numbered   // the model's words not written yet, joined (under pub; eventlog.go)
+	inbox     *inbox     // the inline front end's queue (Options.Events), or nil
+	events    eventLog
+	live      liveStreams // running commands' output (live.go)
+	subs      map[*subscriber]bool
+	views     map[string]windowView // what window events said last
 
 	stopTicker chan struct{}
 
@@ -143,7 +145,7 @@ func (s *Session) Workdir() string { return s.workdir }
 func (s *Session) Instructions() []prompt.Instruction { return s.instructions }
 
 // Resumed is the stored session this one continues, or nil.
-func (s *Session) Resumed() *agent.Session { return s.resumed }
+func (s *Session) Resumed() *Past { return s.resumed }
 
 // State is where the loop stands now.
 func (s *Session) State() State {
@@ -226,8 +228,8 @@ func (s *Session) begin(ctx context.Context, question string) (context.Context, 
 	s.denials = []Denial{}
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
-	s.turns = append(s.turns, agent.TurnInfo{Index: len(s.turns) + 1, Question: s.f.cfg.Agent.Redact(question)})
-	return ctx, len(s.turns), nil
+	s.turnN++
+	return ctx, s.turnN, nil
 }
 
 // Ask answers one question like Run and returns how the turn ended, the
@@ -293,11 +295,6 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	if err == nil {
 		s.log.Write(agent.Record{Type: "answer", Content: answer})
 	}
-	s.mu.Lock()
-	if n <= len(s.turns) && err == nil {
-		s.turns[n-1].Answer = answer
-	}
-	s.mu.Unlock()
 	s.snapshotWindows(true)
 	result := s.result(ctx, answer, err, after, before, time.Since(start))
 	result.Unread = s.unreadOnFailure(err)
@@ -361,6 +358,9 @@ func (s *Session) Close() {
 		s.pool.Close()
 	}
 	s.lsp.Close()
+	s.pub.Lock()
+	s.flushWords()
+	s.pub.Unlock()
 	s.log.Close()
 	if s.inbox != nil {
 		s.inbox.close()
@@ -379,7 +379,7 @@ func (s *Session) Reset() {
 	defer s.run.Unlock()
 	s.agent.Reset()
 	s.mu.Lock()
-	s.turns, s.queued = nil, nil
+	s.turnLog, s.turnN, s.queued = turnLog{}, 0, nil
 	s.mu.Unlock()
 	s.snapshotWindows(true)
 }
