@@ -15,7 +15,7 @@ func TestStopReasonFromOutcome(t *testing.T) {
 	}{
 		{session.Result{Outcome: session.Answered}, stopEndTurn},
 		{session.Result{Outcome: session.Interrupted, Error: "interrupted"}, stopCancel},
-		{session.Result{Outcome: session.Failed, Cause: session.CauseStepLimit, Error: "step limit"}, stopMaxTurns},
+		{session.Result{Outcome: session.LimitReached, Limit: session.LimitSteps, Error: "step limit"}, stopMaxTurns},
 		{session.Result{Outcome: session.Failed, Cause: session.CauseRefused, Error: "refused"}, stopRefusal},
 		{session.Result{Outcome: session.Failed, Error: "the model server is down"}, ""},
 	} {

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -292,24 +291,3 @@ func TestMarkdownCodeIsNotWrapped(t *testing.T) {
 	}
 }
 
-func TestReplayShowsTheLastTurns(t *testing.T) {
-	var out bytes.Buffer
-	r := &REPL{out: newRenderer(&out, false, false)}
-	var s agent.Session
-	s.ID = "sid"
-	for i := range 12 {
-		s.Shown = append(s.Shown, agent.ShownItem{Kind: "question", Text: fmt.Sprintf("question %d", i)})
-		s.Shown = append(s.Shown, agent.ShownItem{Kind: "call", Call: &agent.CallRecord{ID: "c", WindowID: "bash_1", ActionID: "run", Status: protocol.StatusError}})
-		s.Shown = append(s.Shown, agent.ShownItem{Kind: "answer", Text: fmt.Sprintf("answer %d", i)})
-	}
-	r.replay(s)
-	got := out.String()
-	for _, want := range []string{"── resumed session sid ──", "… 2 earlier turns not shown", "› question 2\n▸ bash_1 run ✗\nanswer 2\n", "answer 11", "── now ──"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("replay lacks %q:\n%s", want, got)
-		}
-	}
-	if strings.Contains(got, "question 1\n") {
-		t.Errorf("an early turn is shown:\n%s", got)
-	}
-}
