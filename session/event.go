@@ -235,4 +235,3 @@ func OnWire(ev Event, w Wire) bool {
 	}
 	return true
 }
-

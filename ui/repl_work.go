@@ -150,4 +150,3 @@ func (r *REPL) cmdClear(arg string) bool {
 
 // replayedTurns is how many of a resumed session's last turns are shown.
 const replayedTurns = 10
-

@@ -139,7 +139,6 @@ func (r *REPL) showRewind(res session.RewindResult, files bool) {
 	}
 }
 
-
 // armedAsk reads one answer in which Esc Esc at an empty line counts
 // (escEscLine): the rewind picker's way out.
 func (in *input) armedAsk(prompt string) (string, error) {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
@@ -290,4 +289,3 @@ func TestMarkdownCodeIsNotWrapped(t *testing.T) {
 		t.Errorf("prose is not wrapped: %q", out)
 	}
 }
-
