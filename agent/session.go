@@ -32,7 +32,7 @@ type Record struct {
 	Parent   string `json:"parent,omitempty"`
 	FromTurn int    `json:"from_turn,omitempty"`
 	Role     string `json:"role,omitempty"`    // message
-	Content  string `json:"content,omitempty"` // message (its text), summary
+	Content  string `json:"content,omitempty"` // message (its text), summary, turn (the person's words)
 	// Elements are the window renderings that follow a message's text.
 	Elements []element `json:"elements,omitempty"`
 	// Images are the pictures attached to a message, up to a cap
@@ -40,7 +40,7 @@ type Record struct {
 	Images []imagefile.Image `json:"images,omitempty"`
 	// History is the whole history after a rewrite (a rebase).
 	History []entry               `json:"history,omitempty"`
-	Turn    int                   `json:"turn,omitempty"` // message (assistant)
+	Turn    int                   `json:"turn,omitempty"` // message (assistant); turn (its number)
 	Call    *CallRecord           `json:"call,omitempty"`
 	Usage   *Usage                `json:"usage,omitempty"`
 	Windows []windows.WindowState `json:"windows,omitempty"`
@@ -235,10 +235,9 @@ type Session struct {
 	// since the last /reset (the history's, for the model).
 	Started   time.Time
 	Questions int
-	// Asked is, for each turn since the last /reset, its question as the
-	// model got it ("" when none was written): what an older transcript's
-	// turn events, which kept no question, are given back (session).
-	Asked []string
+	// Asked is, for each turn since the last /reset, its question: what
+	// its turn event, stored without it, is given back (session).
+	Asked []Asked
 	// LastRequest is when its last model request was answered (zero if
 	// unknown): whether the provider may still hold its prompt cached.
 	LastRequest time.Time
@@ -259,6 +258,14 @@ type Session struct {
 	Legacy []Record
 	asked  int  // questions since the last reset, matched to Asked
 	logged bool // it has event records (older transcripts have none)
+}
+
+// Asked is a turn's question as its records keep it.
+type Asked struct {
+	// Text is what the person typed when Typed; otherwise (a transcript
+	// an older aci wrote) the question message the model got.
+	Text  string
+	Typed bool
 }
 
 // empty sessions have nothing to resume.
@@ -298,7 +305,9 @@ func replay(path string) (Session, string, error) {
 			s.Parent, s.FromTurn, s.Model = r.Parent, r.FromTurn, r.Model
 		case "turn":
 			marked = true
-			s.Asked = append(s.Asked, "")
+			// One this aci wrote has the turn's number, and the person's
+			// words when aci added to them (else they are the message).
+			s.Asked = append(s.Asked, Asked{Text: r.Content, Typed: r.Turn > 0})
 			s.legacy(r)
 		case "answer":
 			s.legacy(r)
@@ -347,11 +356,11 @@ func (s *Session) question(r Record, marked bool) {
 		return
 	}
 	if !marked {
-		s.Asked = append(s.Asked, r.Content)
+		s.Asked = append(s.Asked, Asked{Text: r.Content})
 	} else if s.asked >= len(s.Asked) {
 		return
-	} else if s.Asked[s.asked] == "" {
-		s.Asked[s.asked] = r.Content
+	} else if s.Asked[s.asked].Text == "" {
+		s.Asked[s.asked].Text = r.Content
 	}
 	s.Questions++
 	s.asked++

@@ -70,8 +70,8 @@ func TestListFindAndLatestSessions(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "20260103-000000-cccc:0 20260102-000000-bbbb:1 20260101-000000-aaaa:2" {
 		t.Errorf("list: %s", got)
 	}
-	if len(list[2].Asked) != 2 || list[2].Asked[0] != "first question" || list[2].Started.IsZero() {
-		t.Errorf("questions %q, started %v", list[2].Asked, list[2].Started)
+	if len(list[2].Asked) != 2 || list[2].Asked[0].Text != "first question" || list[2].Started.IsZero() {
+		t.Errorf("questions %+v, started %v", list[2].Asked, list[2].Started)
 	}
 
 	latest, err := LatestSession(dir, "/work")

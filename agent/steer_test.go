@@ -125,7 +125,7 @@ func TestTurnsCountSinceTheLastReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Questions != 1 || len(s.Asked) != 1 || s.Asked[0] != "third" || a.Conversation().Turns() != 1 {
-		t.Errorf("after a reset: %d questions, asked %q, the conversation counts %d", s.Questions, s.Asked, a.Conversation().Turns())
+	if s.Questions != 1 || len(s.Asked) != 1 || s.Asked[0].Text != "third" || a.Conversation().Turns() != 1 {
+		t.Errorf("after a reset: %d questions, asked %+v, the conversation counts %d", s.Questions, s.Asked, a.Conversation().Turns())
 	}
 }

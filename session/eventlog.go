@@ -13,6 +13,20 @@ import (
 // tool_result carries its output (cut as the transcript keeps outputs),
 // and the window events after each batch give each window's state.
 
+// logTurn writes the record that starts turn n, before the question the
+// model gets (asked; "" when none is sent). The person's words (typed) are
+// stored once: in the record when aci added to them (a mode note, a
+// command's expansion, hook context), else as the question message that
+// follows. The turn event is stored without them and given them back when
+// read (StoredEvents, from agent.Session.Asked).
+func (s *Session) logTurn(n int, typed, asked string) {
+	r := agent.Record{Type: "turn", Turn: n}
+	if typed != asked {
+		r.Content = typed
+	}
+	s.log.Write(r)
+}
+
 // logEvent writes ev, numbered, to the transcript. It runs under s.pub, so
 // records go in the order events were published. The model's words come
 // in many pieces: consecutive ones are written as one text record, with
@@ -33,6 +47,10 @@ func (s *Session) logEvent(ev Numbered) {
 		return
 	}
 	s.flushWords()
+	if t, ok := ev.Event.(Turn); ok {
+		t.Question = "" // stored once, with the turn's record (logTurn)
+		ev.Event = t
+	}
 	s.writeEvent(ev)
 }
 
@@ -81,9 +99,9 @@ func (e Recorded) MarshalJSON() ([]byte, error) { return e.Data, nil }
 
 // StoredEvents are a stored session's events, numbered as they were sent,
 // each with its typed event: the one place a transcript's events are read
-// back. An older transcript's are made here from its records (oldEvents),
-// and a turn event that kept no question (an older aci stored it once, as
-// the message the model got) is given it back.
+// back. An older transcript's are made here from its records (oldEvents).
+// A turn event is stored without its question (logTurn): it is given it
+// back here.
 func StoredEvents(st agent.Session) []Numbered {
 	if len(st.Events) == 0 && len(st.Legacy) > 0 {
 		return oldEvents(st)
@@ -103,7 +121,10 @@ func StoredEvents(st agent.Session) []Numbered {
 	for i := lastFirst; i < len(out); i++ {
 		rec := out[i].Event.(Recorded)
 		if t, ok := rec.Typed.(Turn); ok && t.Question == "" && t.Turn >= 1 && t.Turn <= len(st.Asked) {
-			t.Question = typedOf(st.Asked[t.Turn-1])
+			t.Question = st.Asked[t.Turn-1].Text
+			if !st.Asked[t.Turn-1].Typed {
+				t.Question = typedOf(t.Question) // an older aci's: the model's words
+			}
 			rec.Typed = t
 			if data, err := Encode(t); err == nil {
 				rec.Data = data

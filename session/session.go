@@ -271,18 +271,17 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	}()
 	defer s.journalTurn(n)()
 	q := s.f.cfg.Agent.Redact(question)
-	// The question itself is stored once, as the user message the agent
-	// writes next; the turn record only marks where the turn begins.
-	s.log.Write(agent.Record{Type: "turn"})
 	s.publish(Turn{Turn: n, Question: q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
 	answer, err := "", error(nil)
 	restoreMode := s.readOnlyMode(p)
 	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
+		s.logTurn(n, q, "")
 		err = herr
 	} else {
 		p.Text = s.withModeNote(text)
+		s.logTurn(n, q, p.Text)
 		answer, err = s.runPrompt(ctx, p)
 	}
 	if ctx.Err() != nil {
