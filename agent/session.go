@@ -23,7 +23,7 @@ import (
 
 // Record is one line of a session transcript (JSON lines).
 type Record struct {
-	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, answer, event
+	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, question, answer, event
 	Time    string `json:"time,omitempty"`
 	Workdir string `json:"workdir,omitempty"` // meta
 	Model   string `json:"model,omitempty"`   // meta
@@ -32,7 +32,7 @@ type Record struct {
 	Parent   string `json:"parent,omitempty"`
 	FromTurn int    `json:"from_turn,omitempty"`
 	Role     string `json:"role,omitempty"`    // message
-	Content  string `json:"content,omitempty"` // message (its text), summary, turn (the person's words)
+	Content  string `json:"content,omitempty"` // message (its text), summary, question (the person's words)
 	// Elements are the window renderings that follow a message's text.
 	Elements []element `json:"elements,omitempty"`
 	// Images are the pictures attached to a message, up to a cap
@@ -40,7 +40,7 @@ type Record struct {
 	Images []imagefile.Image `json:"images,omitempty"`
 	// History is the whole history after a rewrite (a rebase).
 	History []entry               `json:"history,omitempty"`
-	Turn    int                   `json:"turn,omitempty"` // message (assistant); turn (its number)
+	Turn    int                   `json:"turn,omitempty"` // message (assistant), turn (its number)
 	Call    *CallRecord           `json:"call,omitempty"`
 	Usage   *Usage                `json:"usage,omitempty"`
 	Windows []windows.WindowState `json:"windows,omitempty"`
@@ -305,10 +305,14 @@ func replay(path string) (Session, string, error) {
 			s.Parent, s.FromTurn, s.Model = r.Parent, r.FromTurn, r.Model
 		case "turn":
 			marked = true
-			// One this aci wrote has the turn's number, and the person's
-			// words when aci added to them (else they are the message).
-			s.Asked = append(s.Asked, Asked{Text: r.Content, Typed: r.Turn > 0})
+			// One this aci wrote has the turn's number; the person's words
+			// are its question record, or else its question message.
+			s.Asked = append(s.Asked, Asked{Typed: r.Turn > 0})
 			s.legacy(r)
+		case "question":
+			if n := len(s.Asked); n > 0 {
+				s.Asked[n-1].Text = r.Content
+			}
 		case "answer":
 			s.legacy(r)
 		case "message":

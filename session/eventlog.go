@@ -13,18 +13,16 @@ import (
 // tool_result carries its output (cut as the transcript keeps outputs),
 // and the window events after each batch give each window's state.
 
-// logTurn writes the record that starts turn n, before the question the
-// model gets (asked; "" when none is sent). The person's words (typed) are
-// stored once: in the record when aci added to them (a mode note, a
-// command's expansion, hook context), else as the question message that
-// follows. The turn event is stored without them and given them back when
-// read (StoredEvents, from agent.Session.Asked).
-func (s *Session) logTurn(n int, typed, asked string) {
-	r := agent.Record{Type: "turn", Turn: n}
+// logQuestion stores the running turn's question as the person typed it,
+// before the question the model gets (asked; "" when none is sent). The
+// person's words are stored once: in a question record when aci added to
+// them (a mode note, a command's expansion, hook context), else as the
+// question message that follows. The turn event is stored without them
+// and given them back when read (StoredEvents, from agent.Session.Asked).
+func (s *Session) logQuestion(typed, asked string) {
 	if typed != asked {
-		r.Content = typed
+		s.log.Write(agent.Record{Type: "question", Content: typed})
 	}
-	s.log.Write(r)
 }
 
 // logEvent writes ev, numbered, to the transcript. It runs under s.pub, so

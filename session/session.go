@@ -271,17 +271,20 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	}()
 	defer s.journalTurn(n)()
 	q := s.f.cfg.Agent.Redact(question)
+	// Where the turn begins (forks and rewinds cut there); the person's
+	// words follow once it is known what the model gets (logQuestion).
+	s.log.Write(agent.Record{Type: "turn", Turn: n})
 	s.publish(Turn{Turn: n, Question: q})
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
 	answer, err := "", error(nil)
 	restoreMode := s.readOnlyMode(p)
 	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
-		s.logTurn(n, q, "")
+		s.logQuestion(q, "")
 		err = herr
 	} else {
 		p.Text = s.withModeNote(text)
-		s.logTurn(n, q, p.Text)
+		s.logQuestion(q, p.Text)
 		answer, err = s.runPrompt(ctx, p)
 	}
 	if ctx.Err() != nil {
