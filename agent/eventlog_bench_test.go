@@ -28,8 +28,8 @@ func writeTurns(tb testing.TB, dir string, n int, events bool) string {
 	}
 	for i := 1; i <= n; i++ {
 		q := fmt.Sprintf("question %d: why does the build fail in package foo?", i)
-		t.Write(Record{Type: "turn"})
-		ev(`{"type":"turn","turn":%d,"question":%q}`, i, q)
+		t.Write(Record{Type: "turn", Turn: i})
+		ev(`{"type":"turn","turn":%d,"question":""}`, i)
 		t.Write(Record{Type: "message", Role: "user", Content: q})
 		ev(`{"type":"state","state":"awaiting_model"}`)
 		ev(`{"type":"text","text":"Let me run the tests."}`)
@@ -69,7 +69,8 @@ func BenchmarkResume200(b *testing.B) {
 	}
 }
 
-// Replay of a written log gives its events, the turn's question put back.
+// Replay of a written log gives its events, and each turn's question
+// (its turn event is stored without it; the session puts it back).
 func TestReplayGivesTheEvents(t *testing.T) {
 	path := writeTurns(t, t.TempDir(), 3, true)
 	s, _, err := replay(path)
@@ -79,7 +80,10 @@ func TestReplayGivesTheEvents(t *testing.T) {
 	if len(s.Events) != 3*11 || s.LastEventID != 33 {
 		t.Fatalf("%d events, last id %d", len(s.Events), s.LastEventID)
 	}
-	if got := string(s.Events[11].Data); got != `{"type":"turn","turn":2,"question":"question 2: why does the build fail in package foo?"}` {
+	if got := string(s.Events[11].Data); got != `{"type":"turn","turn":2,"question":""}` {
 		t.Errorf("turn event %s", got)
+	}
+	if len(s.Asked) != 3 || s.Asked[1] != (Asked{Text: "question 2: why does the build fail in package foo?", Typed: true}) {
+		t.Errorf("questions %+v", s.Asked)
 	}
 }
