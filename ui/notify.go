@@ -190,7 +190,7 @@ func (r *REPL) notifyTurn(res session.Result) {
 		text += ": " + res.Answer
 	case res.Outcome == session.Interrupted:
 		text = "aci: the turn was interrupted"
-	case res.Outcome == session.Failed:
+	case res.Failure():
 		text = "aci: the turn failed: " + res.Error
 	}
 	r.notify.turnEnded(res.SessionID, res.Duration, text)

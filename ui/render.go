@@ -145,7 +145,7 @@ func (r *renderer) event(ev session.Event) {
 		switch e.Outcome {
 		case session.Interrupted:
 			fmt.Fprintln(r.w, r.yellow.Sprint("⊘ interrupted"))
-		case session.Failed:
+		case session.Failed, session.LimitReached:
 			fmt.Fprintln(r.w, r.red.Sprint("error: "+sanitize(e.Error)))
 		}
 		if e.Steps > 0 {
