@@ -93,6 +93,7 @@ var settingRows = []setting{
 		parse: func(l *loading, in settingInput) error { return l.c.setPermissionMode(in.flag) }},
 	{name: "sandbox", env: "ACI_SANDBOX", flag: "sandbox", safety: true, parse: parseSandbox},
 	{name: "base URL check", env: "OPENAI_BASE_URL", parse: checkBaseURL},
+	{name: "a workspace's endpoint gets no key of the person's", parse: checkEndpointKey},
 	{name: "notification command (read by ui)", env: "ACI_NOTIFY", safety: true},
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -99,8 +100,9 @@ func runREPL(cfg config, workdir, limitsNote string, stdin *os.File, stdout, std
 	}
 	defer repl.Close()
 	opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
-	if !opts.Trust {
-		opts.Trust = askTrust(repl, workdir, opts.Say)
+	if !opts.Trust || cfg.Endpoint.URL != "" {
+		// --trust covers hooks and servers, never an endpoint: that is asked.
+		opts.Trust = askTrust(repl, workdir, opts.Say) || opts.Trust
 	}
 	s, err := factory.New(context.Background(), opts)
 	if err != nil {
@@ -162,6 +164,10 @@ func runPipe(cfg config, workdir, question string, stdout, stderr io.Writer) (co
 	s, err := factory.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
+		var refused *session.EndpointError
+		if head != nil && errors.As(err, &refused) {
+			head.Event(session.Notice{Kind: "endpoint", Text: err.Error()}) // stream-json's reader sees why too
+		}
 		return ui.ExitUsage
 	}
 	defer s.Close()

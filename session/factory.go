@@ -20,6 +20,7 @@ import (
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/netproxy"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/windows"
 )
@@ -44,6 +45,9 @@ type Config struct {
 	// URLSecrets are more values a fetched URL must not carry without
 	// asking (what .env set); nil: none.
 	URLSecrets *secrets.Redactor
+	// Endpoint, when set, is a workspace's endpoint for the person's key:
+	// no session starts until the folder is trusted with it (endpoint.go).
+	Endpoint EndpointHold
 	// Telemetry receives spans and sums of every session (PROTOCOL.md
 	// §11); nil sends nothing.
 	Telemetry *otlp.Exporter
@@ -219,6 +223,9 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	if !filepath.IsAbs(opt.Workdir) {
 		return nil, fmt.Errorf("%w: the working directory must be absolute, got %q", ErrUsage, opt.Workdir)
 	}
+	if err := f.checkEndpoint(); err != nil {
+		return nil, err
+	}
 	say := opt.Say
 	if say == nil {
 		say = func(string) {}
@@ -269,6 +276,10 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		say("network settings: " + p.Error())
 	}
 
+	// Undo and rewind put files back beneath the workspace as it is now.
+	if ws, ok := opt.Journal.(interface{ SetWorkspace(string) }); ok {
+		ws.SetWorkspace(sandbox.WorkspaceRoot(opt.Workdir))
+	}
 	genv := guard.EnvFromOS()
 	genv.Secrets = []string{f.cfg.Client.APIKey}
 	env := windows.Env{Workdir: opt.Workdir, OutputLimit: f.cfg.OutputLimit, Guard: guard.New(genv), Journal: opt.Journal,
@@ -288,7 +299,8 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	pname, _ := client.SplitModel(ccfg.Model)
 	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp, s.searchApp(f.modelEndpoint(pname)), windows.ImageApp}
 	if len(mcpConfig.Servers) > 0 {
-		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir})
+		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir,
+			Verify: func(sc mcp.ServerConfig) error { return s.code.VerifyServer(sc, opt.Workdir) }})
 		apps = append(apps, windows.MCPAppWith(s.pool))
 	}
 	if app := skillApp(opt.Workdir, say); app != nil {

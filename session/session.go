@@ -107,6 +107,10 @@ type Session struct {
 	policy        settings.Policy     // the settings' permissions and hooks (rules.go)
 	rules         *rules.Set
 	trusted       bool          // the project's hooks and MCP servers may run (trust.go)
+	code          ProjectCode   // what they run, as trusted: checked again before each runs
+	startNotices  []string      // said at the first turn as notice events (hooks.go), under mu
+	folderTrusted bool          // the person trusted the folder itself (--trust, or a yes when asked)
+	lspPlan       bool          // this session counts in its language servers' plan mode (diagnostics.go)
 	hooks         *hooks.Runner // nil: no hooks (hooks.go)
 	startContext  string        // what SessionStart hooks said, for the first question
 	childUsage    []Usage       // agents' usage not yet in a turn's result (child.go), under mu
@@ -276,6 +280,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	// words follow once it is known what the model gets (logQuestion).
 	s.log.Write(agent.Record{Type: "turn", Turn: n})
 	s.publish(Turn{Turn: n, Question: q})
+	s.publishStartNotices()
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
 	answer, err := "", error(nil)
@@ -360,7 +365,7 @@ func (s *Session) Close() {
 	if s.pool != nil {
 		s.pool.Close()
 	}
-	s.lsp.Close()
+	s.closeDiagnostics()
 	s.pub.Lock()
 	s.flushWords()
 	s.pub.Unlock()

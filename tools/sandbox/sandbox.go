@@ -64,6 +64,7 @@ type Sandbox struct {
 	prot     protectState            // protected names at any depth (protect_cmd.go)
 	seal     sealState               // exec-relevant files kept as they were (seal.go)
 	outer    *Sandbox                // set for an uncontained command's: see Uncontained
+	trusted  trustedFiles            // files a trusted folder's hooks run: read-only too (protect_trusted.go)
 
 	oneShot    bool       // every command gets a bwrap of its own (Options.OneShot)
 	sessMu     sync.Mutex // guards the session fields
