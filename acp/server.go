@@ -424,8 +424,8 @@ func stopOf(r session.Result) (any, error) {
 		return promptResult{StopReason: stopEndTurn}, nil
 	case r.Outcome == session.Interrupted:
 		return promptResult{StopReason: stopCancel}, nil
-	case r.Cause == session.CauseStepLimit, r.Outcome == session.Limited:
-		// ACP has one stop reason for every budget; a notice says which
+	case r.Outcome == session.LimitReached:
+		// ACP has one stop reason for every limit; a notice says which
 		// (updates.go).
 		return promptResult{StopReason: stopMaxTurns}, nil
 	case r.Cause == session.CauseRefused:

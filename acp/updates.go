@@ -77,7 +77,7 @@ func (u *updates) event(ev session.Event) {
 	case session.Window:
 		u.agentWindow(e)
 	case session.Result:
-		if e.Outcome == session.Limited {
+		if e.Outcome == session.LimitReached {
 			// The stop reason alone cannot say which budget, nor what was spent.
 			u.notice("warning", e.Error)
 		}

@@ -191,13 +191,35 @@ func (f *Factory) SessionsDir() (string, error) {
 	return agent.SessionsDir()
 }
 
+// Listed is a stored session as a list shows it (--sessions, the page):
+// titled by its first question as the person typed it.
+type Listed struct {
+	ID, Path, Parent string
+	FromTurn         int
+	Started          time.Time
+	Turns            []TurnInfo
+}
+
+// Title is the session's first question as the person typed it.
+func (l Listed) Title() string {
+	if len(l.Turns) == 0 {
+		return ""
+	}
+	return l.Turns[0].Question
+}
+
 // List is workdir's stored sessions, newest first.
-func (f *Factory) List(workdir string) ([]agent.Session, error) {
+func (f *Factory) List(workdir string) ([]Listed, error) {
 	dir, err := f.SessionsDir()
 	if err != nil {
 		return nil, err
 	}
-	return agent.ListSessions(dir, workdir)
+	list, err := agent.ListSessions(dir, workdir)
+	out := make([]Listed, len(list))
+	for i, st := range list {
+		out[i] = Listed{ID: st.ID, Path: st.Path, Parent: st.Parent, FromTurn: st.FromTurn, Started: st.Started, Turns: StoredTurns(st)}
+	}
+	return out, err
 }
 
 // build makes the parts: client, guard, windows and agent.
@@ -330,7 +352,7 @@ func (s *Session) attach(ctx context.Context, opt Options) error {
 		t, found, err := agent.ResumeSession(dir, opt.Workdir, opt.ResumeID, key)
 		if err == nil {
 			reopened := s.resumeFrom(ctx, t, found)
-			msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(len(found.Turns), "earlier turn"))
+			msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(s.turnN, "earlier turn"))
 			if len(reopened) > 0 {
 				msg += ", reopened " + strings.Join(reopened, ", ")
 			}
@@ -365,10 +387,8 @@ func (s *Session) resumeFrom(ctx context.Context, t *agent.Transcript, stored ag
 	s.agent.SetTranscript(t)
 	s.log = t
 	s.id = strings.TrimSuffix(filepath.Base(t.Path), ".jsonl")
-	s.resumed = &stored
 	s.parent, s.fromTurn = stored.Parent, stored.FromTurn
-	s.turns = append([]agent.TurnInfo(nil), stored.Turns...)
-	s.seedEvents(stored)
+	s.resumed = pastOf(stored.ID, s.seedEvents(stored))
 	s.snapshotWindows(false)
 	return reopened
 }

@@ -77,8 +77,8 @@ func (s *Session) checkTurns(n int) error {
 // model request, nothing in the conversation; the result says why.
 func (s *Session) refused(ctx context.Context, n int, err error) Result {
 	s.mu.Lock()
-	if len(s.turns) == n {
-		s.turns = s.turns[:n-1]
+	if s.turnN == n {
+		s.turnN = n - 1 // no turn event went out: the turn never began
 	}
 	s.mu.Unlock()
 	st := s.agent.Stats()

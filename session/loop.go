@@ -18,7 +18,6 @@ import (
 // here: no front end sees them.
 func (s *Session) onEvent(ev agent.Event) {
 	s.tel.agentEvent(ev)
-	s.history(ev)
 	switch ev.Kind {
 	case agent.EventSteer:
 		s.publish(s.steerEvent(ev))
@@ -167,10 +166,7 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 		case ctx.Err() != nil:
 			r.Outcome, msg = Interrupted, "interrupted"
 		case errors.Is(err, agent.ErrLimit):
-			r.Outcome, r.Limit, msg = Limited, agent.LimitOf(err), err.Error()
-			if r.Limit == agent.LimitSteps {
-				r.Cause = CauseStepLimit
-			}
+			r.Outcome, r.Limit, msg = LimitReached, agent.LimitOf(err), err.Error()
 		case errors.Is(err, agent.ErrBadAnswer):
 			msg = err.Error()
 		case agent.Classify(err).Class == agent.ClassContentFilter:
