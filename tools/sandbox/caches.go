@@ -33,8 +33,7 @@ var cacheDirs = []string{
 // CARGO_HOME is a tool home (config, bin): only its registry and git are.
 var cacheVars = []string{"GOCACHE", "GOMODCACHE", "XDG_CACHE_HOME", "npm_config_cache", "PIP_CACHE_DIR", "CARGO_HOME", "GOPATH"}
 
-// cacheRoots are the person's caches that exist (symlinks resolved), the
-// outermost of nested ones only.
+// cacheRoots are the person's caches that exist (symlinks resolved).
 func cacheRoots(home string) []string {
 	var cands []string
 	if home != "" {
@@ -61,31 +60,18 @@ func cacheRoots(home string) []string {
 	for _, c := range cands {
 		dirs = appendDir(dirs, c)
 	}
-	var out []string
-	for _, d := range dirs {
-		nested := false
-		for _, o := range dirs {
-			if o != d && within(d, o) {
-				nested = true
-				break
-			}
-		}
-		if !nested {
-			out = appendUnique(out, d)
-		}
-	}
-	return out
+	return dirs
 }
 
-// layerable keeps the caches that can be layered: not the workspace's
-// own folders (writable anyway), not one holding the workspace, a secret
-// store or aci's own folders (an overlay would show what bwrap covers
-// below it), not "/" and not a path overlayfs cannot name.
+// layerable keeps the caches that can be layered, the outermost of
+// nested ones: not the workspace's own folders (writable anyway), not
+// one holding the workspace, a secret store or aci's own folders (an
+// overlay would show what bwrap covers below it; a cache inside it may
+// be layered instead), not "/" and not a path overlayfs cannot name.
 func layerable(caches, workspace, hidden []string) []string {
-	var out []string
+	var ok []string
 	for _, c := range caches {
-		switch {
-		case c == "/" || strings.ContainsAny(c, ",:\\"), underAny(c, workspace):
+		if c == "/" || strings.ContainsAny(c, ",:\\") || underAny(c, workspace) {
 			continue
 		}
 		covers := false
@@ -96,6 +82,19 @@ func layerable(caches, workspace, hidden []string) []string {
 			}
 		}
 		if !covers {
+			ok = appendUnique(ok, c)
+		}
+	}
+	var out []string
+	for _, c := range ok {
+		nested := false
+		for _, o := range ok {
+			if o != c && within(c, o) {
+				nested = true
+				break
+			}
+		}
+		if !nested {
 			out = append(out, c)
 		}
 	}

@@ -136,3 +136,51 @@ func checkHome(t *testing.T, h homeTree) {
 		t.Errorf("the module's source changed: %q", b)
 	}
 }
+
+// go build and go test work in the session's sandbox over the person's
+// caches, layered: the person's build cache is read (nothing to rebuild
+// that it holds), the session's writes are kept for its next command,
+// and the person's cache does not change.
+func TestLayeredGoBuild(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go on PATH")
+	}
+	env := func(name string) string {
+		out, err := exec.Command(goBin, "env", name).Output()
+		if err != nil {
+			t.Skip("go env:", err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	gocache, modcache := env("GOCACHE"), env("GOMODCACHE")
+	t.Setenv("GOCACHE", gocache)
+	t.Setenv("GOMODCACHE", modcache)
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOTOOLCHAIN", "local")
+	ws := filepath.Join(hostDir(t), "ws")
+	os.MkdirAll(ws, 0o755)
+	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module example.com/layered\n\ngo 1.21\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"layered\") }\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, "main_test.go"), []byte("package main\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n"), 0o644)
+	p := DefaultPolicy(ws)
+	if !underAny(real(gocache), p.Layered) {
+		t.Fatalf("GOCACHE %s is not layered: %v", gocache, p.Layered)
+	}
+	s := mustSandbox(t, p, Bwrap)
+	defer s.Close()
+	probe := filepath.Join(gocache, "aci-layer-probe")
+	out, code, ok := spawnIn(t, s, ws, "sh", "-c", "go build -o /tmp/x . && /tmp/x && go test -count=1 . && touch "+probe+" && ls "+probe)
+	if !ok || code != 0 || !strings.Contains(out, "layered") {
+		t.Fatalf("go build in the session: ok %v exit %d: %s (%v)", ok, code, out, s.sessErr)
+	}
+	// -v names each package it compiles: none, the second time.
+	out, code, _ = spawnIn(t, s, ws, "sh", "-c", "go build -v -o /tmp/x . 2>&1; echo done")
+	if code != 0 || strings.TrimSpace(out) != "done" {
+		t.Errorf("the session's next build did not use its cache: %q", out)
+	}
+	if _, err := os.Stat(probe); err == nil {
+		os.Remove(probe)
+		t.Errorf("a write to GOCACHE reached the machine")
+	}
+}
