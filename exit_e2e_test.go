@@ -18,17 +18,17 @@ import (
 // command is denied (the session's sandbox warming up meanwhile) or whose
 // command ran, then aci exits; the moment it has exited, no sandbox of it
 // is left (not even one being killed). Run many times with every core
-// kept busy alongside (ACI_EXIT_RUNS, default 12).
+// kept busy alongside (ACI_EXIT_RUNS, default 6).
 func TestE2EExitLeavesNoSandbox(t *testing.T) {
 	work := t.TempDir()
 	containedOrSkip(t, work)
-	runs := 12
+	runs := 6
 	if n, err := strconv.Atoi(os.Getenv("ACI_EXIT_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	for range runtime.NumCPU() * 2 {
+	for range runtime.NumCPU() {
 		burn := exec.CommandContext(ctx, "sh", "-c", "while :; do :; done")
 		if burn.Start() == nil {
 			defer burn.Wait()
