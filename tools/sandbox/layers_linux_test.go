@@ -119,7 +119,7 @@ func TestWritesOutsideWorkspaceAllowList(t *testing.T) {
 		}
 	}
 	s.Close()
-	Cleanup()
+	cleanupForTest()
 	checkHome(t, h)
 }
 
