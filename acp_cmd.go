@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"io"
 	"os"
 	"os/signal"
@@ -37,6 +38,15 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		logger.Printf("aci %s acp: model %s at %s", version, cfg.Model, cfg.BaseURL)
 	}
 	applySafety(cfg, stderr)
+	if err := sandbox.CheckContainer(cfg.Sandbox, nil); err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
+	if cfg.Telemetry, err = startTelemetry(stderr); err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
+	defer cfg.Telemetry.Shutdown()
 	notify := func(s string) {
 		if logger != nil {
 			logger.Printf("model client: %s", s)

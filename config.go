@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/aci-dev/aci/internal/otlp"
 	"io"
 	"net"
 	"net/url"
@@ -30,6 +31,7 @@ const (
 // config is everything aci is told: flags, the environment, .env, then
 // the person's own file (userEnvPath).
 type config struct {
+	Telemetry      *otlp.Exporter // OTEL_* of the environment (telemetry.go); nil: none
 	APIKey         string
 	BaseURL        string
 	Model          string
@@ -44,7 +46,7 @@ type config struct {
 	Yes            bool
 	PermissionMode windows.PermMode  // --permission-mode, or yes for --yes (config_mode.go)
 	Trust          bool              // --trust: the project's hooks and MCP servers run (PROTOCOL.md §10)
-	Sandbox        string            // ACI_SANDBOX or --sandbox: workspace or off
+	Sandbox        string            // ACI_SANDBOX or --sandbox: workspace, container or off
 	DotEnv         map[string]string // entries .env set (safety switches excluded), for the secret checks
 	Resume         bool
 	ResumeID       string // --resume ID; empty: the latest

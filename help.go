@@ -38,7 +38,8 @@ Flags:
   --sessions           list this directory's sessions, newest first
   --output-format F    pipe mode's stdout: text (the answer), json (one result
                        object) or stream-json (one event a line)
-  --sandbox MODE       workspace (commands contained) or off (also ACI_SANDBOX)
+  --sandbox MODE       workspace (commands contained), container (the container
+                       aci runs in is the boundary) or off (also ACI_SANDBOX)
   --serve [HOST:PORT]  the REPL, with aci serve's server on its session
                        (default 127.0.0.1:7433); prints the page's address
   --version            print the version
@@ -98,7 +99,7 @@ Flags:
   --yes              approve dangerous actions without asking a client
   --permission-mode M  the mode sessions start in: ask, default, plan or yes
   --trust            run the folder's project hooks and MCP servers
-  --sandbox MODE     workspace (commands contained) or off
+  --sandbox MODE     workspace (commands contained), container or off
   --version          print the version
   --help             show this help
 
@@ -131,7 +132,7 @@ Flags:
   --model NAME     model name (overrides OPENAI_MODEL)
   --effort LEVEL   reasoning effort: low, medium, high
   --max-steps N    model calls per turn (overrides ACI_MAX_STEPS)
-  --sandbox MODE   workspace (commands contained) or off
+  --sandbox MODE   workspace (commands contained), container or off
   --permission-mode M  the mode sessions start in: ask, default or plan
   --trust          run the folder's project hooks and MCP servers
   --version        print the version

@@ -35,8 +35,11 @@ func applyLimits(workdir string, stderr io.Writer) (note string, cleanup func())
 // sandboxStatus says how commands are contained, for /status; it probes
 // the machine the first time, as the first command would.
 func sandboxStatus(workdir, mode string) string {
-	if mode == sandbox.ModeOff {
+	switch mode {
+	case sandbox.ModeOff:
 		return "off: commands are not contained; the guard alone decides"
+	case sandbox.ModeContainer:
+		return "container: commands run uncontained inside this container, which is the boundary; the guard decides"
 	}
 	sb := sandbox.For(workdir)
 	switch {

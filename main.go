@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"io"
 	"os"
 	"time"
@@ -53,6 +54,15 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return ui.ExitOK
 	}
 	applySafety(cfg, stderr) // containment (says once when unavailable) and the secrets kept out of output
+	if err := sandbox.CheckContainer(cfg.Sandbox, func(n string) { fmt.Fprintln(stderr, "aci:", n) }); err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
+	if cfg.Telemetry, err = startTelemetry(stderr); err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return ui.ExitUsage
+	}
+	defer cfg.Telemetry.Shutdown()
 	workdir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(stderr, "aci: cannot read the working directory:", err)
@@ -93,6 +103,7 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		ApprovalTimeout: cfg.ApprovalTimeout,
 		Secrets:         cfg.Secrets,
 		URLSecrets:      cfg.URLSecrets,
+		Telemetry:       cfg.Telemetry,
 	})
 }
 

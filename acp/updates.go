@@ -162,6 +162,8 @@ func (u *updates) describe(c protocol.Call, title string) toolCall {
 			}
 		case "web_fetch":
 			tc.Kind, tc.Title = "fetch", "Fetch "+target
+		case "search":
+			tc.Kind, tc.Title = "fetch", "Search the web for "+target
 		default:
 			tc.Title = strings.TrimSpace("Open " + str("app") + " " + target)
 		}
@@ -202,6 +204,18 @@ func (u *updates) describe(c protocol.Call, title string) toolCall {
 			tc.Title = "Fetch " + str("url")
 		case "page":
 			tc.Title = fmt.Sprintf("Page %d of %s", num("n"), title)
+		default:
+			tc.Title = c.ActionID + " " + title
+		}
+	case app == "search":
+		tc.Kind = "fetch"
+		switch c.ActionID {
+		case "search":
+			tc.Title = "Search the web for " + str("query")
+		case "more":
+			tc.Title = "More results for " + title
+		case "open":
+			tc.Title = fmt.Sprintf("Open result %d of %s", num("n"), title)
 		default:
 			tc.Title = c.ActionID + " " + title
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Env is everything the guard knows about the world outside the command:
@@ -146,7 +148,7 @@ func (g *Guard) CheckURL(rawURL string) Verdict {
 	}
 	for k, vs := range u.Query() {
 		for _, v := range vs {
-			if len(v) >= 12 && secretVarName.MatchString(k) && !paginationParam(k) {
+			if len(v) >= 12 && secrets.IsCredentialVar(k) && !paginationParam(k) {
 				return Verdict{Dangerous: true, Reason: "the URL sends a credential-like value in " + k, Part: k + "=" + url.QueryEscape(v)}
 			}
 		}

@@ -98,7 +98,7 @@ func directCapabilityWhy(lang, norm string, words map[string]bool) string {
 	if hasAny("environ", "env", "ENV", "getenv", "_ENV", "_SERVER", "toObject") && hasAny(netWords...) && reEnvAll.MatchString(norm) {
 		return "sends the environment over the network"
 	}
-	if reSecretFragment.MatchString(norm) {
+	if secretFragment(norm) {
 		return "reads a secret file"
 	}
 	if hasAny(sdkWords...) && reSDKMutation.MatchString(norm) {

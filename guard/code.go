@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Judging interpreter one-liners (python -c, perl -e, node -e, awk ...).
@@ -93,7 +95,7 @@ func codeSignsWhy(code string) string {
 	}
 	if codeHas(code, "env", "ENV", "Env") {
 		for _, m := range reEnvRead.FindAllStringSubmatch(code, -1) {
-			if secretVarName.MatchString(m[1]) && reOutput.MatchString(code) {
+			if secrets.IsCredentialVar(m[1]) && reOutput.MatchString(code) {
 				return "prints or sends a secret environment variable"
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Data leaving the machine. A network tool whose arguments (URL, header,
@@ -205,7 +207,7 @@ func (c *cmdChecker) harmlessSubst(w *syntax.Word) bool {
 				ok = len(pos) > 0 && (pos[0] == "rev-parse" || pos[0] == "describe" || pos[0] == "branch" || pos[0] == "log" || pos[0] == "symbolic-ref")
 			}
 		case *syntax.ParamExp:
-			if n.Param != nil && secretVarName.MatchString(n.Param.Value) {
+			if n.Param != nil && secrets.IsCredentialVar(n.Param.Value) {
 				ok = false
 			}
 		}

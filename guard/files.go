@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // parsedArgs holds a command's options and operands.
@@ -130,10 +132,10 @@ func (e *guardPaths) persistWhy(p string) string {
 			return "grants SSH access (authorized_keys)"
 		case rel == ".gitconfig" || rel == ".config/git/config":
 			return "changes the global git config"
-		case rcFiles[rel], strings.HasPrefix(rel, ".config/autostart/"):
-			return "modifies a shell or tool startup file"
 		case strings.HasPrefix(rel, ".config/systemd/"), strings.HasPrefix(rel, "Library/LaunchAgents/"):
 			return "installs a persistent service"
+		case secrets.StartupFile(rel) != "":
+			return "modifies a shell or tool startup file"
 		}
 	}
 	if strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron") {

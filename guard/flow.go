@@ -401,7 +401,7 @@ func (c *cmdChecker) envFilter(prev *syntax.Stmt, next *guardCall, anchor syntax
 		return
 	}
 	for _, a := range next.args {
-		if a.ok && !strings.HasPrefix(a.val, "-") && secretVarName.MatchString(a.val) {
+		if a.ok && !strings.HasPrefix(a.val, "-") && credentialPattern(a.val) {
 			c.flag(anchor, "prints secret environment variables")
 			return
 		}

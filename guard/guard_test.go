@@ -191,7 +191,14 @@ func TestCheckFileAccess(t *testing.T) {
 		{"deploy/id_rsa", false, true},
 		{"deploy/id_rsa.pub", false, false},
 		{"credentials.json", false, true},
-		{".pypirc", false, true},
+		// A registry's settings are a secret only with a token
+		// (PROTOCOL.md §2); this one does not exist.
+		{".pypirc", false, false},
+		{".env.dist", false, true},
+		{"prod.env", false, true},
+		{"example.env", false, false},
+		{"certs/client.p12", false, true},
+		{".netrc", false, true},
 		{"keys.go", false, false},
 		{"environment.go", false, false},
 		{"docs/env.md", false, false},

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // checkPath judges path against the anchors e.
@@ -223,16 +225,11 @@ func (e *guardPaths) homesOf(p string) []string {
 // recursive copy of ~/.ssh takes the keys with it); "" when p is no secret.
 func (e *guardPaths) secretWhy(p string, dirs bool) string {
 	p = filepath.Clean(p)
-	for _, pre := range secretSystemPrefixes {
-		if p == strings.TrimSuffix(pre, "/") || strings.HasPrefix(p, pre) {
-			return "reads a system secret"
-		}
+	if secrets.IsSystemSecret(p) {
+		return "reads a system secret"
 	}
 	if strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ") {
 		return "reads another process's environment"
-	}
-	if strings.HasPrefix(p, "/etc/ssh/ssh_host_") && strings.HasSuffix(p, "_key") {
-		return "reads a private key"
 	}
 	for _, h := range e.homesOf(p) {
 		if h == "" || h == "/" || !pathWithin(p, h) {
@@ -245,33 +242,47 @@ func (e *guardPaths) secretWhy(p string, dirs bool) string {
 			continue
 		}
 		rel := strings.TrimPrefix(p, h+"/")
-		if why := secretHomeRel(rel, dirs); why != "" {
+		if why := secretHomeRel(p, rel, dirs); why != "" {
 			return why
 		}
 	}
 	return ""
 }
 
-func secretHomeRel(rel string, dirs bool) string {
-	if credentialFiles[rel] {
-		return "reads credentials"
-	}
-	if rel == ".gnupg" || strings.HasPrefix(rel, ".gnupg/") {
+// secretHomeRel judges rel, relative to a home: what lies in one of the
+// person's secret stores (secrets.HomeStores), and with dirs a folder
+// holding one. In ~/.ssh only the private keys are: its config,
+// known_hosts and public keys are read by ordinary commands (the
+// sandbox hides the folder whole all the same).
+func secretHomeRel(abs, rel string, dirs bool) string {
+	store := secrets.HomeStore(rel)
+	switch {
+	case store == "":
+		if dirs && secrets.HoldsHomeStore(rel) {
+			return "reads a directory holding secrets"
+		}
+		return ""
+	case store == ".gnupg":
 		return "reads GnuPG private keys"
-	}
-	if key, ok := strings.CutPrefix(rel, ".ssh/"); ok {
-		base := filepath.Base(key)
+	case store == ".ssh" && rel == store:
+		if dirs {
+			return "reads a directory holding secrets"
+		}
+		return ""
+	case store == ".ssh":
+		base := filepath.Base(rel)
 		if strings.HasSuffix(base, ".pub") {
 			return ""
 		}
-		if strings.HasPrefix(base, "id_") || strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") {
+		if strings.HasPrefix(base, "id_") || strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") ||
+			secrets.SecretFile(base) != secrets.NotSecret {
 			return "reads a private key"
 		}
+		return ""
+	case rel == store && !dirs && isDir(abs):
+		return "" // its names, not its content (ls ~/.aws)
 	}
-	if dirs && secretDirs[rel] {
-		return "reads a directory holding secrets"
-	}
-	return ""
+	return "reads credentials (~/" + store + ")"
 }
 
 // inRepository reports whether p, or a folder between root and p, is a git
@@ -286,4 +297,10 @@ func inRepository(root, p string) bool {
 		}
 	}
 	return false
+}
+
+// isDir reports an existing folder at p, links followed.
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

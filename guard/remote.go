@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/aci-dev/aci/tools/gitconf"
 )
 
 // Commands that change state somewhere else: clusters, clouds, deploys,
@@ -258,6 +260,11 @@ func (c *cmdChecker) gitRemoteWhy(ops []shArg) string {
 	}
 	if !url.ok {
 		return "points a git remote at a URL it cannot resolve"
+	}
+	// The seal's rule for URLs a repository may keep (tools/gitconf): a
+	// transport helper runs a program at the person's next fetch.
+	if why := gitconf.URLWhy(url.val); why != "" {
+		return "points a git remote at a URL that is no ordinary transport: " + why
 	}
 	hosts := c.gitRemoteHosts()
 	if len(hosts) == 0 && ops[0].val == "add" {

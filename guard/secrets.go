@@ -1,10 +1,11 @@
 package guard
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Secrets that live anywhere (in the project too), recognised by name:
@@ -12,68 +13,24 @@ import (
 // window, or printing or sending one with a command, hands its content to
 // the model or the network.
 
-// secretStores are home-relative directories that a file window may not
-// open anything in without asking (known_hosts and public keys included:
-// the directory is the user's, not the project's).
-var secretStores = []string{".ssh", ".gnupg", ".aws", ".kube", ".docker", ".config/gcloud",
-	".azure", ".password-store", ".local/share/keyrings", ".config/gh"}
-
-// envExampleSuffixes mark .env files that hold placeholders, not secrets.
-var envExampleSuffixes = nameSet("example", "sample", "template", "dist", "defaults", "default",
-	"tpl", "schema", "skel", "example.local")
-
-// privateKeyNames are the default names of SSH private keys.
-var privateKeyNames = nameSet("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk",
-	"id_ed25519_sk", "identity")
-
-// credentialNames are file names that hold credentials wherever they are.
-var credentialNames = nameSet(".netrc", "_netrc", ".pypirc", ".pgpass", ".git-credentials",
-	"credentials.json", "client_secret.json", "service-account.json", "service_account.json",
-	".vault-token", "secrets.yml", "secrets.yaml", "secrets.json", ".htpasswd", "master.key",
-	"credentials.yml.enc", "terraform.tfvars", ".s3cfg", ".boto")
-
-// nameSecretWhy names the secret a file of this base name is; "" for none.
-// path is read only for .npmrc, which is a secret only when it holds tokens.
+// nameSecretWhy names the secret a file of this base name is; "" for none
+// (the one definition: secrets.SecretFile). path is read only for a
+// registry's settings, a secret only when it holds a token.
 func nameSecretWhy(path, base string) string {
-	lower := strings.ToLower(base)
-	switch {
-	case lower == ".env" || strings.HasSuffix(lower, ".env") && lower != ".env" && !strings.Contains(lower, "example"):
-		return "reads a secrets file (" + base + ")"
-	case strings.HasPrefix(lower, ".env."):
-		if envExampleSuffixes[lower[len(".env."):]] {
-			return ""
-		}
-		return "reads a secrets file (" + base + ")"
-	case privateKeyNames[lower]:
-		return "reads a private key"
-	case strings.HasSuffix(lower, ".pem") || strings.HasSuffix(lower, ".key") ||
-		strings.HasSuffix(lower, ".p12") || strings.HasSuffix(lower, ".pfx") ||
-		strings.HasSuffix(lower, ".jks") || strings.HasSuffix(lower, ".keystore") ||
-		strings.HasSuffix(lower, ".ppk") || strings.HasSuffix(lower, ".asc") && strings.Contains(lower, "private"):
-		return "reads a private key"
-	case credentialNames[lower]:
-		return "reads credentials (" + base + ")"
-	case lower == ".npmrc" || lower == ".yarnrc.yml":
-		if fileHasToken(path) {
-			return "reads credentials (" + base + " with tokens)"
-		}
+	k := secrets.SecretFile(base)
+	if k == secrets.Registry && !secrets.HasToken(path) {
+		return ""
 	}
-	return ""
+	return k.Why(base)
 }
 
-// fileHasToken reports a registry config that holds an auth token. A file
-// that cannot be read holds none the model could see.
-func fileHasToken(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	buf := make([]byte, 64<<10)
-	n, _ := f.Read(buf)
-	b := bytes.ToLower(buf[:n])
-	for _, k := range []string{"_authtoken", "_auth", "_password", "npmauthtoken", "token="} {
-		if bytes.Contains(b, []byte(k)) {
+// credentialPattern reports a search pattern (grep's) that picks out
+// credential variables: one of its words is a credential's name.
+func credentialPattern(pat string) bool {
+	for _, w := range strings.FieldsFunc(pat, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if secrets.IsCredentialVar(w) {
 			return true
 		}
 	}
@@ -90,11 +47,8 @@ func (e *guardPaths) fileSecretWhy(p string) string {
 		if h == "" || h == "/" || !pathWithin(p, h) || p == h {
 			continue
 		}
-		rel := strings.TrimPrefix(p, h+"/")
-		for _, s := range secretStores {
-			if pathWithin(rel, s) {
-				return "opens a secret store (~/" + s + ")"
-			}
+		if s := secrets.HomeStore(strings.TrimPrefix(p, h+"/")); s != "" {
+			return "opens a secret store (~/" + s + ")"
 		}
 	}
 	return nameSecretWhy(p, filepath.Base(p))
@@ -130,7 +84,7 @@ func (e *guardPaths) secretFiles() []string {
 	if keys, err := filepath.Glob(filepath.Join(e.homeLex, ".ssh", "id_*")); err == nil {
 		out = append(out, keys...)
 	}
-	for rel := range credentialFiles {
+	for _, rel := range secrets.HomeStores {
 		out = append(out, filepath.Join(e.homeLex, rel))
 	}
 	return out

@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 	"sync"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // The command table: one entry per command. An entry's names all share
@@ -291,7 +293,7 @@ func awsCreds(in *guardCall) bool {
 	}
 	if credWords(words("configure", "get"))(in) {
 		for _, p := range positionalWords(in.args) {
-			if secretVarName.MatchString(p) {
+			if secrets.IsCredentialVar(p) {
 				return true
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Rules for processes, services, shell state, secrets in the environment
@@ -164,7 +166,7 @@ func rulePrint(c *cmdChecker, in *guardCall) string {
 
 func rulePrintenv(c *cmdChecker, in *guardCall) string {
 	for _, p := range positionalWords(in.args) {
-		if secretVarName.MatchString(p) && c.printsOut() {
+		if secrets.IsCredentialVar(p) && c.printsOut() {
 			return "prints a secret environment variable"
 		}
 	}

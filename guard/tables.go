@@ -30,36 +30,6 @@ var artifactFiles = nameSet("*.o", "*.a", "*.so", "*.dylib", "*.dll", "*.exe", "
 	"*.gcno", "*.d", "*.whl", "*.tgz", "*.pyd", "*.lo", "*.la", "*.elc", "*.hi",
 	"*.cmi", "*.cmo", "*.cmx", "*.beam", "*.jar", "*.war", "*.stackdump", "core")
 
-// credentialFiles are home-relative files whose content is a credential.
-var credentialFiles = nameSet(".aws/credentials", ".netrc", "_netrc", ".docker/config.json",
-	".config/gh/hosts.yml", ".git-credentials", ".pgpass", ".kube/config", ".npmrc",
-	".pypirc", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
-	".vault-token", ".config/gcloud/application_default_credentials.json",
-	".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db",
-	".terraform.d/credentials.tfrc.json", ".azure/accessTokens.json",
-	".azure/msal_token_cache.json", ".config/hub", ".my.cnf", ".config/rclone/rclone.conf",
-	".s3cfg", ".boto", ".config/op/config", ".password-store", ".local/share/keyrings")
-
-// secretDirs are home-relative directories that hold secrets, dangerous to
-// archive or copy as a whole.
-var secretDirs = nameSet(".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config", ".config/gh",
-	".config/gcloud", ".azure", ".password-store", ".local/share/keyrings")
-
-// secretSystemPrefixes are system files holding password hashes or keys.
-var secretSystemPrefixes = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers",
-	"/etc/ssl/private/", "/etc/master.passwd", "/var/lib/sss/", "/etc/security/opasswd"}
-
-// rcFiles are home-relative shell and tool startup files: writing them
-// persists code that runs in every later session.
-var rcFiles = nameSet(".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc",
-	".zprofile", ".zshenv", ".zlogin", ".kshrc", ".cshrc", ".tcshrc", ".config/fish/config.fish",
-	".inputrc", ".xinitrc", ".xprofile", ".ssh/authorized_keys", ".ssh/config",
-	".ssh/rc", ".gitconfig", ".config/git/config", ".npmrc", ".pypirc", ".curlrc", ".wgetrc",
-	".vimrc", ".config/autostart", ".pam_environment")
-
-// secretVarName matches environment variable names that hold secrets.
-var secretVarName = lazyRegexp(`(?i)(api_?key|secret|token|passw(or)?d|passphrase|credential|private_?key|_pat$|^pat_|auth_?key|access_?key|session_?key|_key$|^key$|bearer|cookie|signing|webhook_?url|dsn$|database_url)`)
-
 // sqlDanger matches SQL that drops or empties data; DELETE and UPDATE are
 // judged per statement for a WHERE clause.
 var (

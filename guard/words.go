@@ -6,6 +6,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // shArg is one expanded shell field. Words the guard cannot expand without
@@ -194,7 +196,7 @@ func (c *cmdChecker) refsSecret(parts []syntax.WordPart) bool {
 				return true
 			}
 		case *syntax.ParamExp:
-			if p.Param != nil && !p.Length && secretVarName.MatchString(p.Param.Value) &&
+			if p.Param != nil && !p.Length && secrets.IsCredentialVar(p.Param.Value) &&
 				!strings.HasSuffix(p.Param.Value, "_SOCK") {
 				return true
 			}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Scripts written earlier in the same command, by any program, and then
@@ -141,9 +143,56 @@ func (c *cmdChecker) markScript(target string) {
 	}
 }
 
-// reSecretFragment finds secret paths spelled inside a larger word or a
-// string of code: $(echo ~/.ssh/id_rsa), homedir() + "/.ssh/id_rsa".
-var reSecretFragment = lazyRegexp(`\.ssh/|\.aws/|\.gnupg|\.netrc|\.kube/config|\.docker/config|\bid_(rsa|ed25519|ecdsa|dsa)\b|\.git-credentials|\.pgpass|/proc/[^/ ]+/environ|/etc/shadow|\.config/gcloud`)
+// reSecretFragment finds the secrets no table names: another process's
+// environment, and SSH keys by their default names.
+var reSecretFragment = lazyRegexp(`/proc/[^/ ]+/environ|\bid_(rsa|ed25519|ecdsa|dsa)\b`)
+
+// secretFragment finds a secret path spelled inside a larger word or a
+// string of code ($(echo ~/.ssh/id_rsa), homedir() + "/.aws/credentials"):
+// a secret store of the one table (secrets.HomeStores, SystemStores) at
+// a word's edge. A registry's settings file (.npmrc) counts only below a
+// folder, as a home's: the workspace's own is judged by its content.
+func secretFragment(s string) bool {
+	if reSecretFragment.MatchString(s) {
+		return true
+	}
+	for _, store := range secrets.HomeStores {
+		if fragmentAt(s, store, secrets.SecretFile(filepath.Base(store)) == secrets.Registry) {
+			return true
+		}
+	}
+	for _, p := range secrets.SystemStores {
+		if !strings.ContainsRune(p, '*') && strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// fragmentAt reports frag in s with no name character right before or
+// after it (.ssh/ and ".ssh" count, .sshd does not); underFolder asks for
+// a / right before it.
+func fragmentAt(s, frag string, underFolder bool) bool {
+	nameChar := func(c byte) bool {
+		return c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], frag)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(frag)
+		before := i == 0 || !nameChar(s[i-1])
+		if underFolder {
+			before = i > 0 && s[i-1] == '/'
+		}
+		if before && (end == len(s) || !nameChar(s[end])) {
+			return true
+		}
+		off = i + 1
+	}
+}
 
 // hiddenArgWhy judges arguments the guard cannot expand: a path to a secret
 // spelled inside a substitution, or a value decoded at run time (which can
@@ -156,7 +205,7 @@ func (c *cmdChecker) hiddenArgWhy(in *guardCall, spec *cmdSpec) string {
 		if a.ok || a.word == nil {
 			continue
 		}
-		if !spec.secretOK && reSecretFragment.MatchString(a.val) {
+		if !spec.secretOK && secretFragment(a.val) {
 			return "reads a secret through a path it builds at run time"
 		}
 		if c.decodesIn(a.word) {

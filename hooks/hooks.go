@@ -120,6 +120,7 @@ func (r *Runner) Run(ctx context.Context, event, tool string, input map[string]a
 	}
 	var cmds []settings.HookCommand
 	var sources []string
+	var project []bool
 	for _, g := range r.groups {
 		if g.Event != event || (tool != "" && g.re != nil && !g.re.MatchString(tool)) {
 			continue
@@ -127,6 +128,7 @@ func (r *Runner) Run(ctx context.Context, event, tool string, input map[string]a
 		for _, h := range g.Hooks {
 			cmds = append(cmds, h)
 			sources = append(sources, g.Source)
+			project = append(project, g.Project)
 		}
 	}
 	if len(cmds) == 0 {
@@ -151,7 +153,7 @@ func (r *Runner) Run(ctx context.Context, event, tool string, input map[string]a
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = r.runOne(ctx, c, stdin)
+			results[i] = r.runOne(ctx, c, stdin, project[i])
 		}()
 	}
 	wg.Wait()
@@ -170,7 +172,7 @@ type result struct {
 	err            error
 }
 
-func (r *Runner) runOne(ctx context.Context, h settings.HookCommand, stdin []byte) result {
+func (r *Runner) runOne(ctx context.Context, h settings.HookCommand, stdin []byte, project bool) result {
 	timeout := DefaultTimeout
 	if h.Timeout > 0 {
 		timeout = time.Duration(h.Timeout) * time.Second
@@ -179,7 +181,7 @@ func (r *Runner) runOne(ctx context.Context, h settings.HookCommand, stdin []byt
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell(), "-c", h.Command)
 	cmd.Dir = r.cfg.Cwd
-	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+r.cfg.ProjectDir, "ACI_PROJECT_DIR="+r.cfg.ProjectDir)
+	cmd.Env = hookEnv(os.Environ(), project, r.cfg.ProjectDir)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr boundedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

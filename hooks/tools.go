@@ -7,7 +7,8 @@ import (
 )
 
 // Tool is an action as a hook sees it: Claude Code's tool name and input
-// where one fits (Bash, Read, Edit, Write, WebFetch, mcp__SERVER__TOOL),
+// where one fits (Bash, Read, Edit, Write, WebFetch, WebSearch,
+// mcp__SERVER__TOOL),
 // else APP.ACTION with the action's parameters; and aci's own call.
 type Tool struct {
 	Name  string
@@ -58,10 +59,14 @@ func Describe(windowID, action, title, cwd string, params map[string]json.RawMes
 		}
 	case app == "launcher" && action == "open" && str("app") == "file":
 		t.Name, t.Input = "Read", map[string]any{"file_path": abs(str("target"))}
-	case app == "launcher" && action == "open" && str("app") == "web" && str("target") != "":
+	case app == "launcher" && action == "open" && str("app") == "web_fetch" && str("target") != "":
 		t.Name, t.Input = "WebFetch", map[string]any{"url": str("target")}
-	case app == "web" && action == "fetch":
+	case app == "web_fetch" && action == "fetch":
 		t.Name, t.Input = "WebFetch", map[string]any{"url": str("url")}
+	case app == "launcher" && action == "open" && str("app") == "search" && str("target") != "":
+		t.Name, t.Input = "WebSearch", map[string]any{"query": str("target")}
+	case app == "search" && action == "search":
+		t.Name, t.Input = "WebSearch", map[string]any{"query": str("query")}
 	case app == "mcp" && title != "" && action != "close":
 		t.Name = "mcp__" + title + "__" + action
 	}

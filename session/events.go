@@ -89,6 +89,9 @@ type subscriber struct {
 // alone.
 func (s *Session) publish(e Event) {
 	e = s.redacted(e)
+	if s.tel != nil {
+		s.tel.event(s.ID(), e)
+	}
 	s.pub.Lock()
 	defer s.pub.Unlock()
 	if e.Type() != "" && OnWire(e, WireSSE) {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/internal/otlp"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -43,6 +44,9 @@ type Config struct {
 	// URLSecrets are more values a fetched URL must not carry without
 	// asking (what .env set); nil: none.
 	URLSecrets *secrets.Redactor
+	// Telemetry receives spans and sums of every session (PROTOCOL.md
+	// §11); nil sends nothing.
+	Telemetry *otlp.Exporter
 }
 
 // Factory builds sessions.
@@ -208,6 +212,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		ccfg.Model = opt.Model
 	}
 	s.model = ccfg.Model
+	s.tel = newTelemetry(f.cfg.Telemetry, ccfg.BaseURL, s.Model)
 	processNotify := ccfg.Notify
 	ccfg.Notify = func(line string) {
 		if processNotify != nil {
@@ -258,7 +263,8 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	if opt.Env != nil {
 		opt.Env(&env)
 	}
-	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp, windows.ImageApp}
+	pname, _ := client.SplitModel(ccfg.Model)
+	apps := []func(*windows.Env) windows.App{windows.FileApp, windows.BashApp, windows.WebApp, s.searchApp(f.modelEndpoint(pname)), windows.ImageApp}
 	if len(mcpConfig.Servers) > 0 {
 		s.pool = mcp.NewPool(mcpConfig, mcp.Options{Workdir: opt.Workdir})
 		apps = append(apps, windows.MCPAppWith(s.pool))

@@ -16,6 +16,7 @@ import (
 // and the typed events every front end reads. The loop's events stay
 // here: no front end sees them.
 func (s *Session) onEvent(ev agent.Event) {
+	s.tel.agentEvent(ev)
 	s.history(ev)
 	switch ev.Kind {
 	case agent.EventSteer:

@@ -48,6 +48,7 @@ type Session struct {
 	client       agent.Client
 	wm           *windows.Manager
 	agent        *agent.Agent
+	tel          *telemetry // OTLP spans and sums; nil: none
 	pool         *mcp.Pool
 	lsp          *lsp.Pool // language servers for diagnostics (diagnostics.go)
 	log          *agent.Transcript

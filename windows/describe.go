@@ -95,6 +95,11 @@ func (l *launcher) Describe(actionID string, p map[string]json.RawMessage) Descr
 		return Description{Title: "open a shell", Kind: "execute"}
 	case "web_fetch":
 		return Description{Title: "fetch " + target, Kind: "fetch"}
+	case "search":
+		if target != "" {
+			return Description{Title: "search the web for " + target, Kind: "fetch"}
+		}
+		return Description{Title: "open a web search", Kind: "fetch"}
 	case "image":
 		return Description{Title: "look at " + target, Kind: "read", Paths: []string{absPath(l.m.env.Workdir, target)}}
 	}

@@ -57,6 +57,10 @@ type Env struct {
 	// URLSecrets are more values a fetched URL must not carry without
 	// asking: what .env set (nil: none).
 	URLSecrets *secrets.Redactor
+
+	// openWindow opens a window as launcher.open does (NewManager sets
+	// it): a search window opens its results as web_fetch windows.
+	openWindow func(ctx context.Context, app, target string) Result
 }
 
 // Journal records a file before aci changes it.
@@ -98,7 +102,11 @@ func NewManager(env Env, apps ...func(*Env) App) *Manager {
 		m.apps[app.Name] = app
 		m.appOrder = append(m.appOrder, app.Name)
 	}
-	m.windows = []Window{&launcher{m: m}}
+	l := &launcher{m: m}
+	m.windows = []Window{l}
+	m.env.openWindow = func(ctx context.Context, app, target string) Result {
+		return l.open(ctx, Args{values: map[string]any{"app": app, "target": target}})
+	}
 	return m
 }
 

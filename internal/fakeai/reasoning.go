@@ -37,5 +37,8 @@ func message(rep Reply) map[string]any {
 	if rep.Reasoning != "" {
 		m["reasoning_content"] = rep.Reasoning
 	}
+	if len(rep.Citations) > 0 {
+		m["annotations"] = annotations(rep.Content, rep.Citations)
+	}
 	return m
 }

@@ -21,6 +21,9 @@ type Reply struct {
 	PromptTokens     int    // 0 = len(request body)/4
 	CompletionTokens int    // 0 = len(Content)/4
 	CachedTokens     int    // >0 adds usage.prompt_tokens_details.cached_tokens
+	// Citations are the message's url_citation annotations, as a search
+	// model (web_search_options) sends them; non-streamed replies only.
+	Citations []Citation
 
 	// Faults.
 	Status       int               // non-2xx: an OpenAI error body with ErrorMessage/ErrorType/ErrorCode

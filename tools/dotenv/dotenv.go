@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/joho/godotenv"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Secret is one value a .env file holds, with where it came from. Label
@@ -22,22 +24,23 @@ type Secret struct {
 const (
 	maxFiles    = 64
 	maxFileSize = 256 << 10
-	minLen      = 8
 )
 
-// Files lists the .env files of the workspace dir: .env and .env.* at its
+// Files lists the .env files of the workspace dir: .env, .env.* and *.env at its
 // top and up to two folders down (monorepos keep one per app), without
 // the templates meant to be committed (.env.example and the like) and
 // without node_modules and .git.
 func Files(dir string) []string {
 	var out []string
-	for _, pat := range []string{".env*", "*/.env*", "*/*/.env*"} {
+	seen := map[string]bool{}
+	for _, pat := range []string{".env*", "*.env", "*/.env*", "*/*.env", "*/*/.env*", "*/*/*.env"} {
 		m, _ := filepath.Glob(filepath.Join(dir, pat))
 		for _, p := range m {
 			rel, _ := filepath.Rel(dir, p)
-			if skipped(rel) {
+			if seen[p] || skipped(rel) {
 				continue
 			}
+			seen[p] = true
 			if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxFileSize {
 				continue
 			}
@@ -57,16 +60,8 @@ func skipped(rel string) bool {
 			return true
 		}
 	}
-	base := strings.ToLower(filepath.Base(rel))
-	if base != ".env" && !strings.HasPrefix(base, ".env.") {
-		return true // .envrc, .environment
-	}
-	for _, t := range []string{"example", "sample", "template", "dist", "defaults", "schema", "tpl"} {
-		if strings.Contains(base, t) {
-			return true
-		}
-	}
-	return false
+	// .envrc, .environment and the templates (.env.example) are not.
+	return secrets.SecretFile(filepath.Base(rel)) != secrets.EnvFile
 }
 
 // Secrets reads the workspace's .env files and returns the values that
@@ -104,64 +99,6 @@ func Values(dir string) []string {
 	return out
 }
 
-// credentialWords in a variable's name say its value is a credential.
-var credentialWords = []string{"KEY", "TOKEN", "SECRET", "PASS", "PWD", "AUTH", "CREDENTIAL", "PRIVATE",
-	"DSN", "DATABASE_URL", "CONNECTION", "COOKIE", "SESSION", "SIGNING", "WEBHOOK", "SALT"}
-
-// LooksSecret reports whether a .env value is worth keeping in: at least
-// 8 characters, and either its name says credential (API_KEY, DB_PASS,
-// SENTRY_DSN) or the value looks random (16+ characters mixing letters
-// and digits, no spaces, not a path or a plain URL). Ordinary settings
-// (NODE_ENV=development, PORT=3000, HOST=localhost) are not: treating them
-// as secrets would flag every commit that mentions them.
-func LooksSecret(name, value string) bool {
-	if len(value) < minLen {
-		return false
-	}
-	n := strings.ToUpper(name)
-	for _, w := range credentialWords {
-		if strings.Contains(n, w) {
-			return !placeholder(value) && (!strings.Contains(value, "://") || urlCarriesSecret(value, 8))
-		}
-	}
-	if len(value) < 16 || strings.ContainsAny(value, " \t") || strings.HasPrefix(value, "/") || strings.HasPrefix(value, ".") {
-		return false
-	}
-	if strings.Contains(value, "://") {
-		return urlCarriesSecret(value, 1<<30)
-	}
-	letters, digits := false, false
-	for _, r := range value {
-		switch {
-		case r >= '0' && r <= '9':
-			digits = true
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-			letters = true
-		}
-	}
-	return letters && digits
-}
-
-// placeholder reports values that stand for a credential without being
-// one ("changeme", "your-api-key-here").
-func placeholder(v string) bool {
-	l := strings.ToLower(v)
-	for _, w := range []string{"changeme", "change-me", "your", "xxxxxxxx", "placeholder", "example", "<", "${"} {
-		if strings.Contains(l, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// urlCarriesSecret reports a URL with a password in it, or, under a
-// credential name, a path of at least pathLen characters (a webhook's
-// token): postgres://localhost/app is an address, not a secret.
-func urlCarriesSecret(v string, pathLen int) bool {
-	_, rest, _ := strings.Cut(v, "://")
-	host, path, _ := strings.Cut(rest, "/")
-	if at := strings.LastIndexByte(host, '@'); at > 0 && strings.Contains(host[:at], ":") {
-		return true
-	}
-	return len(path) >= pathLen
-}
+// LooksSecret reports whether a .env value is worth keeping in: the one
+// definition of a credential's name and value (secrets.LooksSecret).
+func LooksSecret(name, value string) bool { return secrets.LooksSecret(name, value) }

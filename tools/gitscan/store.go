@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // Writes into the object store other than a commit: git add (the blobs it
@@ -138,12 +140,12 @@ func checkStash(ctx context.Context, op Op, m *matcher) (*Finding, error) {
 	return r.scanWorktree(worktree, m, "stash")
 }
 
-// mostSensitive picks the ignored file to name: a .env-like one when
-// there is one.
+// mostSensitive picks the ignored file to name: a secret file (the one
+// table, secrets.SecretFile) when there is one.
 func mostSensitive(names []string) string {
 	for _, n := range names {
 		b := filepath.Base(n)
-		if b == ".env" || strings.HasPrefix(b, ".env.") || strings.Contains(strings.ToLower(b), "secret") || strings.HasSuffix(b, ".pem") || strings.HasSuffix(b, ".key") {
+		if secrets.SecretFile(b) != secrets.NotSecret || strings.Contains(strings.ToLower(b), "secret") {
 			return n
 		}
 	}

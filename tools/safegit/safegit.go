@@ -33,6 +33,15 @@ var overrides = []string{
 	"-c", "core.attributesFile=/dev/null",
 	"-c", "credential.helper=",
 	"-c", "protocol.allow=never",
+	"-c", "protocol.ext.allow=never",
+	"-c", "protocol.fd.allow=never",
+	"-c", "core.alternateRefsCommand=",
+	"-c", "commit.gpgSign=false",
+	"-c", "tag.gpgSign=false",
+	"-c", "log.showSignature=false",
+	"-c", "gpg.program=false",
+	"-c", "gpg.ssh.program=false",
+	"-c", "gpg.x509.program=false",
 	"-c", "gc.auto=0",
 	"-c", "maintenance.auto=false",
 	"-c", "core.quotepath=off",
@@ -41,8 +50,18 @@ var overrides = []string{
 // env is added to the caller's environment: no system config, no
 // optional locks (aci's reads must not take the index lock a person's git
 // may want), no prompt, no external diff or pager from the environment.
+// aci's git reaches no remote: GIT_ALLOW_PROTOCOL wins over every
+// protocol.*.allow a repository's config may set (a -c protocol.allow
+// does not: protocol.ext.allow=always in the repository beats it), and a
+// partial clone's missing object is not fetched lazily from its promisor
+// remote. The person's global config stays: it is theirs, a contained
+// command cannot write it, and its core.excludesFile and safe.directory
+// decide what aci's status sees and whether git opens the folder at all.
 var env = []string{
 	"GIT_CONFIG_NOSYSTEM=1",
+	"GIT_ALLOW_PROTOCOL=", // a list that names no transport: none allowed
+	"GIT_NO_LAZY_FETCH=1",
+	"GIT_PROTOCOL_FROM_USER=0",
 	"GIT_OPTIONAL_LOCKS=0",
 	"GIT_TERMINAL_PROMPT=0",
 	"GIT_PAGER=cat",

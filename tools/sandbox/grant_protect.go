@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // A grant makes writable exactly what the person was asked about, minus
@@ -19,16 +21,8 @@ import (
 // are moved out (or removed) when it ends, and named in its result. A
 // grant that names one of them, or a path inside one, adds nothing.
 
-// homeProtected are home-relative paths no grant covers, on top of
-// startupFiles and secretStores.
-var homeProtected = []string{
-	".config/aci", ".local/bin", ".config/systemd", ".config/autostart", ".config/environment.d",
-	".bash_aliases", ".xprofile", ".xinitrc", ".xsessionrc", ".xsession", ".local/share/applications",
-	".vimrc", ".vim", ".config/nvim", ".emacs", ".emacs.d", ".tmux.conf", ".config/tmux", ".inputrc",
-	".yarnrc", ".yarnrc.yml", ".config/pip", ".pip", ".condarc", ".Rprofile", ".pythonrc",
-}
-
-// grantProtectedWhy says why a path of homeProtected is kept.
+// grantProtectedWhy says why a path of secrets.StartupFiles or
+// secrets.HomeStores is kept.
 const grantProtectedWhy = "programs run or obey this later, outside the sandbox (start-up files, keys, aci's settings): a grant never covers it"
 
 // grantProtectedPaths are the paths no grant covers, absolute; home is the
@@ -36,7 +30,7 @@ const grantProtectedWhy = "programs run or obey this later, outside the sandbox 
 func grantProtectedPaths(home string) []string {
 	var out []string
 	if home != "" {
-		for _, list := range [][]string{startupFiles, secretStores, homeProtected} {
+		for _, list := range [][]string{secrets.StartupFiles, secrets.HomeStores} {
 			for _, rel := range list {
 				out = appendUnique(out, filepath.Join(home, rel))
 			}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"github.com/aci-dev/aci/internal/dirs"
+	"github.com/aci-dev/aci/tools/secrets"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,21 +89,6 @@ func within(path, root string) bool {
 	return path == root || strings.HasPrefix(path, root+"/")
 }
 
-// secretStores are the home-relative places that hold credentials.
-var secretStores = []string{
-	".ssh", ".aws", ".gnupg", ".config/gcloud", ".kube", ".docker", ".netrc",
-	".azure", ".config/gh", ".config/hub", ".git-credentials", ".npmrc", ".pypirc",
-	".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".password-store",
-	".local/share/keyrings", ".terraform.d/credentials.tfrc.json", ".vault-token",
-	".pgpass", ".my.cnf", ".config/op", ".m2/settings-security.xml", ".config/rclone",
-	".config/doctl", ".oci", ".config/helm/repositories.yaml", ".mozilla", ".config/google-chrome",
-	".config/chromium", ".config/aci",
-}
-
-// systemSecrets are secrets outside home (they matter when aci runs as root).
-var systemSecrets = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_rsa_key",
-	"/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/root/.ssh"}
-
 // controlSockets let a command drive a daemon that runs outside the sandbox
 // (docker run -v /:/host): bwrap covers them. Landlock below ABI 9 cannot
 // stop a connect(2); there the guard judges such commands.
@@ -146,7 +132,7 @@ func readOnlyUnder(ro []string, ws string, gitDirs []string, home string, roots 
 		}
 	}
 	if home != "" {
-		for _, f := range startupFiles {
+		for _, f := range secrets.StartupFiles {
 			cands = append(cands, filepath.Join(home, f))
 		}
 	}
@@ -158,10 +144,6 @@ func readOnlyUnder(ro []string, ws string, gitDirs []string, home string, roots 
 	return ro
 }
 
-// startupFiles are home-relative files a shell or git runs or obeys later.
-var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
-	".zprofile", ".zshenv", ".zlogin", ".config/fish", ".gitconfig", ".config/git", ".pam_environment", ".config/autostart"}
-
 // SecretStores are the secret stores that exist on this machine (the
 // user's ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc and the like, and the system's
 // when aci runs as root), symlinks resolved.
@@ -169,11 +151,11 @@ func SecretStores() []string {
 	home, _ := os.UserHomeDir()
 	var hidden, out []string
 	if home != "" {
-		for _, s := range secretStores {
+		for _, s := range secrets.HomeStores {
 			hidden = append(hidden, filepath.Join(home, s))
 		}
 	}
-	hidden = append(hidden, systemSecrets...)
+	hidden = append(hidden, secrets.SystemStorePaths()...)
 	for _, c := range controlSockets {
 		if strings.Contains(c, "%d") {
 			c = fmt.Sprintf(c, os.Getuid())

@@ -32,6 +32,9 @@ const (
 const (
 	ModeWorkspace = "workspace"
 	ModeOff       = "off"
+	// ModeContainer runs commands as they are because the container aci
+	// runs in is the boundary (PROTOCOL.md §11): the person said so.
+	ModeContainer = "container"
 )
 
 // ParseMode validates an ACI_SANDBOX value; "" means the default, workspace.
@@ -41,8 +44,10 @@ func ParseMode(s string) (string, error) {
 		return ModeWorkspace, nil
 	case ModeOff:
 		return ModeOff, nil
+	case ModeContainer:
+		return ModeContainer, nil
 	}
-	return "", fmt.Errorf("ACI_SANDBOX must be %q or %q, got %q", ModeWorkspace, ModeOff, s)
+	return "", fmt.Errorf("ACI_SANDBOX must be %q, %q or %q, got %q", ModeWorkspace, ModeContainer, ModeOff, s)
 }
 
 // Sandbox runs commands under one mechanism and policy. A nil *Sandbox
@@ -242,7 +247,7 @@ func Configure(mode string, notify func(string)) error {
 func Probe() {
 	process.Lock()
 	defer process.Unlock()
-	if process.mode == ModeOff {
+	if process.mode == ModeOff || process.mode == ModeContainer {
 		return
 	}
 	s, err := New(Policy{}, Options{Force: process.force})
@@ -295,7 +300,7 @@ func For(workdir string) *Sandbox {
 		}
 		process.set = true
 	}
-	if process.mode == ModeOff {
+	if process.mode == ModeOff || process.mode == ModeContainer {
 		return nil
 	}
 	if s, ok := process.cache[workdir]; ok {

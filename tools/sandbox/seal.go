@@ -87,7 +87,7 @@ type sealState struct {
 const (
 	whyGitDir    = "git reads its configuration and hooks from this folder: another one in its place runs code when the person runs git"
 	whyGitFile   = "git follows this file to the repository's folder: a change points git at a configuration that runs code"
-	whyGitConfig = "git obeys this file when the person runs it (core.fsmonitor, hooks, filters, aliases, ssh): a change runs code outside the sandbox"
+	whyGitConfig = "git obeys this file when the person runs it: a setting off the list of inert ones (a program, a transport, a file or folder it names) acts outside the sandbox"
 	whyGitHooks  = "git runs the hooks in this folder when the person commits, merges or checks out"
 	whyGitAttrs  = "git picks the filters and diff drivers it runs by these attributes"
 	whyGitCommon = "git takes the repository's configuration from the folder this file names"
@@ -99,6 +99,9 @@ const (
 func (s *Sandbox) sealBegin(x *protectIndex) {
 	idle := !x.running()
 	s.protectedPresent(nil) // the index's first walk finds the nested .git folders
+	if x != nil {
+		x.scanSkipped(!idle) // and those in folders it does not look into
+	}
 	s.sealBeginRoots(s.sealRoots(append(x.presentProtected(), s.policy.Protected...)), idle)
 }
 
@@ -277,7 +280,7 @@ func (s *Sandbox) sealCheck() []string {
 	if paused {
 		return nil
 	}
-	notes := s.sealNew()
+	notes := append(s.sealNew(), s.sealNewInner()...)
 	s.seal.mu.Lock()
 	defer s.seal.mu.Unlock()
 	if s.seal.roots == nil {
@@ -302,6 +305,14 @@ func (s *Sandbox) sealCheck() []string {
 			continue
 		}
 		sort.Strings(changed)
+		if r.why == whyGitConfig && r.deep {
+			if note, done := s.sealConfig(r, changed); done {
+				if note != "" {
+					notes = append(notes, note)
+				}
+				continue
+			}
+		}
 		if s.sealRestore(r, changed) {
 			notes = append(notes, s.relName(r.path)+" (put back as it was before the command changed it): "+r.why)
 		} else {

@@ -2,29 +2,16 @@ package sandbox
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
+
 	"strings"
-	"sync"
 )
 
 // A git folder a command made (git init or clone in a subfolder, a .git
 // file pointing somewhere) has no saved copy to go back to: it is kept,
 // but without what would run programs when the person or an editor runs
-// git there: its hooks are moved out of the workspace and the config
-// lines that name a program are taken out.
-
-// programKeys match config keys (as git config --list prints them:
-// section and key lower case) whose value git runs, or that include
-// another file.
-var programKeys = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|alternaterefscommand)` +
-		`|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|filter\..+\.(clean|smudge|process)|merge\..+\.driver` +
-		`|credential(\..+)?\.helper|gpg(\..+)?\.program|pager\..+|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)` +
-		`|include\.path|includeif\..+\.path|interactive\.difffilter|web\.browser|browser\..+\.(cmd|path)|(man|mergetool|difftool)\..+\.(cmd|path)` +
-		`|sendemail\..+|submodule\..+\.update|alias\..+)$`)
-})
+// git there: its hooks are moved out of the workspace, and its config
+// keeps only the inert settings of gitconf's allow-list (seal_config.go).
 
 // sealNew cleans the git folders the index found since its first walk
 // that the seal does not keep yet (made while a command ran), and starts
@@ -34,6 +21,7 @@ func (s *Sandbox) sealNew() []string {
 	if x == nil {
 		return nil
 	}
+	x.scanSkipped(true)
 	var notes []string
 	late := map[string]bool{}
 	for _, e := range x.lateGits() {
@@ -65,12 +53,14 @@ func (s *Sandbox) sealNew() []string {
 		}
 		var taken []string
 		for _, d := range []string{g, commonDir(g)} {
-			if d != "" {
+			// A kept one (a worktree added to the person's repository
+			// names it) is judged against its saved copy instead.
+			if d != "" && !s.sealKeeps(d) {
 				taken = append(taken, s.cleanGitDir(d)...)
 			}
 		}
 		if len(taken) > 0 {
-			notes = append(notes, s.relName(e)+" (a git folder the command made; taken out: "+strings.Join(taken, ", ")+"): "+whyGitConfig)
+			notes = append(notes, s.relName(e)+" (a git folder the command made; "+strings.Join(taken, "; ")+"): "+whyGitConfig)
 		}
 	}
 	if len(notes) > 0 || len(late) > 0 {
@@ -95,44 +85,42 @@ func commonDir(g string) string {
 	return real(c)
 }
 
+// sealKeeps reports whether git folder g's config is kept already.
+func (s *Sandbox) sealKeeps(g string) bool {
+	s.seal.mu.Lock()
+	defer s.seal.mu.Unlock()
+	_, ok := s.seal.roots[filepath.Join(g, "config")]
+	return ok
+}
+
 // cleanGitDir moves g's hooks (all but git's own samples) out of the
-// workspace and takes the program-running keys out of its config; it
-// lists what it took.
+// workspace and keeps only the allowed settings of its config files, and
+// does the same for the git folders inside it (submodules', linked
+// worktrees'); it lists what it took.
 func (s *Sandbox) cleanGitDir(g string) []string {
-	var taken []string
-	hooks := filepath.Join(g, "hooks")
-	if ents, err := os.ReadDir(hooks); err == nil {
+	var taken, hooks []string
+	dir := filepath.Join(g, "hooks")
+	if ents, err := os.ReadDir(dir); err == nil {
 		for _, e := range ents {
 			if strings.HasSuffix(e.Name(), ".sample") {
 				continue
 			}
-			if s.moveOut(filepath.Join(hooks, e.Name())) {
-				taken = append(taken, "hooks/"+e.Name())
+			if s.moveOut(filepath.Join(dir, e.Name())) {
+				hooks = append(hooks, e.Name())
 			}
 		}
 	}
+	if len(hooks) > 0 {
+		taken = append(taken, s.relName(dir)+": moved out "+strings.Join(hooks, ", "))
+	}
 	for _, cfg := range []string{filepath.Join(g, "config"), filepath.Join(g, "config.worktree")} {
-		if _, err := os.Lstat(cfg); err != nil {
-			continue
+		if t := s.cleanConfig(cfg); t != "" {
+			taken = append(taken, t)
 		}
-		out, err := exec.Command("git", "config", "--file", cfg, "--null", "--list").Output()
-		if err != nil {
-			// Not one git can read: nothing of it can be trusted.
-			if s.moveOut(cfg) {
-				taken = append(taken, filepath.Base(cfg))
-			}
-			continue
-		}
-		seen := map[string]bool{}
-		for _, rec := range strings.Split(string(out), "\x00") {
-			key, _, _ := strings.Cut(rec, "\n")
-			if key == "" || seen[key] || !programKeys().MatchString(strings.ToLower(key)) {
-				continue
-			}
-			seen[key] = true
-			if exec.Command("git", "config", "--file", cfg, "--unset-all", key).Run() == nil {
-				taken = append(taken, key)
-			}
+	}
+	for _, sub := range []string{"modules", "worktrees"} {
+		for _, in := range innerGitDirs(filepath.Join(g, sub), 3) {
+			taken = append(taken, s.cleanGitDir(in)...)
 		}
 	}
 	return taken

@@ -137,6 +137,7 @@ func pointedGitDir(file string) string {
 // noteGit records a .git entry the index met (under x.mu); late says the
 // first walk is done.
 func (x *protectIndex) noteGit(p string, d fs.DirEntry, late bool) {
+	x.noteSkipped(p, d)
 	if d.Name() != ".git" {
 		return
 	}

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
@@ -9,8 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
+
+	"github.com/aci-dev/aci/tools/secrets"
 )
 
 // The workspace's secret files (PROTOCOL.md §2, Containment) are kept back
@@ -28,57 +28,9 @@ import (
 // command wanted (WatchKept).
 const keptDir = "kept"
 
-// envTemplates are the .env.* suffixes that hold placeholders, not
-// secrets.
-var envTemplates = map[string]bool{"example": true, "sample": true, "template": true}
-
-// privateKeyFiles are the default names of SSH private keys.
-var privateKeyFiles = map[string]bool{"id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true,
-	"id_ecdsa_sk": true, "id_ed25519_sk": true}
-
-// secretFileName reports whether a file named base is a secret file;
-// tokens says it is one only when it holds a token (tokenFile).
-func secretFileName(base string) (secret, tokens bool) {
-	lower := strings.ToLower(base)
-	switch {
-	case lower == ".env":
-		return true, false
-	case strings.HasPrefix(lower, ".env."):
-		return !envTemplates[lower[len(".env."):]], false
-	case strings.HasSuffix(lower, ".pem"), strings.HasSuffix(lower, ".key"), privateKeyFiles[lower]:
-		return true, false
-	case lower == ".npmrc", lower == ".pypirc":
-		return true, true
-	}
-	return false, false
-}
-
-// tokenFile reports whether a registry's settings file holds a
-// credential (npm's _authToken, _auth, _password; pypi's password).
-func tokenFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	buf := make([]byte, 64<<10)
-	n, _ := f.Read(buf)
-	b := bytes.ToLower(buf[:n])
-	for _, k := range [][]byte{[]byte("_authtoken"), []byte("_auth"), []byte("_password"), []byte("password"), []byte("token")} {
-		if bytes.Contains(b, k) {
-			return true
-		}
-	}
-	return false
-}
-
 // IsSecretFile reports whether path names a file aci keeps back from
-// contained commands (by its name; .npmrc and .pypirc only when they hold
-// a token).
-func IsSecretFile(path string) bool {
-	secret, tokens := secretFileName(filepath.Base(path))
-	return secret && (!tokens || tokenFile(path))
-}
+// contained commands: the one definition, secrets.IsSecretFile.
+func IsSecretFile(path string) bool { return secrets.IsSecretFile(path) }
 
 // noteSecret records p in the index when it is named like a secret file
 // (protect_index.go calls it for every entry it reads).
@@ -86,7 +38,7 @@ func (x *protectIndex) noteSecret(p string, d fs.DirEntry) {
 	if d.IsDir() {
 		return
 	}
-	if secret, _ := secretFileName(d.Name()); !secret {
+	if secrets.SecretFile(d.Name()) == secrets.NotSecret {
 		return
 	}
 	if x.secrets == nil {
@@ -156,7 +108,7 @@ func (s *Sandbox) keptFor(read []string) []string {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		if _, tokens := secretFileName(filepath.Base(p)); tokens && !tokenFile(p) {
+		if !secrets.IsSecretFile(p) { // a registry's file without a token
 			continue
 		}
 		src := keptSource(s.tmpDir, p)
