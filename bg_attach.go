@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -74,10 +75,12 @@ func runLogs(args []string, workdir string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		for _, e := range st.Events {
-			if e.ID > last {
-				view.Show(e)
-				last = e.ID
+		for _, n := range session.StoredEvents(st) {
+			if rec, ok := n.Event.(session.Recorded); ok && n.ID > last {
+				if rec.Typed != nil {
+					view.Show(rec.Typed)
+				}
+				last = n.ID
 			}
 		}
 		return nil
@@ -231,13 +234,13 @@ func runAttach(args []string, workdir string, stdin *os.File, stdout, stderr io.
 				if asking != nil && asking.RequestID == d.RequestID {
 					asking = nil // answered here or elsewhere (the page)
 				}
-				view.Show(agent.StoredEvent{ID: ev.id, Type: ev.typ, Data: json.RawMessage(ev.data)})
+				showWire(view, ev)
 			case "result":
-				view.Show(agent.StoredEvent{ID: ev.id, Type: ev.typ, Data: json.RawMessage(ev.data)})
+				showWire(view, ev)
 				finished = true
 				idleNote.Reset(300 * time.Millisecond)
 			default:
-				view.Show(agent.StoredEvent{ID: ev.id, Type: ev.typ, Data: json.RawMessage(ev.data)})
+				showWire(view, ev)
 			}
 		case line, ok := <-lines:
 			if !ok || strings.TrimSpace(line) == "/exit" {
@@ -310,4 +313,11 @@ func followEvents(ctx context.Context, srv bgServer, id string, out chan<- sseEv
 		time.Sleep(200 * time.Millisecond)
 	}
 	return nil
+}
+
+// showWire draws an event of the server's stream.
+func showWire(view *ui.EventView, ev sseEvent) {
+	if typed, err := session.Decode(ev.typ, json.RawMessage(ev.data)); err == nil {
+		view.Show(typed)
+	}
 }

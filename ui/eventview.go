@@ -4,7 +4,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 )
 
@@ -22,11 +21,12 @@ func NewEventView(w io.Writer, useColor bool) *EventView {
 	return &EventView{o: newRenderer(w, useColor, false), ended: true}
 }
 
-// Show draws one event: its type and the JSON object the server sends
-// (PROTOCOL.md §7). Types no front end draws are skipped.
-func (v *EventView) Show(e agent.StoredEvent) {
-	ev, ok := session.Typed(e)
-	if !ok {
+// Show draws one event as the REPL draws it; kinds drawn live only
+// (windows, states) are skipped, as a resumed session's replay skips them.
+func (v *EventView) Show(ev session.Event) {
+	switch ev.(type) {
+	case session.Turn, session.Text, session.ToolCall, session.ToolResult, session.Steer, session.Decision, session.Result, session.Notice:
+	default:
 		return
 	}
 	o := v.o
