@@ -187,7 +187,9 @@ func TestWorktreeREPLAsksAtTheEnd(t *testing.T) {
 	repo, home := wtRepo(t), bgHome(t)
 	srv := editScript(t, "five", "FIVE", "changed five")
 	p := newTmux(t, repo, tmuxEnv(home, srv), testbin.Build(t), "--worktree", "w5")
-	p.waitFor("the REPL", func(s string) bool { return strings.Contains(s, "working in the worktree") && strings.Contains(s, "›") })
+	p.waitFor("the REPL", func(s string) bool {
+		return strings.Contains(s, "working in the worktree") && strings.Contains(s, "›")
+	})
 	p.run("send-keys", "-t", "aci", "-l", "change line five")
 	p.run("send-keys", "-t", "aci", "Enter")
 	p.waitFor("the answer", func(s string) bool { return strings.Contains(s, "changed five") })
