@@ -38,6 +38,10 @@ awk '/^(VmRSS|RssAnon|RssFile):/ {v[$1]=$2/1024}
      END {printf "idle background server after %s sessions: VmRSS %.1f MB (RssAnon %.1f MB, RssFile %.1f MB)\n", "'"$n"'", v["VmRSS:"], v["RssAnon:"], v["RssFile:"]}' "/proc/$pid/status"
 runs=20
 start=$(date +%s%N)
+for _ in $(seq $runs); do /tmp/aci-bench --version >/dev/null; done
+end=$(date +%s%N)
+echo "baseline, aci --version: $(( (end - start) / runs / 1000000 )) ms per run (mean of $runs)"
+start=$(date +%s%N)
 for _ in $(seq $runs); do /tmp/aci-bench ps >/dev/null; done
 end=$(date +%s%N)
 echo "aci ps with $n finished sessions (server running): $(( (end - start) / runs / 1000000 )) ms per run (mean of $runs)"
