@@ -186,6 +186,19 @@ func TestBgSurvivesItsTerminal(t *testing.T) {
 	if len(files) != 2 {
 		t.Errorf("server files %v", files)
 	}
+	// The log holds no token: server.json alone does.
+	var s bgServer
+	if js, _ := filepath.Glob(filepath.Join(home, "state", "aci", "bg", "*", "server.json")); len(js) == 1 {
+		data, _ := os.ReadFile(js[0])
+		json.Unmarshal(data, &s)
+	}
+	logs, _ := filepath.Glob(filepath.Join(home, "state", "aci", "bg", "*", "server.log"))
+	if s.Token == "" || len(logs) != 1 {
+		t.Fatalf("server.json %+v, logs %v", s, logs)
+	}
+	if data, _ := os.ReadFile(logs[0]); strings.Contains(string(data), s.Token) || strings.Contains(string(data), testKey) {
+		t.Errorf("the server's log holds its token or the key:\n%s", data)
+	}
 	// attach to a finished session: its past, and that it has finished.
 	a := newTmux(t, dir, tmuxEnv(home, srv), bin, "attach", id)
 	a.waitFor("the finished session", func(s string) bool {

@@ -72,6 +72,11 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 				stop()
 			}
 		}
+		if bgState != "" {
+			// The log is a file: the token stays in server.json alone.
+			fmt.Fprintf(stdout, "aci serve: background server on http://%s (its token is in %s)\n", addr, bgState)
+			return
+		}
 		fmt.Fprintln(stdout, "aci serve:", srv.URL(addr))
 		if !serve.IsLoopback(cfg.Addr) {
 			host, _, _ := net.SplitHostPort(cfg.Addr)
