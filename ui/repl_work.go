@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
@@ -16,7 +17,7 @@ import (
 // The person's own work in the REPL: files referenced with @path, commands
 // run with !cmd, /undo, /show, and a resumed session shown again.
 
-var atPath = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
+var atPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@([^\s@]+)`) })
 
 // prepare turns a typed message into the question the model gets: notes
 // of what the person did since the last turn (/undo, !cmd) go first, and
@@ -24,7 +25,7 @@ var atPath = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
 // saying so.
 func (r *REPL) prepare(ctx context.Context, msg string) string {
 	var refs []string
-	for _, m := range atPath.FindAllStringSubmatch(msg, -1) {
+	for _, m := range atPath().FindAllStringSubmatch(msg, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
 		if imagefile.IsImagePath(rel) {
 			r.out.note("▸ attached " + rel) // the picture goes with the question (session.Expand)
