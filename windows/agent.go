@@ -59,7 +59,7 @@ func AgentApp(sp Spawner) func(*Env) App {
 	return func(env *Env) App {
 		return App{
 			Name:    "agent",
-			Desc:    "a helper agent with its own context, working on a task in the background; only its answer comes back (open params: mode, model, worktree)",
+			Desc:    "a helper with its own context works on a task in the background; only its answer comes back (open's mode: plan, read-only, the default, or default; model; worktree: true for its own git worktree)",
 			Target:  "the task, said fully",
 			Started: true,
 			Open: func(ctx context.Context, id, target string) (Window, string, error) {
