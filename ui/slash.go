@@ -201,3 +201,7 @@ func (r *REPL) cmdCompact(focus string) bool {
 	}
 	return false
 }
+
+// IsREPLCommand reports whether name (no slash) is one of the REPL's own
+// commands, which pipe mode cannot run.
+func IsREPLCommand(name string) bool { return findCommand(name) != nil }
