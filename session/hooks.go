@@ -91,7 +91,7 @@ func (h sessionHooks) BeforeCall(ctx context.Context, c protocol.Call, title str
 		if why == "" {
 			why = "no reason given"
 		}
-		return ctx, &windows.Result{Status: protocol.StatusDenied, Text: "blocked by a PreToolUse hook of the person's: " + why}
+		return ctx, &windows.Result{Status: protocol.StatusDenied, Text: "blocked by a PreToolUse hook of " + out.Whose() + ": " + why}
 	}
 	if out.Decision != "" {
 		ctx = windows.WithHookDecision(ctx, out.Decision)
@@ -108,7 +108,7 @@ func (h sessionHooks) AfterCall(ctx context.Context, c protocol.Call, title stri
 		"tool_use_id": c.ID, "tool_response": hooks.Response(t, string(res.Status), res.Text, res.Output)})
 	var note []string
 	if out.Block && out.Reason != "" {
-		note = append(note, "[a PostToolUse hook of the person's says:] "+out.Reason)
+		note = append(note, "[a PostToolUse hook of "+out.Whose()+" says:] "+out.Reason)
 	}
 	if out.Context != "" {
 		note = append(note, "[context from a PostToolUse hook:] "+out.Context)
