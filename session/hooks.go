@@ -17,11 +17,6 @@ import (
 // dropped.
 var errPromptBlocked = errors.New("the question was dropped by a UserPromptSubmit hook")
 
-// claudeModes are the permission modes by Claude Code's names, for the
-// hooks' permission_mode.
-var claudeModes = map[windows.PermMode]string{windows.ModeAsk: "default", windows.ModeDefault: "acceptEdits",
-	windows.ModePlan: "plan", windows.ModeYes: "bypassPermissions"}
-
 // trustProject decides whether the project's hooks and MCP servers may
 // run: the person trusted this very code (now, or before), or --trust.
 // Untrusted, they are left out with one notice.
@@ -58,7 +53,7 @@ func (s *Session) setupHooks() {
 			return s.log.Path
 		},
 		Cwd: s.workdir, ProjectDir: sandbox.WorkspaceRoot(s.workdir),
-		Mode:   func() string { return claudeModes[s.mode.Get()] },
+		Mode:   func() string { return s.mode.Get().ClaudeName() },
 		Redact: s.f.cfg.Agent.Redact,
 		Notice: func(line string) { s.publish(Notice{Kind: "hook", Text: line}) },
 	})
