@@ -287,7 +287,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	if ctx.Err() != nil {
 		s.stopChildren() // an interrupted turn stops its agents
 	}
-	s.endPlanTurn(err)
+	s.endPlanTurn(answer, err)
 	restoreMode()
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
