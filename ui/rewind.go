@@ -138,6 +138,9 @@ func (r *REPL) showRewind(res session.RewindResult, files bool) {
 	for _, l := range undoSummary(*res.Files, r.cfg.Workdir) {
 		r.out.note("files: " + l)
 	}
+	if res.Untracked != "" {
+		r.out.note("files: " + res.Untracked)
+	}
 }
 
 // typedQuestion is a question as the person typed it: without the notes
