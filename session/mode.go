@@ -143,6 +143,10 @@ func (s *Session) endPlanTurn(answer string, err error) {
 // (windows), so yes never overrides them.
 func (s *Session) yesApprover(next windows.Approver) windows.Approver {
 	return windows.ApproverFunc(func(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+		if s.initAllows(req) {
+			s.publish(Notice{Kind: "info", Text: "allowed for your /init: " + s.f.cfg.Agent.Redact(req.Subject)})
+			return windows.Decision{Allow: true}
+		}
 		if s.mode.Get() == windows.ModeYes {
 			s.publish(Notice{Kind: "info", Text: fmt.Sprintf("approved by --yes: %s (%s)", s.f.cfg.Agent.Redact(req.Subject), req.Reason)})
 			return windows.Decision{Allow: true}
