@@ -18,6 +18,15 @@ Usage:
   aci serve                  sessions over HTTP, with a web page (aci serve --help)
   aci acp                    an agent for editors over the Agent Client
                              Protocol (aci acp --help)
+  aci --bg "task"            run the task in the background; prints its id
+  aci ps                     this folder's background sessions: id, state,
+                             cost, last words
+  aci attach ID              follow a background session live and answer its
+                             questions; other lines are new messages
+  aci logs [-f] ID           a background session's transcript (-f: follow it)
+  aci worktree list|diff|merge|drop ID|NAME
+                             what a --worktree session changed: show it, merge
+                             it into the current branch, or drop it
 
 Flags:
   -p QUESTION          ask one question and exit (without QUESTION: stdin);
@@ -36,6 +45,14 @@ Flags:
   --model NAME         model name (overrides OPENAI_MODEL); PROVIDER/MODEL: a settings provider
   --effort LEVEL       reasoning effort: low, medium, high (overrides ACI_REASONING_EFFORT)
   --max-steps N        model calls per turn (overrides ACI_MAX_STEPS)
+  --max-turns N        questions a session takes (Claude Code's --max-turns
+                       counts model calls: that is --max-steps here)
+  --max-budget-usd X   money a session may spend, in US dollars; past it the
+                       turn ends with outcome "limit" (exit 1)
+                       (budgets also in settings.json: "limits": {"max_steps":
+                       N, "max_turns": N, "max_budget_usd": X})
+  --output-schema FILE the answer is one JSON value valid against the JSON
+                       Schema in FILE (checked; sent back once, then exit 1)
   --resume [ID]        continue the most recent session of this directory
                        (or the session ID)
   --sessions           list this directory's sessions, newest first
@@ -43,6 +60,10 @@ Flags:
                        object) or stream-json (one event a line)
   --sandbox MODE       workspace (commands contained), container (the container
                        aci runs in is the boundary) or off (also ACI_SANDBOX)
+  --bg TASK            start TASK as a background session (aci ps, attach, logs)
+  --worktree [NAME]    work in a new git worktree REPO.worktrees/NAME beside the
+                       repository, on branch aci/NAME; at the end of the REPL
+                       you merge, keep or drop it (else aci worktree ...)
   --serve [HOST:PORT]  the REPL, with aci serve's server on its session
                        (default 127.0.0.1:7433); prints the page's address
   --version            print the version
@@ -79,12 +100,14 @@ Examples:
   aci
   git diff | aci -p "review this"
   aci -p "fix the failing test" --output-format json
+  aci -p "triage issue 12" --output-schema triage.json --max-budget-usd 0.50
 `
 
 const serveHelp = `aci serve — this folder's sessions over HTTP, with a web page
 
 Usage:
   aci serve [--addr HOST:PORT] [--model NAME] [--max-steps N] [--yes] [--sandbox MODE]
+            [--max-turns N] [--max-budget-usd X]
 
 It prints one address to open in a browser, carrying the access token:
   aci serve: http://127.0.0.1:7433/#token=…
@@ -99,6 +122,8 @@ Flags:
   --model NAME       model name (overrides OPENAI_MODEL)
   --effort LEVEL     reasoning effort: low, medium, high
   --max-steps N      model calls per turn (overrides ACI_MAX_STEPS)
+  --max-turns N      questions a session takes
+  --max-budget-usd X money a session may spend, in US dollars
   --yes              approve dangerous actions without asking a client
   --permission-mode M  the mode sessions start in: ask, default, plan or yes
   --trust            run the folder's project hooks and MCP servers
@@ -123,7 +148,7 @@ Example:
 const acpHelp = `aci acp — an agent for editors, over the Agent Client Protocol
 
 Usage:
-  aci acp [--model NAME] [--max-steps N] [--sandbox MODE]
+  aci acp [--model NAME] [--max-steps N] [--max-turns N] [--max-budget-usd X] [--sandbox MODE]
 
 An editor (Zed, JetBrains IDEs, Neovim with CodeCompanion or avante.nvim)
 starts aci acp and speaks ACP version 1 on its stdin and stdout; aci writes
@@ -135,6 +160,8 @@ Flags:
   --model NAME     model name (overrides OPENAI_MODEL)
   --effort LEVEL   reasoning effort: low, medium, high
   --max-steps N    model calls per turn (overrides ACI_MAX_STEPS)
+  --max-turns N    questions a session takes
+  --max-budget-usd X  money a session may spend, in US dollars
   --sandbox MODE   workspace (commands contained), container or off
   --permission-mode M  the mode sessions start in: ask, default or plan
   --trust          run the folder's project hooks and MCP servers
@@ -150,4 +177,34 @@ Environment:
 
 Example (Zed's settings.json):
   {"agent_servers": {"aci": {"type": "custom", "command": "aci", "args": ["acp"]}}}
+`
+
+const bgHelp = `Background sessions and worktrees
+
+Usage:
+  aci --bg "task" [--worktree [NAME]] [--model M] [--permission-mode M]
+                       start the task in this folder's background server (started
+                       when none runs, detached from the terminal; it stops by
+                       itself after 10 minutes with nothing to do); prints the id
+  aci ps               this folder's background sessions, newest first: id,
+                       state (running, waiting for an answer, finished, stopped),
+                       cost and last words
+  aci attach ID        the session live in this terminal: its past, then each
+                       event; a question is answered with y, n or a; any other
+                       line is a message (to a finished session: a new turn in
+                       the background); /exit or Ctrl-D leaves it running
+  aci logs [-f] ID     its transcript as text; -f follows it (Ctrl-C ends)
+  aci worktree list    the worktrees of --worktree sessions (branches aci/NAME)
+  aci worktree diff ID|NAME    what it changed, as one diff
+  aci worktree merge ID|NAME   merge it into the current branch, then remove it
+  aci worktree drop ID|NAME    remove the worktree and its branch unmerged
+
+A question in a background session waits (ACI_SERVE_APPROVAL_TIMEOUT seconds,
+default 600, then denied) for an answer from aci attach or the web page, and
+runs ACI_NOTIFY when it names a program. An unknown id is exit 2.
+
+Environment:
+  ACI_NOTIFY           a program told (JSON on stdin) when a background session
+                       asks a question or ends a turn
+  ACI_BG_IDLE_S        seconds an idle background server lives (default 600)
 `

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/aci-dev/aci/agent"
@@ -39,10 +40,10 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	}
 	rows := map[string]summary{}
 	for _, t := range saved {
-		if t.Questions == 0 && len(t.Turns) == 0 {
+		if len(t.Turns) == 0 {
 			continue // nothing was asked: nothing to show or resume
 		}
-		row := summary{ID: t.ID, Title: title(t.First), Created: t.Started, Updated: t.Started, Turns: len(t.Turns),
+		row := summary{ID: t.ID, Title: title(t.Title()), Created: t.Started, Updated: t.Started, Turns: len(t.Turns),
 			State: string(session.StateIdle), Parent: t.Parent, FromTurn: t.FromTurn}
 		if fi, err := os.Stat(t.Path); err == nil {
 			row.Updated = fi.ModTime().UTC()
@@ -89,7 +90,8 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ss, err := s.cfg.Factory.New(s.ctx, s.options(req.Model))
+	opt, named := s.options(req.Model)
+	ss, err := s.cfg.Factory.New(s.ctx, opt)
 	if errors.Is(err, session.ErrUsage) { // a provider without its key
 		s.fail(w, http.StatusBadRequest, "start a session: %v", err)
 		return
@@ -98,6 +100,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, "start a session: %v", err)
 		return
 	}
+	named(ss.ID())
 	if err := s.adopt(ss); err != nil {
 		s.fail(w, http.StatusServiceUnavailable, "%v", err)
 		return
@@ -256,7 +259,8 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusBadRequest, "the session has %d turns: a branch keeps 1 to %d of them, not %d", n, n, turn)
 		return
 	}
-	ss, err := s.cfg.Factory.Fork(s.ctx, info.ID, turn, s.options(""))
+	opt, named := s.options("")
+	ss, err := s.cfg.Factory.Fork(s.ctx, info.ID, turn, opt)
 	switch {
 	case errors.Is(err, session.ErrUsage):
 		s.fail(w, http.StatusBadRequest, "fork: %v", err)
@@ -265,6 +269,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, "fork: %v", err)
 		return
 	}
+	named(ss.ID())
 	if err := s.adopt(ss); err != nil {
 		s.fail(w, http.StatusServiceUnavailable, "%v", err)
 		return
@@ -311,10 +316,12 @@ func (s *Server) load(id string) (*session.Session, error) {
 	if err := s.find(id); err != nil {
 		return nil, err
 	}
-	ss, err := s.cfg.Factory.Open(s.ctx, id, s.options(""))
+	opt, named := s.options("")
+	ss, err := s.cfg.Factory.Open(s.ctx, id, opt)
 	if err != nil {
 		return nil, err
 	}
+	named(ss.ID())
 	if err := s.adopt(ss); err != nil {
 		return nil, err
 	}
@@ -341,14 +348,16 @@ func (s *Server) find(id string) error {
 func (s *Server) sessionsDir() (string, error) { return s.cfg.Factory.SessionsDir() }
 
 // saved lists the workspace's transcripts, where the factory keeps them.
-func (s *Server) saved() ([]agent.Session, error) {
+func (s *Server) saved() ([]session.Listed, error) {
 	return s.cfg.Factory.List(s.cfg.Workdir)
 }
 
 // options are a server session's: questions become approval events
 // (unless the server has an Approver), notes go to the log.
-func (s *Server) options(model string) session.Options {
-	opt := session.Options{
+// named is to be called with the session's id once it exists.
+func (s *Server) options(model string) (opt session.Options, named func(string)) {
+	named = func(string) {}
+	opt = session.Options{
 		Workdir:  s.cfg.Workdir,
 		Model:    model,
 		Approver: s.cfg.Approver,
@@ -357,10 +366,18 @@ func (s *Server) options(model string) session.Options {
 		Say:      func(line string) { s.log.Print(line) },
 		Journal:  newJournal(),
 	}
+	if s.cfg.Events != nil {
+		// The id is known once the session exists; an event comes only
+		// after a message, which needs the session.
+		var id atomic.Value
+		id.Store("")
+		opt.Events = func(ev session.Event) { s.cfg.Events(id.Load().(string), ev) }
+		named = func(sid string) { id.Store(sid) }
+	}
 	if s.withOptions != nil {
 		s.withOptions(&opt)
 	}
-	return opt
+	return opt, named
 }
 
 // liveSession is a loaded session and when the server loaded it (the

@@ -59,7 +59,7 @@ func TestCommandsExpandForEveryFrontEnd(t *testing.T) {
 			t.Errorf("request %d went to model %q (a .claude command's model is not used)", i+1, reqs[i].Model)
 		}
 	}
-	if q := s.turns[0].Question; q != "/fix-issue 123 urgent" {
+	if q := s.Info().Turns[0].Question; q != "/fix-issue 123 urgent" {
 		t.Errorf("the turn shows %q, not what was typed", q)
 	}
 }
@@ -121,7 +121,7 @@ func TestSkillListedOpenedAndRun(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	first := string(reqs[0].Body)
-	if !strings.Contains(first, "pdf — Fill PDF forms") || strings.Contains(first, "SECRET-BODY") {
+	if !strings.Contains(first, "pdf: Fill PDF forms") || strings.Contains(first, "SECRET-BODY") {
 		t.Errorf("first request: the skill's line missing, or its body sent before it was opened")
 	}
 	if !strings.Contains(string(reqs[1].Body), "SECRET-BODY") || !strings.Contains(string(reqs[1].Body), "scripts/fill.py") {

@@ -147,6 +147,8 @@ func (r *renderer) event(ev session.Event) {
 			fmt.Fprintln(r.w, r.yellow.Sprint("⊘ interrupted"))
 		case session.Failed:
 			fmt.Fprintln(r.w, r.red.Sprint("error: "+sanitize(e.Error)))
+		case session.LimitReached:
+			fmt.Fprintln(r.w, r.yellow.Sprint("⊘ limit ("+e.Limit+"): "+sanitize(e.Error)))
 		}
 		if e.Steps > 0 {
 			r.summaryLocked(e.Steps, e.Usage.PromptTokens, e.Usage.CachedTokens, e.Usage.CompletionTokens, e.Duration, e.Money.Line())
@@ -154,7 +156,7 @@ func (r *renderer) event(ev session.Event) {
 	}
 }
 
-var blankLines = regexp.MustCompile(`\n{3,}`)
+var blankLines = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n{3,}`) })
 
 // showLocked writes streamed prose. Blank lines at the start of a reply are
 // dropped, newlines at the end of a delta wait for more text, and runs of
@@ -173,7 +175,7 @@ func (r *renderer) showLocked(text string) {
 	}
 	r.spin.stopLocked()
 	lead := len(body) - len(strings.TrimLeft(body, "\n"))
-	body = blankLines.ReplaceAllString(body[lead:], "\n\n")
+	body = blankLines().ReplaceAllString(body[lead:], "\n\n")
 	nl := min(r.nl+lead, 2)
 	if !r.began {
 		nl = 0
