@@ -138,14 +138,18 @@ func TestInitWritesAgentsMd(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "AGENTS.md"}))},
 		fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "write", map[string]any{"content": "# calc\n\nTest: go test ./...\n"}))},
 		fakeai.Reply{Content: "Wrote AGENTS.md."})
-	// Writing AGENTS.md asks the person (it instructs every later turn):
-	// pipe mode needs --yes.
-	r := aci(t, dir, srv, "", nil, "--yes", "-p", "/init")
+	// Writing AGENTS.md asks the person (it instructs every later turn),
+	// but the person's own /init asked for it: pipe mode writes it without
+	// --yes, and says so.
+	r := aci(t, dir, srv, "", nil, "-p", "/init")
 	if r.code != 0 {
 		t.Fatalf("code %d\n%s", r.code, r.stderr)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "AGENTS.md")); string(data) != "# calc\n\nTest: go test ./...\n" {
 		t.Errorf("AGENTS.md = %q", data)
+	}
+	if !strings.Contains(r.stderr, "allowed for your /init: write") {
+		t.Errorf("the person is not told why the write was allowed:\n%s", r.stderr)
 	}
 	if !strings.Contains(r.stderr, "+Test: go test ./...") {
 		t.Errorf("the person does not see the change:\n%s", r.stderr)

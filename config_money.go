@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/aci-dev/aci/agent"
@@ -74,5 +75,32 @@ func (c *config) loadModels(stderr io.Writer) error {
 			return usageErr("--model %s: %v", c.Model, &agent.ErrNoKey{Provider: p.Name, Var: p.APIKeyEnv})
 		}
 	}
+	if n := c.providerTypo(name, rest); n != "" {
+		fmt.Fprintln(stderr, "aci:", n)
+	}
 	return nil
+}
+
+// providerTypo is a notice when the model's prefix is no provider of the
+// settings but a typo or two away from one ("olama/qwen" for "ollama"):
+// such a name goes to the default endpoint as a model name (PROTOCOL.md
+// §2: OpenRouter's anthropic/claude-… is one), so it is not refused, only
+// said. A prefix far from every provider says nothing.
+func (c *config) providerTypo(name, rest string) string {
+	if c.OnProvider || rest == "" || len(c.Providers) == 0 {
+		return ""
+	}
+	var names []string
+	for _, p := range c.Providers {
+		names = append(names, p.Name)
+	}
+	sort.Strings(names)
+	lower := strings.ToLower(name)
+	for _, n := range names {
+		if d := editDistance(lower, strings.ToLower(n)); d > 0 && d <= 2 && d < len(n) || d == 0 && n != name {
+			return fmt.Sprintf("--model %s: %q is not one of your providers (%s), so the model goes to the default endpoint (%s); did you mean %s/%s?",
+				c.Model, name, strings.Join(names, ", "), c.BaseURL, n, rest)
+		}
+	}
+	return ""
 }

@@ -35,8 +35,11 @@ Flags:
                        question; repeatable; also --image FILE (in the
                        REPL: @shot.png in the question)
   --yes                approve dangerous commands without asking (also ACI_YES=1)
-  --permission-mode M  ask (every change asked), default, plan (nothing
-                       changes; accept the plan to carry it out) or yes
+  --permission-mode M  ask (every change asked; Claude Code's default),
+                       default (only dangerous actions asked; Claude Code's
+                       acceptEdits), plan (nothing changes; accept the plan
+                       to carry it out) or yes (bypassPermissions); Claude
+                       Code's acceptEdits and bypassPermissions are taken
   --trust              run this folder's project hooks and MCP servers
                        without asking whether it is trusted
   --model NAME         model name (overrides OPENAI_MODEL); PROVIDER/MODEL: a settings provider

@@ -39,6 +39,10 @@ func runAsk(cfg config, workdir, limitsNote string, stdin *os.File, stdout, stde
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage
 	}
+	if msg := pipeSlashError(workdir, question); msg != "" {
+		fmt.Fprintln(stderr, "aci:", msg)
+		return ui.ExitUsage
+	}
 	return runPipe(cfg, workdir, question, stdout, stderr)
 }
 

@@ -92,6 +92,12 @@ func TestAskModeAsksBeforeAnEdit(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); r.code != 0 || string(b) != "beta\n" {
 		t.Errorf("default mode: exit %d, a.txt %q\n%s", r.code, b, r.stderr)
 	}
+	// Claude Code's name for aci's default is taken too.
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	r = aci(t, dir, script(), "edit", nil, "--permission-mode", "acceptEdits")
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); r.code != 0 || string(b) != "beta\n" {
+		t.Errorf("acceptEdits: exit %d, a.txt %q\n%s", r.code, b, r.stderr)
+	}
 }
 
 // An unknown mode is a usage error naming the modes; --yes and another
@@ -100,7 +106,7 @@ func TestPermissionModeFlag(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t)
 	r := aci(t, dir, srv, "q", nil, "--permission-mode", "careful")
-	if r.code != 2 || !strings.Contains(r.stderr, "ask, default, plan, yes") {
+	if r.code != 2 || !strings.Contains(r.stderr, "ask (Claude Code's default), default (acceptEdits), plan, yes (bypassPermissions)") {
 		t.Errorf("unknown mode: exit %d stderr:\n%s", r.code, r.stderr)
 	}
 	r = aci(t, dir, srv, "q", nil, "--yes", "--permission-mode", "plan")

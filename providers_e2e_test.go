@@ -62,8 +62,18 @@ func TestProvidersBinary(t *testing.T) {
 			t.Errorf("the default endpoint got model %q, key %q", r.Model, r.APIKey())
 		}
 	}
-	if len(other.Requests()) != 2 || len(def.Requests()) != 1 {
-		t.Errorf("%d requests to the provider, %d to the default endpoint; want 2 and 1", len(other.Requests()), len(def.Requests()))
+	// A typo of a provider's name still goes to the default endpoint (its
+	// prefix names no provider), said with the providers and a guess; a
+	// vendor prefix far from every provider says nothing.
+	if r := run(nil, "--model", "othr/llama-3"); r.code != 0 || r.stdout != "default answers\n" ||
+		!strings.Contains(r.stderr, `"othr" is not one of your providers (other, paid)`) || !strings.Contains(r.stderr, "did you mean other/llama-3?") {
+		t.Errorf("--model othr/llama-3: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(nil, "--model", "anthropic/claude-sonnet-4.5"); strings.Contains(r.stderr, "not one of your providers") {
+		t.Errorf("an OpenRouter-style name is taken for a typo: %s", r.stderr)
+	}
+	if len(other.Requests()) != 2 || len(def.Requests()) != 3 {
+		t.Errorf("%d requests to the provider, %d to the default endpoint; want 2 and 3", len(other.Requests()), len(def.Requests()))
 	}
 
 	r := run(nil, "--model", "paid/big")

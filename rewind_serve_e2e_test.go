@@ -92,7 +92,10 @@ func TestServeRewind(t *testing.T) {
 		ID       string
 		Parent   string
 		FromTurn int `json:"from_turn"`
-		Files    struct{ Restored, Removed, Refused, Failed []string }
+		Files    struct {
+			Restored, Removed, Refused, Failed []string
+			Untracked                          string
+		}
 	}
 	if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/rewind", `{"turn":2}`, &res); code != 200 {
 		t.Fatalf("rewind: %d", code)
@@ -102,6 +105,9 @@ func TestServeRewind(t *testing.T) {
 	}
 	if !slices.Equal(res.Files.Restored, []string{"b.txt"}) || !slices.Equal(res.Files.Refused, []string{"c.txt"}) || len(res.Files.Failed) != 0 {
 		t.Errorf("files %+v", res.Files)
+	}
+	if !strings.Contains(res.Files.Untracked, "outside the workspace") || !strings.Contains(res.Files.Untracked, "not tracked") {
+		t.Errorf("the answer does not say commands' changes outside the workspace are not tracked: %+v", res.Files)
 	}
 	if read("a.txt") != "a1\n" || read("b.txt") != "b0\n" || read("c.txt") != "c by someone else\n" {
 		t.Errorf("after the rewind: a %q b %q c %q", read("a.txt"), read("b.txt"), read("c.txt"))

@@ -15,8 +15,9 @@ type Hooks interface {
 	// the model gets instead of the call running; the returned context
 	// carries a permission decision for the windows' questions.
 	BeforeCall(ctx context.Context, c protocol.Call, title string) (context.Context, *windows.Result)
-	// AfterCall runs after it (PostToolUse): a note for the model, added
-	// to the call's result.
+	// AfterCall runs after a call that completed, ok or started, not one
+	// denied or failed (PostToolUse): a note for the model, added to the
+	// call's result.
 	AfterCall(ctx context.Context, c protocol.Call, title string, out windows.Result) string
 	// BeforeStop runs when the model answers without calls (Stop): a
 	// message makes the model go on with it; active says this turn was
@@ -41,6 +42,11 @@ func (a *Agent) execute(ctx context.Context, c protocol.Call) windows.Result {
 		return *refused
 	}
 	out := a.wm.Execute(hctx, c.WindowID, c.ActionID, c.Params)
+	if out.Status == protocol.StatusDenied || out.Status == protocol.StatusError {
+		// As Claude Code's PostToolUse: only after the tool did its work,
+		// never for an action refused or failed before it could.
+		return out
+	}
 	if note := a.hooks.AfterCall(ctx, c, a.titleOf(c.WindowID), out); note != "" {
 		out.Text += "\n" + note
 	}
@@ -59,7 +65,7 @@ func (a *Agent) stopHook(ctx context.Context, answer string) string {
 	}
 	a.stops++
 	a.emit(Event{Kind: EventNotice, Text: "a Stop hook makes the model go on: " + noticeOf(msg)})
-	return "[aci: a Stop hook of the person's does not let you stop yet:]\n" + msg
+	return "[aci: a Stop hook does not let you stop yet:]\n" + msg
 }
 
 // SetPreCompact gives the conversation what runs before it compresses the

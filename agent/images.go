@@ -63,7 +63,8 @@ func messageContent(m Message, breakpoints, marked bool) any {
 }
 
 // content is a message's content as sent: its text alone when it has no
-// pictures, else the text then one part per picture. A picture not kept
+// pictures, else the text then, per picture, a text part naming it and
+// the picture. A picture not kept
 // (a transcript over its cap) is a note instead.
 func content(m Message) any {
 	if len(m.Images) == 0 {
@@ -75,7 +76,10 @@ func content(m Message) any {
 			parts = append(parts, contentPart{Type: "text", Text: "[image " + im.Name + " was not kept in the session's transcript]"})
 			continue
 		}
-		parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: im.DataURL()}})
+		// A short text part names the picture (docs/images.md): the model
+		// can refer to shot.png, and the text is the same in every request.
+		parts = append(parts, contentPart{Type: "text", Text: "[image " + im.Describe() + "]"},
+			contentPart{Type: "image_url", ImageURL: &imageURL{URL: im.DataURL()}})
 	}
 	return parts
 }

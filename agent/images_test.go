@@ -213,7 +213,11 @@ func TestImagePartsCarryTheCacheMark(t *testing.T) {
 	msgs := req.Raw["messages"].([]any)
 	parts := msgs[1].(map[string]any)["content"].([]any)
 	last := parts[len(parts)-1].(map[string]any)
-	if len(parts) != 2 || last["type"] != "image_url" || last["cache_control"] == nil {
+	if len(parts) != 3 || last["type"] != "image_url" || last["cache_control"] == nil {
 		t.Fatalf("parts %v", parts)
+	}
+	// The picture is named in a text part of its own (docs/images.md).
+	if named := parts[1].(map[string]any); named["type"] != "text" || named["text"] != "[image shot.png (PNG, 75 B, 2×2)]" {
+		t.Errorf("the picture is not named: %v", named)
 	}
 }

@@ -122,7 +122,9 @@ func Load(workdir, userDir string) *Set {
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	set.Commands = append(set.Commands, files...)
 	skills, notes := LoadSkills(workdir, userDir)
-	set.Notes = append(set.Notes, notes...)
+	for _, n := range notes {
+		set.Notes = append(set.Notes, n.Text)
+	}
 	for _, s := range skills {
 		if reserved[s.Name] || taken[s.Name] != "" {
 			set.Notes = append(set.Notes, fmt.Sprintf("skill %s (%s): /%s is already a command; the model can still open the skill", s.Name, Shown(s.Path, workdir), s.Name))

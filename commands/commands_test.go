@@ -166,7 +166,11 @@ func TestSkills(t *testing.T) {
 	write(t, filepath.Join(user, "skills/pdf/SKILL.md"), "---\nname: pdf\ndescription: the person's\n---\nx")
 	write(t, filepath.Join(work, ".claude/skills/nameless/SKILL.md"), "---\ndescription: no name\n---\nx")
 	write(t, filepath.Join(user, "skills/plain/SKILL.md"), "---\nname: plain\n---\nx")
-	skills, notes := LoadSkills(work, user)
+	skills, skipped := LoadSkills(work, user)
+	var notes []string
+	for _, n := range skipped {
+		notes = append(notes, n.Text)
+	}
 	if len(skills) != 1 || skills[0].Name != "pdf" || skills[0].Description != "Fill and read PDF forms" {
 		t.Fatalf("skills = %+v", skills)
 	}

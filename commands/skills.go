@@ -19,6 +19,10 @@ type Skill struct {
 	Scope       string // ScopeProject or ScopeUser
 }
 
+// Note is a skill left out: the file it is about, and the line that says
+// why.
+type Note struct{ Path, Text string }
+
 // maxSkillDescription caps a description: each one is in every request.
 const maxSkillDescription = 1024
 
@@ -26,7 +30,7 @@ const maxSkillDescription = 1024
 // person's userDir/skills/NAME/SKILL.md and .claude/skills/NAME/SKILL.md,
 // by name; a name found twice is the project's. A skill without a name or
 // a description is left out with a note.
-func LoadSkills(workdir, userDir string) ([]Skill, []string) {
+func LoadSkills(workdir, userDir string) ([]Skill, []Note) {
 	folders := []folder{
 		{dir: filepath.Join(workdir, ".aci", "skills"), scope: ScopeProject},
 		{dir: filepath.Join(workdir, ".claude", "skills"), scope: ScopeProject},
@@ -35,7 +39,7 @@ func LoadSkills(workdir, userDir string) ([]Skill, []string) {
 		folders = append(folders, folder{dir: filepath.Join(userDir, "skills"), scope: ScopeUser})
 	}
 	var skills []Skill
-	var notes []string
+	var notes []Note
 	seen := map[string]string{}
 	for _, f := range folders {
 		entries, err := os.ReadDir(f.dir)
@@ -53,11 +57,11 @@ func LoadSkills(workdir, userDir string) ([]Skill, []string) {
 			}
 			s, err := readSkill(dir, path, f.scope)
 			if err != nil {
-				notes = append(notes, fmt.Sprintf("skill %s skipped: %v", Shown(path, workdir), err))
+				notes = append(notes, Note{Path: path, Text: fmt.Sprintf("skill %s skipped: %v", Shown(path, workdir), err)})
 				continue
 			}
 			if other, dup := seen[s.Name]; dup {
-				notes = append(notes, fmt.Sprintf("skill %s skipped: %s has the name %s", Shown(path, workdir), Shown(other, workdir), s.Name))
+				notes = append(notes, Note{Path: path, Text: fmt.Sprintf("skill %s skipped: %s has the name %s", Shown(path, workdir), Shown(other, workdir), s.Name)})
 				continue
 			}
 			seen[s.Name] = path

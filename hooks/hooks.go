@@ -116,6 +116,21 @@ type Outcome struct {
 	// Stop is "continue": false: the turn ends, with StopReason.
 	Stop       bool
 	StopReason string
+	// byPerson and byProject say whose hooks blocked or stopped: the
+	// person's settings, the project's (.claude/settings.json and the like).
+	byPerson, byProject bool
+}
+
+// Whose names the settings the blocking hooks came from, for a line that
+// says who decided: "the person's", "the project's", or both.
+func (o Outcome) Whose() string {
+	switch {
+	case o.byPerson && o.byProject:
+		return "the person's and the project's"
+	case o.byProject:
+		return "the project's"
+	}
+	return "the person's"
 }
 
 // Run runs the hooks of event that match tool ("" for events without a
@@ -172,7 +187,12 @@ func (r *Runner) Run(ctx context.Context, event, tool string, input map[string]a
 	wg.Wait()
 	var out Outcome
 	for i, res := range results {
+		blocked, said := out.Block || out.Stop, out.Reason+out.StopReason
 		r.merge(&out, event, cmds[i], sources[i], res)
+		if (out.Block || out.Stop) && (!blocked || out.Reason+out.StopReason != said) {
+			out.byProject = out.byProject || project[i]
+			out.byPerson = out.byPerson || !project[i]
+		}
 	}
 	return out
 }

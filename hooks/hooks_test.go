@@ -40,6 +40,10 @@ func TestDecisions(t *testing.T) {
 	} {
 		r := runner(t, &notes, hook("PreToolUse", "Bash|Edit", tc.command, 0))
 		got := r.Run(context.Background(), "PreToolUse", "Edit", map[string]any{"tool_name": "Edit"})
+		if (got.Block || got.Stop) && got.Whose() != "the person's" {
+			t.Errorf("%s: a hook of the person's settings is %s", tc.name, got.Whose())
+		}
+		got.byPerson, got.byProject = false, false
 		if got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}

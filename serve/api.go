@@ -114,7 +114,10 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.writeJSON(w, http.StatusOK, info)
+	s.writeJSON(w, http.StatusOK, struct {
+		session.Info
+		Modes []string `json:"modes"`
+	}{info, s.clientModes()})
 }
 
 // remove ends a session's tasks and servers; its transcript stays, so a

@@ -21,6 +21,18 @@ func decodeMode(body []byte) (windows.PermMode, error) {
 	return windows.ParseMode(req.Mode)
 }
 
+// clientModes are the modes a client may switch a session to, as the page
+// offers them: yes only where the server itself was started with it.
+func (s *Server) clientModes() []string {
+	var out []string
+	for _, m := range windows.Modes {
+		if m != windows.ModeYes || s.cfg.Mode == windows.ModeYes {
+			out = append(out, string(m))
+		}
+	}
+	return out
+}
+
 // setMode is POST /api/sessions/{id}/mode: switches the session's
 // permission mode. yes only where the server itself was started with it:
 // a client cannot turn the questions off.

@@ -27,7 +27,7 @@ func TestModeAndAcceptPlan(t *testing.T) {
 	ev := r.events(id, "")
 	defer ev.close()
 	r.must(409, "POST", "/api/sessions/"+id+"/plan/accept", nil, nil)
-	if code, body := r.call("POST", "/api/sessions/"+id+"/mode", `{"mode":"careful"}`, nil); code != 400 || !strings.Contains(body, "ask, default, plan, yes") {
+	if code, body := r.call("POST", "/api/sessions/"+id+"/mode", `{"mode":"careful"}`, nil); code != 400 || !strings.Contains(body, "default (acceptEdits), plan, yes") {
 		t.Errorf("unknown mode: %d %s", code, body)
 	}
 	if code, _ := r.call("POST", "/api/sessions/"+id+"/mode", `{"mode":"yes"}`, nil); code != 403 {

@@ -57,6 +57,9 @@ type rewindFiles struct {
 	Refused  []string `json:"refused"` // changed since by someone else: left alone
 	Failed   []string `json:"failed"`  // "path: why"
 	Note     string   `json:"note,omitempty"`
+	// Untracked says what a rewind cannot put back: commands' changes
+	// outside the workspace.
+	Untracked string `json:"untracked,omitempty"`
 }
 
 // rewind goes back to just before a question: the files, the conversation
@@ -105,7 +108,7 @@ func (s *Server) rewind(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) filesAnswer(res session.RewindResult) rewindFiles {
-	f := rewindFiles{Restored: []string{}, Removed: []string{}, Refused: []string{}, Failed: []string{}, Note: res.FilesNote}
+	f := rewindFiles{Restored: []string{}, Removed: []string{}, Refused: []string{}, Failed: []string{}, Note: res.FilesNote, Untracked: res.Untracked}
 	if res.Files == nil {
 		return f
 	}

@@ -115,7 +115,11 @@ func (s *Session) applyPrompt(p Prompt) func() {
 func skillApp(workdir string, say func(string)) func(*windows.Env) windows.App {
 	skills, notes := commands.LoadSkills(workdir, commands.UserDir())
 	for _, n := range notes {
-		say(n)
+		// Said at the first start after the file changed, not at every
+		// one: /help lists it for as long as it stands.
+		if firstTime(n.Path, n.Text) {
+			say(n.Text + " (said once; /help lists it)")
+		}
 	}
 	if len(skills) == 0 {
 		return nil

@@ -18,11 +18,6 @@ import (
 // dropped.
 var errPromptBlocked = errors.New("the question was dropped by a UserPromptSubmit hook")
 
-// claudeModes are the permission modes by Claude Code's names, for the
-// hooks' permission_mode.
-var claudeModes = map[windows.PermMode]string{windows.ModeAsk: "default", windows.ModeDefault: "acceptEdits",
-	windows.ModePlan: "plan", windows.ModeYes: "bypassPermissions"}
-
 // trustProject decides whether the project's hooks and MCP servers may
 // run: the person trusted this very code (now, or before), or --trust.
 // Untrusted, they are left out with one notice, which says what changed
@@ -95,7 +90,7 @@ func (s *Session) setupHooks() {
 			return s.log.Path
 		},
 		Cwd: s.workdir, ProjectDir: sandbox.WorkspaceRoot(s.workdir),
-		Mode:   func() string { return claudeModes[s.mode.Get()] },
+		Mode:   func() string { return s.mode.Get().ClaudeName() },
 		Redact: s.f.cfg.Agent.Redact,
 		Notice: func(line string) { s.publish(Notice{Kind: "hook", Text: line}) },
 		Verify: func(command string) error { return s.code.VerifyHook(command, s.workdir) },
@@ -133,7 +128,7 @@ func (h sessionHooks) BeforeCall(ctx context.Context, c protocol.Call, title str
 		if why == "" {
 			why = "no reason given"
 		}
-		return ctx, &windows.Result{Status: protocol.StatusDenied, Text: "blocked by a PreToolUse hook of the person's: " + why}
+		return ctx, &windows.Result{Status: protocol.StatusDenied, Text: "blocked by a PreToolUse hook of " + out.Whose() + ": " + why}
 	}
 	if out.Decision != "" {
 		ctx = windows.WithHookDecision(ctx, out.Decision)
@@ -150,7 +145,7 @@ func (h sessionHooks) AfterCall(ctx context.Context, c protocol.Call, title stri
 		"tool_use_id": c.ID, "tool_response": hooks.Response(t, string(res.Status), res.Text, res.Output)})
 	var note []string
 	if out.Block && out.Reason != "" {
-		note = append(note, "[a PostToolUse hook of the person's says:] "+out.Reason)
+		note = append(note, "[a PostToolUse hook of "+out.Whose()+" says:] "+out.Reason)
 	}
 	if out.Context != "" {
 		note = append(note, "[context from a PostToolUse hook:] "+out.Context)

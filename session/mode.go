@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 
 	"github.com/aci-dev/aci/windows"
 )
@@ -105,13 +106,22 @@ func (s *Session) withModeNote(question string) string {
 	return note + "\n\n" + question
 }
 
-// endPlanTurn marks a plan turn that ended well: its answer is the plan.
-func (s *Session) endPlanTurn(err error) {
+// planStep is a numbered step: "1. open main.go", "2) run the tests".
+var planStep = regexp.MustCompile(`(?m)^\s*\d+[.)]\s+\S`)
+
+// IsPlan reports whether a plan turn's answer is a plan the person may
+// accept: the model is told to end with numbered steps, so an answer with
+// at least one numbered step is one; a reply such as "the project is a Go
+// CLI" is not, and offers nothing to accept.
+func IsPlan(answer string) bool { return planStep.MatchString(answer) }
+
+// endPlanTurn marks a plan turn that ended well with a plan (IsPlan).
+func (s *Session) endPlanTurn(answer string, err error) {
 	s.mu.Lock()
 	review := s.readOnlyTurn != ""
 	s.mu.Unlock()
 	// A child's answer goes to its parent, and /review's is a review: neither is a plan to accept.
-	if err != nil || s.mode.Get() != windows.ModePlan || s.opt.child || review {
+	if err != nil || s.mode.Get() != windows.ModePlan || s.opt.child || review || !IsPlan(answer) {
 		return
 	}
 	s.mu.Lock()
@@ -125,6 +135,10 @@ func (s *Session) endPlanTurn(err error) {
 // (windows), so yes never overrides them.
 func (s *Session) yesApprover(next windows.Approver) windows.Approver {
 	return windows.ApproverFunc(func(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
+		if s.initAllows(req) {
+			s.publish(Notice{Kind: "info", Text: "allowed for your /init: " + s.f.cfg.Agent.Redact(req.Subject)})
+			return windows.Decision{Allow: true}
+		}
 		if s.mode.Get() == windows.ModeYes {
 			s.publish(Notice{Kind: "info", Text: fmt.Sprintf("approved by --yes: %s (%s)", s.f.cfg.Agent.Redact(req.Subject), req.Reason)})
 			return windows.Decision{Allow: true}

@@ -48,10 +48,17 @@ type RewindResult struct {
 	// change of those turns is recorded; FilesNote says why).
 	Files     *windows.UndoResult
 	FilesNote string
+	// Untracked, with files, says what a rewind cannot take back: what
+	// commands changed outside the workspace (as Claude Code warns).
+	Untracked string
 	// Branch is the session the rewound conversation continues in (nil:
 	// the conversation was not asked for). This session keeps the turns.
 	Branch *Session
 }
+
+// UntrackedNote is RewindResult.Untracked: the journal records the
+// workspace's files (by file windows and by commands), nothing outside it.
+const UntrackedNote = "changes commands made outside the workspace (a file deleted in /tmp or in your home folder) are not tracked and were not put back"
 
 // ErrNoTurn is a rewind to a question the session does not have.
 var ErrNoTurn = errors.New("no such question")
@@ -96,6 +103,7 @@ func (s *Session) Rewind(ctx context.Context, turn int, files, conversation bool
 	case files && j == nil:
 		res.FilesNote = "this session keeps no record of file changes"
 	case files:
+		res.Untracked = UntrackedNote
 		// Files first: the branch's windows open on the files as they are
 		// after it.
 		u, err := j.RewindTo(turn)

@@ -103,6 +103,7 @@ type Session struct {
 	toldMode      windows.PermMode    // the mode the model was last told of
 	readOnlyTurn  string              // "/review" while a read-only command's turn runs in plan mode (review.go)
 	afterReadOnly windows.PermMode    // the person's mode, back after that turn
+	initTurn      bool                // the person's /init runs: writing AGENTS.md is theirs (initturn.go)
 	planReady     bool                // the last turn ended in plan mode
 	planAccepted  bool                // the next question carries out a plan
 	policy        settings.Policy     // the settings' permissions and hooks (rules.go)
@@ -289,6 +290,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	before := s.agent.Stats()
 	answer := ""
 	restoreMode := s.readOnlyMode(p)
+	defer s.initMode(p)()
 	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
 		s.logQuestion(q, "")
 		err = herr
@@ -300,7 +302,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	if ctx.Err() != nil || errors.Is(err, agent.ErrLimit) {
 		s.stopChildren() // an interrupted turn stops its agents, as does one out of budget
 	}
-	s.endPlanTurn(err)
+	s.endPlanTurn(answer, err)
 	restoreMode()
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)

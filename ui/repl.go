@@ -287,7 +287,9 @@ func (r *REPL) loop() int {
 			continue
 		}
 		r.turn(msg)
-		r.offerPlan()
+		if r.offerPlan() {
+			return ExitOK
+		}
 		if sig := r.quit.Load(); sig != 0 {
 			return 128 + int(sig) // as any Unix program ended by a signal
 		}

@@ -45,7 +45,7 @@ func (r *REPL) cycleMode() {
 func (r *REPL) cmdMode(arg string) bool {
 	if arg == "" {
 		m := r.sess.Mode()
-		r.out.note(fmt.Sprintf("mode %s: %s (modes: %s; Shift-Tab cycles default → ask → plan)", m, m.Describe(), windows.ModeNames()))
+		r.out.note(fmt.Sprintf("mode %s: %s (modes: %s; Shift-Tab cycles default → ask → plan)", m.Shown(), m.Describe(), windows.ModeNames()))
 		return false
 	}
 	m, err := windows.ParseMode(arg)
@@ -54,7 +54,7 @@ func (r *REPL) cmdMode(arg string) bool {
 		return false
 	}
 	r.sess.SetMode(m)
-	r.out.note(fmt.Sprintf("mode %s: %s", m, m.Describe()))
+	r.out.note(fmt.Sprintf("mode %s: %s", m.Shown(), m.Describe()))
 	return false
 }
 
@@ -65,25 +65,34 @@ func (r *REPL) modeEvent(e session.ModeEvent) {
 }
 
 // offerPlan asks, after a turn that ended with a plan, whether to accept
-// it: yes switches to default mode and the model carries it out.
-func (r *REPL) offerPlan() {
+// it: yes switches to default mode and the model carries it out. A slash
+// command typed there (/mode default) runs as the command, not as a "no";
+// true means it was /exit.
+func (r *REPL) offerPlan() (leave bool) {
 	if r.sess == nil || !r.sess.PlanReady() {
-		return
+		return false
 	}
 	o := r.out
 	o.println("  " + o.bold.Sprint("accept plan?") + o.dim.Sprint(" switches to default and carries it out (y/n, Enter)"))
 	line, err := r.in.ask("  " + o.bold.Sprint("accept?") + " › ")
 	r.in.setPrompt(r.modePrompt(r.sess.Mode()))
+	if name, arg, ok := parseSlash(line); ok && err == nil {
+		if err := r.in.remember(strings.TrimSpace(line)); err != nil {
+			o.note("input history is not saved: " + err.Error())
+		}
+		return r.command(name, arg)
+	}
 	if err != nil || !strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "y") {
 		o.note("plan not accepted: still in plan mode (/mode default or Shift-Tab to leave it)")
-		return
+		return false
 	}
 	q, err := r.sess.AcceptPlan()
 	if err != nil {
 		o.fail(err.Error())
-		return
+		return false
 	}
 	r.turn(q)
+	return false
 }
 
 // setPrompt changes the message prompt; a message being typed at it gets

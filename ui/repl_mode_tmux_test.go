@@ -51,7 +51,7 @@ func TestREPLShiftTabAndAcceptPlan(t *testing.T) {
 		t.Errorf("the model was not told the mode and the acceptance")
 	}
 	s.typeLine("/mode")
-	s.waitFor("mode default: only dangerous actions are asked")
+	s.waitFor("mode default (acceptEdits): only dangerous actions are asked")
 }
 
 // In ask mode an edit that default mode makes without a question is
@@ -83,4 +83,21 @@ func TestREPLAskModeAsksBeforeAnEdit(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "beta\n" {
 		t.Errorf("after y: %q", b)
 	}
+}
+
+// A slash command typed at "accept plan?" runs as the command: /mode
+// default leaves plan mode, and is not read as "no".
+func TestREPLSlashCommandAtAcceptPlan(t *testing.T) {
+	t.Parallel()
+	srv := fakeai.New(t, fakeai.Reply{Content: "Plan:\n1. write plan.txt"})
+	s := startPaneIn(t, srv, t.TempDir(), t.TempDir(), nil, func(bin string) []string { return []string{bin, "--permission-mode", "plan"} })
+	s.waitUntil("plan in the prompt", func(scr string) bool { return lastLine(scr) == "plan ›" })
+	s.typeLine("make plan.txt")
+	s.waitFor("accept?")
+	s.typeLine("/mode default")
+	scr := s.waitFor("mode default (acceptEdits): only dangerous actions are asked")
+	if strings.Contains(scr, "plan not accepted") {
+		t.Errorf("the command was read as an answer:\n%s", scr)
+	}
+	s.waitUntil("default in the prompt", func(scr string) bool { return lastLine(scr) == "›" || strings.HasPrefix(lastLine(scr), "default") })
 }

@@ -137,6 +137,9 @@ func (r *REPL) showRewind(res session.RewindResult, files bool) {
 	for _, l := range undoSummary(*res.Files, r.cfg.Workdir) {
 		r.out.note("files: " + l)
 	}
+	if res.Untracked != "" {
+		r.out.note("files: " + res.Untracked)
+	}
 }
 
 // armedAsk reads one answer in which Esc Esc at an empty line counts

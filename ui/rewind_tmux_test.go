@@ -106,6 +106,9 @@ func TestREPLRewindFilesAndConversation(t *testing.T) {
 	if !strings.Contains(scr, "files: restored a.txt, b.txt") {
 		t.Errorf("the rewind did not say what it restored:\n%s", scr)
 	}
+	if !strings.Contains(scr, "outside the workspace") || !strings.Contains(scr, "not tracked") {
+		t.Errorf("the rewind does not warn that commands' changes outside the workspace are not tracked:\n%s", scr)
+	}
 	if n := len(srv.Requests()); n != 4 {
 		t.Fatalf("the rewind asked the model: %d requests", n)
 	}

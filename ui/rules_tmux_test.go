@@ -64,6 +64,9 @@ func TestREPLProjectRuleSavedListedRemoved(t *testing.T) {
 	if !strings.Contains(scr, "this project") {
 		t.Errorf("the rule's place is not said:\n%s", scr)
 	}
+	if strings.Contains(scr, "[2m") || strings.Contains(scr, "[22m") {
+		t.Errorf("/permissions prints escape codes with the ESC dropped:\n%s", scr)
+	}
 	s.waitPrompt()
 	s.typeLine("/permissions remove 1")
 	s.waitFor("removed allow bash:touch made.txt")

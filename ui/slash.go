@@ -37,7 +37,7 @@ func init() {
 		{name: "effort", args: "[low|medium|high|default]", help: "show or set the model's reasoning effort", run: (*REPL).cmdEffort},
 		{name: "fork", args: "[N]", help: "continue in a new branch that keeps this session's first N turns (default: all)", run: (*REPL).cmdFork},
 		{name: "serve", args: "[host:port]", help: "serve this session to the web page (in this process): watch it live, answer its questions", run: (*REPL).cmdServe},
-		{name: "mode", args: "[ask|default|plan|yes]", help: "show the permission mode, or switch (Shift-Tab cycles default → ask → plan)", run: (*REPL).cmdMode},
+		{name: "mode", args: "[ask|default|plan|yes]", help: "show the permission mode, or switch (Shift-Tab cycles default → ask → plan); Claude Code's names: default is its acceptEdits, ask its default, yes its bypassPermissions (both taken)", run: (*REPL).cmdMode},
 		{name: "permissions", args: "[remove N]", help: "list the rules that allow or deny without asking; remove one", run: (*REPL).cmdPermissions},
 		{name: "usage", help: "tokens used in this session, and the last prompt's size against the compression threshold", run: (*REPL).cmdUsage},
 		{name: "status", help: "model, server, sandbox, limits on each command, session id and usage", run: (*REPL).cmdStatus},
@@ -201,3 +201,7 @@ func (r *REPL) cmdCompact(focus string) bool {
 	}
 	return false
 }
+
+// IsREPLCommand reports whether name (no slash) is one of the REPL's own
+// commands, which pipe mode cannot run.
+func IsREPLCommand(name string) bool { return findCommand(name) != nil }

@@ -38,11 +38,13 @@ func (r *REPL) cmdPermissions(arg string) bool {
 		return false
 	}
 	for i, l := range list {
-		line := fmt.Sprintf("%2d. %-5s %s", i+1, verb(l.Deny), l.Rule)
+		// Each part is cleaned before it is coloured: cleaning a coloured
+		// line would strip the escape's ESC and leave "[2m" on screen.
+		line := sanitize(fmt.Sprintf("%2d. %-5s %s", i+1, verb(l.Deny), l.Rule))
 		if l.Rule.Reason != "" {
-			line += r.out.dim.Sprint("  (when asked for: " + l.Rule.Reason + ")")
+			line += r.out.dim.Sprint("  (when asked for: " + sanitize(l.Rule.Reason) + ")")
 		}
-		r.out.println(sanitize(line) + r.out.dim.Sprint("  — "+sanitize(l.Where)))
+		r.out.println(line + r.out.dim.Sprint("  — "+sanitize(l.Where)))
 	}
 	r.out.note("/permissions remove N removes a session or project rule")
 	return false

@@ -213,10 +213,10 @@ func (w *fileWindow) render(key viewKey, editor *textfile.TextFile) View {
 	}
 	end := lr.Start + len(lr.Lines) - 1
 	if len(lr.Lines) == 0 {
-		fmt.Fprintf(&b, "%s: %d lines; the viewport (from line %d) is past the end: view a lower start_line", w.title, lr.Total, w.start)
+		fmt.Fprintf(&b, "%s: %d %s; the viewport (from line %d) is past the end: view a lower start_line", w.title, lr.Total, plural(lr.Total, "line"), w.start)
 		return View{Content: b.String(), State: st}
 	}
-	fmt.Fprintf(&b, "%s: %d lines, showing %d-%d", w.title, lr.Total, lr.Start, end)
+	fmt.Fprintf(&b, "%s: %d %s, showing %d-%d", w.title, lr.Total, plural(lr.Total, "line"), lr.Start, end)
 	if lr.CRLF {
 		b.WriteString(" (CRLF line endings, kept on edit)")
 	}

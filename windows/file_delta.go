@@ -63,7 +63,7 @@ func (w *fileWindow) fileChanges(prev, cur View) (string, bool) {
 	}
 	var b strings.Builder
 	from, to := c.first+lo, c.first+hiNew
-	fmt.Fprintf(&b, "%s: %d lines", w.title, c.total)
+	fmt.Fprintf(&b, "%s: %d %s", w.title, c.total, plural(c.total, "line"))
 	if shift != 0 {
 		fmt.Fprintf(&b, " (was %d)", p.total)
 	}
@@ -124,7 +124,7 @@ func (w *fileWindow) editOutside(p, c fileState) (string, bool) {
 		return "", false
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d lines", w.title, c.total)
+	fmt.Fprintf(&b, "%s: %d %s", w.title, c.total, plural(c.total, "line"))
 	if e.shift != 0 {
 		fmt.Fprintf(&b, " (was %d)", p.total)
 	}

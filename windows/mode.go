@@ -32,19 +32,49 @@ const (
 // Modes lists the modes in the order they are shown.
 var Modes = []PermMode{ModeAsk, ModeDefault, ModePlan, ModeYes}
 
-// ModeNames is "ask, default, plan, yes", for usage errors.
+// claudeNames are the modes by Claude Code's names. Its "default" asks
+// before every edit (aci's ask), but "default" typed to aci stays aci's
+// own default (PROTOCOL.md §10): only the names that cannot be mistaken,
+// acceptEdits and bypassPermissions, are read as aliases.
+var claudeNames = map[PermMode]string{ModeAsk: "default", ModeDefault: "acceptEdits", ModePlan: "plan", ModeYes: "bypassPermissions"}
+
+// ClaudeName is m as Claude Code names it (hooks' permission_mode).
+func (m PermMode) ClaudeName() string { return claudeNames[m] }
+
+// Shown is m for a person, with Claude Code's name beside it where that
+// differs: "default (acceptEdits)", "ask (Claude Code's default)".
+func (m PermMode) Shown() string {
+	switch c := claudeNames[m]; {
+	case c == "" || c == string(m):
+		return string(m)
+	case c == "default":
+		return string(m) + " (Claude Code's default)"
+	default:
+		return string(m) + " (" + c + ")"
+	}
+}
+
+// ModeNames is "ask, default, plan, yes", for usage errors, with Claude
+// Code's names beside aci's.
 func ModeNames() string {
 	names := make([]string, len(Modes))
 	for i, m := range Modes {
-		names[i] = string(m)
+		names[i] = m.Shown()
 	}
 	return strings.Join(names, ", ")
 }
 
-// ParseMode reads a mode's name.
+// ParseMode reads a mode's name: aci's, or Claude Code's acceptEdits and
+// bypassPermissions.
 func ParseMode(s string) (PermMode, error) {
+	s = strings.TrimSpace(s)
 	for _, m := range Modes {
-		if strings.EqualFold(strings.TrimSpace(s), string(m)) {
+		if strings.EqualFold(s, string(m)) {
+			return m, nil
+		}
+	}
+	for _, m := range Modes {
+		if c := claudeNames[m]; c != "default" && strings.EqualFold(s, c) {
 			return m, nil
 		}
 	}

@@ -35,6 +35,10 @@ func TestPageModeSelectorAndAcceptPlan(t *testing.T) {
 	ask(t, ctx, "hi")
 	waitFor(t, ctx, "the selector", `!document.getElementById('mode').hidden && document.getElementById('mode').value === 'default'`)
 	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle'`)
+	// A server not started with yes does not offer it (it would refuse it).
+	if got := eval[string](t, ctx, `[...document.getElementById('mode').options].map(o => o.value).join(',')`); got != "ask,default,plan" {
+		t.Errorf("the selector offers %q, want ask,default,plan", got)
+	}
 	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = 'plan'; s.dispatchEvent(new Event('change')); return true })()`)
 	waitFor(t, ctx, "plan mode on the server", `document.getElementById('mode').value === 'plan'`)
 	ask(t, ctx, "make plan.txt")
@@ -54,5 +58,27 @@ func TestPageModeSelectorAndAcceptPlan(t *testing.T) {
 	last := reqs[3].Messages[len(reqs[3].Messages)-1].Content
 	if !strings.Contains(last, "accepted your plan") {
 		t.Errorf("the model is not told the plan was accepted:\n%s", last)
+	}
+}
+
+// In plan mode an answer with no numbered steps is no plan: Accept plan
+// stays hidden.
+func TestPageNoAcceptForAnAnswerThatIsNoPlan(t *testing.T) {
+	ctx := browser(t)
+	ai := fakeai.New(t, fakeai.Reply{Content: "hello"}, fakeai.Reply{Content: "The project is a small Go CLI."})
+	base, token := pageServer(t, ai, t.TempDir())
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	ask(t, ctx, "hi")
+	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle' && !document.getElementById('mode').hidden`)
+	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = 'plan'; s.dispatchEvent(new Event('change')); return true })()`)
+	waitFor(t, ctx, "plan mode on the server", `document.getElementById('mode').value === 'plan'`)
+	ask(t, ctx, "what is this project?")
+	waitFor(t, ctx, "the answer", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('small Go CLI'))`)
+	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle'`)
+	if eval[bool](t, ctx, `!document.getElementById('accept-plan').hidden`) {
+		t.Error("Accept plan is offered after an answer that is no plan")
 	}
 }

@@ -237,7 +237,7 @@ async function open(id) {
   conv.load(info.turns, info.state && info.state !== 'idle');
   showEmpty();
   setState(info.state);
-  modes.show(id, info.mode, info.plan_ready);
+  modes.show(id, info.mode, info.plan_ready, info.modes);
   for (const w of info.windows || []) {
     wins.update(w);
     loadWindow(gen, w.id);

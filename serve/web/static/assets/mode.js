@@ -4,6 +4,9 @@
 
 import * as API from './api.js';
 
+// CLAUDE are Claude Code's names for aci's modes, shown beside them.
+const CLAUDE = { default: 'acceptEdits', ask: "Claude Code's default", yes: 'bypassPermissions' };
+
 export class ModeSelector {
   // select: the <select>; accept: the button; onError(err) shows a failure.
   constructor(select, accept, onError) {
@@ -11,12 +14,8 @@ export class ModeSelector {
     this.accept = accept;
     this.onError = onError;
     this.id = null;
-    for (const m of ['default', 'ask', 'plan', 'yes']) {
-      const o = document.createElement('option');
-      o.value = m;
-      o.textContent = 'mode: ' + m;
-      select.append(o);
-    }
+    this.offered = '';
+    this.options(['default', 'ask', 'plan']);
     select.addEventListener('change', async () => {
       const id = this.id;
       try {
@@ -40,10 +39,29 @@ export class ModeSelector {
     });
   }
 
-  // show puts session id's mode in the header ("" id: none open).
-  show(id, mode, planReady) {
+  // options offers modes: only those the server lets a client take (the
+  // session's info lists them), and the session's own mode.
+  options(modes) {
+    const key = modes.join(',');
+    if (key === this.offered) return;
+    this.offered = key;
+    this.select.replaceChildren();
+    for (const m of modes) {
+      const o = document.createElement('option');
+      o.value = m;
+      o.textContent = 'mode: ' + m + (CLAUDE[m] ? ' (' + CLAUDE[m] + ')' : '');
+      this.select.append(o);
+    }
+  }
+
+  // show puts session id's mode in the header ("" id: none open); modes,
+  // when given, are the ones this server offers.
+  show(id, mode, planReady, modes) {
     this.id = id;
     this.mode = mode || 'default';
+    const offer = (modes && modes.length ? modes : this.offered.split(',')).filter((m) => m);
+    if (!offer.includes(this.mode)) offer.push(this.mode);
+    this.options(offer);
     this.select.hidden = !id;
     this.select.value = this.mode;
     this.accept.hidden = !id || !planReady || this.mode !== 'plan';
@@ -58,7 +76,7 @@ export class ModeSelector {
     if (!this.id) return;
     try {
       const info = await API.getSession(this.id);
-      this.show(this.id, info.mode, info.plan_ready);
+      this.show(this.id, info.mode, info.plan_ready, info.modes);
     } catch {
       // the next event says it again
     }

@@ -56,5 +56,6 @@ function summary(f) {
   if (f.refused && f.refused.length) parts.push('not restored, changed since by someone else: ' + f.refused.join(', '));
   if (f.failed && f.failed.length) parts.push('could not restore ' + f.failed.join('; '));
   if (!parts.length) parts.push(f.note ? 'files: ' + f.note : 'the files were already as they were');
+  if (f.untracked) parts.push(f.untracked);
   return parts.join(' · ');
 }
