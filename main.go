@@ -40,6 +40,9 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if len(args) > 0 && args[0] == "acp" {
 		return runACP(args[1:], stdin, stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "export" {
+		return runExport(args[1:], stdout, stderr)
+	}
 	cfg, err := loadConfigAsking(args, stdin, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
