@@ -104,10 +104,10 @@ func readExport(st agent.Session, redact func(string) string) exportDoc {
 		switch e.Type {
 		case "text":
 			if n := len(t.items); n > 0 && t.items[n-1].kind == "text" {
-				t.items[n-1].text += redact(d.Text) // streamed words join
+				t.items[n-1].text += d.Text // streamed words join; redacted whole below
 				continue
 			}
-			t.items = append(t.items, exportItem{kind: "text", text: redact(d.Text)})
+			t.items = append(t.items, exportItem{kind: "text", text: d.Text})
 		case "steer":
 			t.items = append(t.items, exportItem{kind: "steer", text: redact(d.Text)})
 		case "tool_call":
@@ -149,6 +149,14 @@ func readExport(st agent.Session, redact func(string) string) exportDoc {
 				t.failed = redact(d.Error)
 			} else {
 				t.answer = redact(d.Result)
+			}
+		}
+	}
+	// A secret split across streamed pieces is whole only once they join.
+	for i := range doc.turns {
+		for k := range doc.turns[i].items {
+			if it := &doc.turns[i].items[k]; it.kind == "text" {
+				it.text = redact(it.text)
 			}
 		}
 	}
