@@ -149,6 +149,10 @@ func readExport(st agent.Session, redact func(string) string) exportDoc {
 				t.failed = redact(d.Error)
 			} else {
 				t.answer = redact(d.Result)
+				// The answer's words were streamed as text: said once.
+				if n := len(t.items); n > 0 && t.items[n-1].kind == "text" && strings.TrimSpace(t.items[n-1].text) == strings.TrimSpace(d.Result) {
+					t.items = t.items[:n-1]
+				}
 			}
 		}
 	}
