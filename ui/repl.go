@@ -19,6 +19,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -50,6 +51,11 @@ type REPLConfig struct {
 	// (--serve).
 	Serve        func(addr string, s *session.Session) (string, error)
 	ServeAtStart bool
+	// DiffTool and StatusLine are the person's own programs, from their
+	// settings file only (never a workspace's): /diff tool and the line
+	// under the prompt (difftool.go, statusline.go).
+	DiffTool   string
+	StatusLine *settings.StatusLine
 }
 
 // doubleCtrlC is how soon a second Ctrl-C at an empty prompt exits.
