@@ -8,8 +8,8 @@ import (
 	"os"
 
 	"github.com/aci-dev/aci/agent"
-	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/tools/textfile"
 	"github.com/aci-dev/aci/ui"
 )
