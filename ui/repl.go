@@ -92,6 +92,7 @@ type REPL struct {
 	own    map[string]int
 
 	notify *notifier // ACI_NOTIFY (notify.go)
+	status *statusLine // the person's statusLine, nil when none (statusline.go)
 }
 
 // Brancher starts a branch of from at turn (the REPL's /fork).
@@ -133,6 +134,13 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 		hist = &history{}
 	}
 	r := &REPL{cfg: cfg, out: out, herr: herr, journal: windows.NewUndoJournal()}
+	if sl := cfg.StatusLine; sl != nil && strings.TrimSpace(sl.Command) != "" {
+		if sl.Type != "" && sl.Type != "command" {
+			r.notes = append(r.notes, fmt.Sprintf("statusLine: type %q is not known (only \"command\"); no status line", sl.Type))
+		} else {
+			r.status = &statusLine{command: sl.Command, padding: max(sl.Padding, 0)}
+		}
+	}
 	in, err := newInput(cfg.Stdin, term, hist, out.cyan.Sprint("›")+" ", out.dim.Sprint("…")+" ", isTerminal(term) && !dumb, cfg.Workdir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the terminal: %w", err)
