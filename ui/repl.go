@@ -91,7 +91,7 @@ type REPL struct {
 	later  []string
 	own    map[string]int
 
-	notify *notifier // ACI_NOTIFY (notify.go)
+	notify *notifier   // ACI_NOTIFY (notify.go)
 	status *statusLine // the person's statusLine, nil when none (statusline.go)
 }
 

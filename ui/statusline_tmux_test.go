@@ -57,11 +57,17 @@ func TestREPLStatusLine(t *testing.T) {
 		TranscriptPath string `json:"transcript_path"`
 		Cwd            string
 		Model          struct{ ID string }
-		Workspace      struct{ CurrentDir string `json:"current_dir"` }
+		Workspace      struct {
+			CurrentDir string `json:"current_dir"`
+		}
 		PermissionMode string `json:"permission_mode"`
-		Cost           struct{ TotalCostUSD *float64 `json:"total_cost_usd"` }
-		ContextWindow  struct{ TotalInputTokens int64 `json:"total_input_tokens"` } `json:"context_window"`
-		Git            struct{ Branch string }
+		Cost           struct {
+			TotalCostUSD *float64 `json:"total_cost_usd"`
+		}
+		ContextWindow struct {
+			TotalInputTokens int64 `json:"total_input_tokens"`
+		} `json:"context_window"`
+		Git struct{ Branch string }
 	}
 	data, _ := os.ReadFile(record)
 	if err := json.Unmarshal(data, &in); err != nil {
