@@ -268,7 +268,10 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 		s.mu.Unlock()
 		s.run.Unlock()
 	}()
-	defer s.journalTurn(n)()
+	// The journal's turn ends before the result is published, so a client
+	// that asks for the session's changes on the result sees this turn's.
+	endJournal := sync.OnceFunc(s.journalTurn(n))
+	defer endJournal()
 	q := s.f.cfg.Agent.Redact(question)
 	// The question itself is stored once, as the user message the agent
 	// writes next; the turn record only marks where the turn begins.
@@ -300,6 +303,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	}
 	s.mu.Unlock()
 	s.snapshotWindows(true)
+	endJournal()
 	result := s.result(ctx, answer, err, after, before, time.Since(start))
 	result.Unread = s.unreadOnFailure(err)
 	if out != nil {
