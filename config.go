@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/dotenv"
+	"github.com/aci-dev/aci/tools/outschema"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/ui"
@@ -40,24 +42,31 @@ type config struct {
 	Prices         map[string]agent.Price // settings' prices
 	OnProvider     bool                   // the model at start is a provider's: the default endpoint needs no key
 	MaxSteps       int
+	MaxTurns       int               // --max-turns, settings' limits.max_turns; 0: none
+	MaxBudgetUSD   float64           // --max-budget-usd, settings' limits.max_budget_usd; 0: none
+	OutputSchema   *outschema.Schema // --output-schema: the answer is checked against it
 	CompressTokens int64
 	OutputLimit    int
 	Stream         bool
 	Yes            bool
-	PermissionMode windows.PermMode  // --permission-mode, or yes for --yes (config_mode.go)
-	Trust          bool              // --trust: the project's hooks and MCP servers run (PROTOCOL.md §10)
-	Sandbox        string            // ACI_SANDBOX or --sandbox: workspace, container or off
-	DotEnv         map[string]string // entries .env set (safety switches excluded), for the secret checks
-	Resume         bool
-	ResumeID       string // --resume ID; empty: the latest
-	Sessions       bool   // --sessions: list them and exit
-	Prompt         string
-	PromptSet      bool
-	Images         []string // -i, --image: pictures for the -p question
-	Version        bool
-	Help           bool
-	cmd            command         // aci, aci serve or aci acp: whose help to show
-	OutputFormat   ui.OutputFormat // text, json or stream-json (pipe mode)
+	PermissionMode windows.PermMode // --permission-mode, or yes for --yes (config_mode.go)
+	Trust          bool             // --trust: the project's hooks and MCP servers run (PROTOCOL.md §10)
+	// Endpoint is set when a workspace .env names the endpoint the
+	// person's key would go to: sessions refuse it unless the folder is
+	// trusted with it (config_endpoint.go).
+	Endpoint     session.EndpointHold
+	Sandbox      string            // ACI_SANDBOX or --sandbox: workspace, container or off
+	DotEnv       map[string]string // entries .env set (safety switches excluded), for the secret checks
+	Resume       bool
+	ResumeID     string // --resume ID; empty: the latest
+	Sessions     bool   // --sessions: list them and exit
+	Prompt       string
+	PromptSet    bool
+	Images       []string // -i, --image: pictures for the -p question
+	Version      bool
+	Help         bool
+	cmd          command         // aci, aci serve or aci acp: whose help to show
+	OutputFormat ui.OutputFormat // text, json or stream-json (pipe mode)
 
 	// Serve is `aci serve`: Addr is where it listens, ServeToken the token
 	// (ACI_SERVE_TOKEN, environment only; empty: a random one) and
@@ -130,6 +139,9 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	fs.String("model", "", "")
 	fs.String("effort", "", "")
 	fs.String("max-steps", "", "")
+	fs.String("max-turns", "", "")
+	fs.String("max-budget-usd", "", "")
+	fs.String("output-schema", "", "")
 	resume := &resumeFlag{c: &c}
 	fs.Var(resume, "resume", "")
 	fs.BoolVar(&c.Sessions, "sessions", false, "")

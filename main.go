@@ -106,6 +106,8 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		ApprovalTimeout: cfg.ApprovalTimeout,
 		Secrets:         cfg.Secrets,
 		URLSecrets:      cfg.URLSecrets,
+		Limits:          session.Limits{MaxTurns: cfg.MaxTurns, MaxBudgetUSD: cfg.MaxBudgetUSD},
+		Endpoint:        cfg.Endpoint,
 		Telemetry:       cfg.Telemetry,
 	})
 }

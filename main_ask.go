@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/aci-dev/aci/tools/settings"
 	"io"
@@ -49,6 +50,8 @@ func askUsageError(cfg config, interactive, stdinTTY bool) string {
 		return `-p needs a question: aci -p "question", or pipe one in: echo "question" | aci -p`
 	case interactive && len(cfg.Images) > 0:
 		return `-i attaches a picture to a -p question: aci -p "question" -i shot.png; in the REPL write @shot.png in the question`
+	case interactive && cfg.OutputSchema != nil:
+		return "--output-schema needs a question: pass it with -p or on stdin"
 	case interactive && cfg.OutputFormat != ui.FormatText:
 		return fmt.Sprintf("--output-format %s needs a question: pass it with -p or on stdin", cfg.OutputFormat)
 	}
@@ -102,8 +105,9 @@ func runREPL(cfg config, workdir, limitsNote string, stdin *os.File, stdout, std
 	}
 	defer repl.Close()
 	opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
-	if !opts.Trust {
-		opts.Trust = askTrust(repl, workdir, opts.Say)
+	if !opts.Trust || cfg.Endpoint.URL != "" {
+		// --trust covers hooks and servers, never an endpoint: that is asked.
+		opts.Trust = askTrust(repl, workdir, opts.Say) || opts.Trust
 	}
 	s, err := factory.New(context.Background(), opts)
 	if err != nil {
@@ -139,6 +143,9 @@ func runPipe(cfg config, workdir, question string, stdout, stderr io.Writer) (co
 	pipe := ui.NewPipe(stderr)
 	opts.Approver, opts.Events = ui.PipeApprover(cfg.Yes, stderr), pipe.Event
 	opts.Say = func(s string) { fmt.Fprintln(stderr, "aci:", s) }
+	if cfg.OutputSchema != nil {
+		opts.Answer = cfg.OutputSchema
+	}
 	var head *ui.Headless // --output-format json or stream-json
 	if cfg.OutputFormat != ui.FormatText {
 		head = ui.NewHeadless(cfg.OutputFormat, stdout)
@@ -165,6 +172,10 @@ func runPipe(cfg config, workdir, question string, stdout, stderr io.Writer) (co
 	s, err := factory.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
+		var refused *session.EndpointError
+		if head != nil && errors.As(err, &refused) {
+			head.Event(session.Notice{Kind: "endpoint", Text: err.Error()}) // stream-json's reader sees why too
+		}
 		return ui.ExitUsage
 	}
 	defer s.Close()

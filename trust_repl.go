@@ -6,15 +6,16 @@ import (
 )
 
 // askTrust asks at the terminal, once, whether the folder's project hooks
-// and MCP servers may run, when it defines some the person has not
-// trusted as they are now (PROTOCOL.md §10); a yes is kept. It reports
-// whether they may run this session.
+// and MCP servers may run (and the person's key go to the endpoint its
+// .env names), when it defines some the person has not trusted as they
+// are now (PROTOCOL.md §2, §10); a yes is kept. It reports whether they
+// may run this session.
 func askTrust(repl *ui.REPL, workdir string, say func(string)) bool {
 	code := session.FolderCode(workdir)
 	if code.Hash == "" || code.Trusted(workdir) {
 		return false // nothing to ask; a trusted folder's code runs anyway
 	}
-	if !repl.AskTrust(code.Lines) {
+	if !repl.AskTrust(code.Lines, code.Changes(workdir)) {
 		return false
 	}
 	if err := session.TrustFolder(workdir, code); err != nil {

@@ -38,6 +38,11 @@ type envSource struct {
 // person's environment, which they must not be mistaken for.
 var fromFiles = map[string]string{}
 
+// fileOf is the file each variable in fromFiles came from: where an
+// endpoint and a key came from decides whether the key may go there
+// (config_endpoint.go).
+var fileOf = map[string]string{}
+
 // loadEnvFiles sets aci's own variables (OPENAI_*, ACI_*) from the files
 // in order, the first file that sets one winning, and none overriding the
 // environment; never the safety switches. It returns what it set and what
@@ -74,7 +79,7 @@ func loadEnvFiles(stderr io.Writer, paths ...string) (map[string]string, []envSo
 			if err := os.Setenv(k, v); err != nil {
 				return nil, nil, usageErr("read %s: %s: %v", path, k, err)
 			}
-			set[k], fromFiles[k] = v, v
+			set[k], fromFiles[k], fileOf[k] = v, v, path
 		}
 	}
 	return set, sources, nil

@@ -40,6 +40,13 @@ type Config struct {
 	Mode           func() string       // the permission mode, as Claude Code names it
 	Redact         func(string) string // removes secrets from what hooks print
 	Notice         func(string)        // one line for the person: a hook that failed
+	// Verify, when set, is asked before a project hook runs: an error
+	// skips it with a notice (a workspace file it runs changed since the
+	// folder was trusted).
+	Verify func(command string) error
+	// ProjectEnv, when set, makes a project hook's environment from aci's
+	// (the allow-list of tools/wsenv: no credentials of the person's).
+	ProjectEnv func([]string) []string
 }
 
 // Runner runs the hooks of one session.
@@ -126,6 +133,12 @@ func (r *Runner) Run(ctx context.Context, event, tool string, input map[string]a
 			continue
 		}
 		for _, h := range g.Hooks {
+			if g.Project && r.cfg.Verify != nil {
+				if err := r.cfg.Verify(h.Command); err != nil {
+					r.cfg.Notice(fmt.Sprintf("%s hook %q (%s) not run: %v", event, short(h.Command), g.Source, err))
+					continue
+				}
+			}
 			cmds = append(cmds, h)
 			sources = append(sources, g.Source)
 			project = append(project, g.Project)
@@ -181,7 +194,11 @@ func (r *Runner) runOne(ctx context.Context, h settings.HookCommand, stdin []byt
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell(), "-c", h.Command)
 	cmd.Dir = r.cfg.Cwd
-	cmd.Env = hookEnv(os.Environ(), project, r.cfg.ProjectDir)
+	env := os.Environ()
+	if project && r.cfg.ProjectEnv != nil {
+		env = r.cfg.ProjectEnv(env) // the allow-list first (tools/wsenv)
+	}
+	cmd.Env = hookEnv(env, project, r.cfg.ProjectDir)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr boundedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

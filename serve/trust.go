@@ -19,7 +19,13 @@ func (s *Server) trustInfo(w http.ResponseWriter, r *http.Request) {
 	if lines == nil {
 		lines = []string{}
 	}
-	s.writeJSON(w, http.StatusOK, map[string]any{"lines": lines, "trusted": s.cfg.Trust || code.Trusted(s.cfg.Workdir)})
+	changes := code.Changes(s.cfg.Workdir)
+	if changes == nil {
+		changes = []string{}
+	}
+	// --trust covers hooks and servers, never the endpoint (PROTOCOL.md §2).
+	trusted := code.Trusted(s.cfg.Workdir) || (s.cfg.Trust && code.Endpoint == "")
+	s.writeJSON(w, http.StatusOK, map[string]any{"lines": lines, "changes": changes, "trusted": trusted})
 }
 
 // trust is POST /api/trust {"trust": true}: the person trusts what the

@@ -8,8 +8,11 @@ import (
 
 // diagnostics gives the session's file windows language servers (none
 // start until a file of their language is shown; ACI_LSP=off: none at
-// all), and the person a line after each edit that leaves errors. The
-// session stops the servers when it closes.
+// all), and the person a line after each edit that leaves errors, and one
+// when a server does not start or stops. The servers take nothing from
+// the workspace unless the person trusts the folder, and see it
+// read-only while the session is in plan mode (restarted when the mode
+// changes). The session stops the servers when it closes.
 func (s *Session) diagnostics(env *windows.Env) {
 	if lsp.Off() {
 		return
@@ -18,9 +21,47 @@ func (s *Session) diagnostics(env *windows.Env) {
 	for _, p := range problems {
 		s.say(p)
 	}
-	s.lsp = lsp.Shared(lsp.Options{Workdir: s.workdir, Servers: servers})
-	env.Diagnostics = s.lsp
-	env.DiagnosticsNote = func(line string) {
+	tell := func(line string) {
 		s.publish(Notice{Kind: "diagnostics", Text: s.f.cfg.Agent.Redact(line)})
+	}
+	s.lsp = lsp.Shared(lsp.Options{Workdir: s.workdir, Servers: servers, Trusted: s.folderTrusted, Notice: tell})
+	env.Diagnostics = s.lsp
+	env.DiagnosticsNote = tell
+	s.planDiagnostics()
+	s.mode.OnChange(func(windows.PermMode) { s.planDiagnostics() })
+}
+
+// planDiagnostics tells the servers whether this session is in plan mode
+// now (the mode as limited for a child).
+func (s *Session) planDiagnostics() {
+	if s.lsp == nil {
+		return
+	}
+	plan := s.mode.Get() == windows.ModePlan
+	s.mu.Lock()
+	changed := plan != s.lspPlan && !s.closed
+	if changed {
+		s.lspPlan = plan
+	}
+	s.mu.Unlock()
+	if changed {
+		s.lsp.Plan(plan)
+	}
+}
+
+// closeDiagnostics lets go of the servers.
+func (s *Session) closeDiagnostics() {
+	if s.lsp == nil {
+		return
+	}
+	s.mu.Lock()
+	plan := s.lspPlan
+	s.lspPlan = false
+	s.mu.Unlock()
+	// Closed first: the last user's leaving stops the servers rather
+	// than restarting them writable.
+	s.lsp.Close()
+	if plan {
+		s.lsp.Plan(false)
 	}
 }

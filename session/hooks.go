@@ -10,6 +10,7 @@ import (
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/tools/wsenv"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -24,11 +25,23 @@ var claudeModes = map[windows.PermMode]string{windows.ModeAsk: "default", window
 
 // trustProject decides whether the project's hooks and MCP servers may
 // run: the person trusted this very code (now, or before), or --trust.
-// Untrusted, they are left out with one notice.
+// Untrusted, they are left out with one notice, which says what changed
+// when the folder was trusted before. Trusted, the workspace files they
+// run are kept read-only for contained commands and checked again
+// before each runs (trust.go).
 func (s *Session) trustProject(opt Options, mcpConfig *mcp.Config) {
 	code := FolderCode(s.workdir)
+	s.code = code
 	s.trusted = opt.Trust || code.Trusted(s.workdir)
-	if s.trusted || code.Hash == "" {
+	// The programs aci starts on its own (language servers) may take
+	// their pieces from the workspace only where the person said so: a
+	// folder that defines nothing was never asked about.
+	s.folderTrusted = opt.Trust || (code.Hash != "" && s.trusted)
+	if code.Hash == "" {
+		return
+	}
+	if s.trusted {
+		sandbox.For(s.workdir).ProtectTrusted(code.Files.Paths()...)
 		return
 	}
 	for name, sc := range mcpConfig.Servers {
@@ -36,8 +49,32 @@ func (s *Session) trustProject(opt Options, mcpConfig *mcp.Config) {
 			delete(mcpConfig.Servers, name)
 		}
 	}
-	s.say("this folder's hooks and MCP servers are not run: the folder is not trusted (" + strings.Join(code.Lines, "; ") +
+	why := "the folder is not trusted"
+	if ch := code.Changes(s.workdir); len(ch) > 0 {
+		why = "what they would run changed since you trusted the folder (" + strings.Join(ch, "; ") + ")"
+	}
+	s.startNotice("this folder's hooks and MCP servers are not run: " + why + " (" + strings.Join(code.Lines, "; ") +
 		"); trust it when aci asks at start, or give --trust")
+}
+
+// startNotice says text now (Options.Say) and, as a notice event, at the
+// start of the first turn: stream-json, the page and ACP show it there.
+func (s *Session) startNotice(text string) {
+	s.say(text)
+	s.mu.Lock()
+	s.startNotices = append(s.startNotices, text)
+	s.mu.Unlock()
+}
+
+// publishStartNotices publishes the notices kept for the first turn.
+func (s *Session) publishStartNotices() {
+	s.mu.Lock()
+	notes := s.startNotices
+	s.startNotices = nil
+	s.mu.Unlock()
+	for _, n := range notes {
+		s.publish(Notice{Kind: "trust", Text: n, Client: true})
+	}
 }
 
 // setupHooks gives the agent the hooks of the settings (the project's
@@ -61,6 +98,11 @@ func (s *Session) setupHooks() {
 		Mode:   func() string { return claudeModes[s.mode.Get()] },
 		Redact: s.f.cfg.Agent.Redact,
 		Notice: func(line string) { s.publish(Notice{Kind: "hook", Text: line}) },
+		Verify: func(command string) error { return s.code.VerifyHook(command, s.workdir) },
+		ProjectEnv: func(env []string) []string {
+			allow, _ := wsenv.Load()
+			return allow.Environ(env)
+		},
 	})
 	if r == nil {
 		return

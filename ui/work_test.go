@@ -3,14 +3,12 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
@@ -289,27 +287,5 @@ func TestMarkdownCodeIsNotWrapped(t *testing.T) {
 	out := plainText.ReplaceAllString(md.render("A paragraph long enough to be wrapped at forty columns, surely.\n"), "")
 	if !strings.Contains(out, "\n") {
 		t.Errorf("prose is not wrapped: %q", out)
-	}
-}
-
-func TestReplayShowsTheLastTurns(t *testing.T) {
-	var out bytes.Buffer
-	r := &REPL{out: newRenderer(&out, false, false)}
-	var s agent.Session
-	s.ID = "sid"
-	for i := range 12 {
-		s.Shown = append(s.Shown, agent.ShownItem{Kind: "question", Text: fmt.Sprintf("question %d", i)})
-		s.Shown = append(s.Shown, agent.ShownItem{Kind: "call", Call: &agent.CallRecord{ID: "c", WindowID: "bash_1", ActionID: "run", Status: protocol.StatusError}})
-		s.Shown = append(s.Shown, agent.ShownItem{Kind: "answer", Text: fmt.Sprintf("answer %d", i)})
-	}
-	r.replay(s)
-	got := out.String()
-	for _, want := range []string{"── resumed session sid ──", "… 2 earlier turns not shown", "› question 2\n▸ bash_1 run ✗\nanswer 2\n", "answer 11", "── now ──"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("replay lacks %q:\n%s", want, got)
-		}
-	}
-	if strings.Contains(got, "question 1\n") {
-		t.Errorf("an early turn is shown:\n%s", got)
 	}
 }

@@ -28,7 +28,7 @@ type diagState struct {
 // server serves the file.
 func (w *fileWindow) syncDiagnostics(ctx context.Context) (lsp.Report, bool) {
 	pool := w.env.Diagnostics
-	if pool == nil || !pool.Serves(w.path) {
+	if pool == nil || !w.serverAllowed(ctx, pool) || !pool.Serves(w.path) {
 		return lsp.Report{}, false
 	}
 	r, ok := w.syncFile(ctx, pool)
@@ -38,6 +38,26 @@ func (w *fileWindow) syncDiagnostics(ctx context.Context) (lsp.Report, bool) {
 		w.mu.Unlock()
 	}
 	return r, ok
+}
+
+// serverAllowed asks the person, in ask mode, before the file's language
+// server first starts, as for a command (it runs contained like one); a
+// no leaves the language without diagnostics for the session.
+func (w *fileWindow) serverAllowed(ctx context.Context, pool *lsp.Pool) bool {
+	if w.env.Mode.Get() != ModeAsk {
+		return true
+	}
+	argv, pending := pool.Pending(w.path)
+	if !pending {
+		return true
+	}
+	req := ApprovalRequest{Kind: "command", WindowID: w.id, Subject: strings.Join(argv, " "),
+		Reason: "the language server for " + w.title + "'s diagnostics; it runs contained, like a command"}
+	if r := w.env.ask(ctx, req); r != nil {
+		pool.Decline(w.path, r.Text)
+		return false
+	}
+	return true
 }
 
 func (w *fileWindow) syncFile(ctx context.Context, pool *lsp.Pool) (lsp.Report, bool) {

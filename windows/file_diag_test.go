@@ -126,7 +126,7 @@ func TestFileDiagnosticsServerHangs(t *testing.T) {
 	// A "server" that reads nothing and never answers initialize.
 	token := "aci-lsp-hang-" + strings.ReplaceAll(t.Name(), "/", "-")
 	wait, startup := 500*time.Millisecond, 1500*time.Millisecond
-	m, dir, _ := newDiagManager(t, lsp.Options{Wait: wait, StartTimeout: startup,
+	m, dir, _ := newDiagManager(t, lsp.Options{Wait: wait, StartTimeout: startup, Trusted: true,
 		Servers: map[string]settings.LSPServer{"go": {Command: []string{"./hang.sh"}, Extensions: []string{".go"}}}})
 	fakeServer(t, dir, "hang.sh", "exec -a "+token+" sleep 600\n")
 	writeFile(t, filepath.Join(dir, "main.go"), diagBad, 0o644)
@@ -165,7 +165,7 @@ func TestFileDiagnosticsServerHangs(t *testing.T) {
 
 func TestFileDiagnosticsServerCrashes(t *testing.T) {
 	// Answers initialize, then dies: restarted once, then off.
-	m, dir, _ := newDiagManager(t, lsp.Options{Wait: 300 * time.Millisecond, StartTimeout: 5 * time.Second,
+	m, dir, _ := newDiagManager(t, lsp.Options{Wait: 300 * time.Millisecond, StartTimeout: 5 * time.Second, Trusted: true,
 		Servers: map[string]settings.LSPServer{"go": {Command: []string{"./crash.sh"}, Extensions: []string{".go"}}}})
 	starts := filepath.Join(dir, "starts")
 	fakeServer(t, dir, "crash.sh", `echo x >> `+starts+`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -33,6 +34,7 @@ func (c SessionChange) Binary() bool {
 // last one.
 type fileHistory struct {
 	first, last fileSnapshot
+	at          place // where it is read and put back, beneath its anchor
 }
 
 // history walks the finished turns oldest first. Paths come in the order
@@ -42,10 +44,10 @@ type fileHistory struct {
 func (j *UndoJournal) history() (map[string]*fileHistory, []string) {
 	h := map[string]*fileHistory{}
 	var order []string
-	note := func(p string, before, after fileSnapshot) {
+	note := func(p string, at place, before, after fileSnapshot) {
 		e, ok := h[p]
 		if !ok {
-			e = &fileHistory{first: before}
+			e = &fileHistory{first: before, at: at}
 			h[p] = e
 			order = append(order, p)
 		}
@@ -53,7 +55,7 @@ func (j *UndoJournal) history() (map[string]*fileHistory, []string) {
 	}
 	for _, t := range j.turns {
 		for _, p := range t.order {
-			note(p, t.before[p], t.after[p])
+			note(p, t.at[p], t.before[p], t.after[p])
 		}
 		if !t.hasTree {
 			continue
@@ -66,7 +68,7 @@ func (j *UndoJournal) history() (map[string]*fileHistory, []string) {
 			if _, ok := t.before[c.path]; ok {
 				continue
 			}
-			note(c.path, blobState(t.tree.root, c.before, c.mode), blobState(t.treeAfter.root, c.after, c.mode))
+			note(c.path, place{anchor: t.treeAt, real: c.path}, blobState(t.tree.root, c.before, c.mode), blobState(t.treeAfter.root, c.after, c.mode))
 		}
 	}
 	return h, order
@@ -93,7 +95,7 @@ func (j *UndoJournal) Changes() []SessionChange {
 	j.mu.Unlock()
 	var out []SessionChange
 	for _, p := range order {
-		first, now := h[p].first, readState(p)
+		first, now := h[p].first, h[p].at.read()
 		if sameContent(first, now) {
 			continue
 		}
@@ -125,19 +127,24 @@ func (j *UndoJournal) RevertFile(path string) (UndoResult, error) {
 		return UndoResult{}, fmt.Errorf("%w: %s", ErrNotChanged, path)
 	}
 	var res UndoResult
-	now := readState(path)
+	slot, err := e.at.open(e.first.exists)
+	if err != nil && !e.first.exists && errors.Is(err, fs.ErrNotExist) {
+		return res, nil // gone, as it was before the session
+	}
+	if err != nil {
+		res.Failed = append(res.Failed, fmt.Sprintf("%s: %v", path, err))
+		return res, nil
+	}
+	defer slot.Close()
+	now := snapshotOf(slot)
 	switch {
 	case sameContent(now, e.first):
 		return res, nil // already as it was
-	case !sameContent(now, e.last):
+	case !sameContent(now, e.last) || now.mode&(1<<31) != 0:
 		res.Refused = append(res.Refused, path)
 		return res, nil
 	}
-	err := os.MkdirAll(filepath.Dir(path), 0o755)
-	if err == nil {
-		err = e.first.restore(path)
-	}
-	switch {
+	switch err := e.first.restore(slot, e.at.real, j.wroteLocked()); {
 	case err != nil:
 		res.Failed = append(res.Failed, fmt.Sprintf("%s: %v", path, err))
 	case e.first.exists:

@@ -3,6 +3,7 @@ package windows
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/tools/safegit"
+	"github.com/aci-dev/aci/tools/textfile"
 )
 
 // CommandJournal is a Journal that also hears before a command runs: what
@@ -124,9 +126,11 @@ func changesBetween(a, b worktreeSnapshot) ([]treeChange, error) {
 func blob(root, id string) ([]byte, error) { return git(root, nil, "cat-file", "blob", id) }
 
 // undoCommandChanges puts back what commands changed in one turn, skipping
-// the files already handled; a file changed since the turn ended is left
-// alone and reported.
-func undoCommandChanges(before, after worktreeSnapshot, handled map[string]bool, res *UndoResult) {
+// the files already handled; a file changed since the turn ended (content
+// or identity) is left alone and reported, and one whose folder became a
+// link is refused and named.
+func undoCommandChanges(t *turnChanges, handled map[string]bool, wrote map[string]textfile.Ident, res *UndoResult) {
+	before, after := t.tree, t.treeAfter
 	changes, err := changesBetween(before, after)
 	if err != nil {
 		res.Failed = append(res.Failed, "the commands' changes: "+err.Error())
@@ -136,20 +140,31 @@ func undoCommandChanges(before, after worktreeSnapshot, handled map[string]bool,
 		if handled[c.path] {
 			continue
 		}
-		now, err := os.ReadFile(c.path)
-		switch {
-		case c.after == "" && err == nil, c.after != "" && err != nil:
+		at := place{anchor: t.treeAt, real: c.path}
+		slot, err := at.open(c.before != "")
+		if err != nil && c.before == "" && errors.Is(err, fs.ErrNotExist) {
+			continue // made by the turn, gone with its folder since
+		}
+		if err != nil {
+			res.Failed = append(res.Failed, fmt.Sprintf("%s: %v", c.path, err))
+			continue
+		}
+		now := snapshotOf(slot)
+		ok := now.exists == (c.after != "")
+		if ok && c.after != "" {
+			want, berr := blob(after.root, c.after)
+			ok = berr == nil && bytes.Equal(now.data, want) && now.mode < 1<<31 &&
+				(now.ident == t.treeIdents[c.path] || now.ident == wrote[c.path])
+		}
+		if !ok {
+			slot.Close()
 			res.Refused = append(res.Refused, c.path)
 			continue
-		case c.after != "":
-			want, berr := blob(after.root, c.after)
-			if berr != nil || !bytes.Equal(now, want) {
-				res.Refused = append(res.Refused, c.path)
-				continue
-			}
 		}
 		if c.before == "" {
-			if err := os.Remove(c.path); err != nil {
+			err := (fileSnapshot{}).restore(slot, c.path, wrote)
+			slot.Close()
+			if err != nil {
 				res.Failed = append(res.Failed, fmt.Sprintf("%s: %v", c.path, err))
 				continue
 			}
@@ -158,11 +173,9 @@ func undoCommandChanges(before, after worktreeSnapshot, handled map[string]bool,
 		}
 		data, err := blob(before.root, c.before)
 		if err == nil {
-			err = os.MkdirAll(filepath.Dir(c.path), 0o755)
+			err = (fileSnapshot{exists: true, data: data, mode: c.mode}).restore(slot, c.path, wrote)
 		}
-		if err == nil {
-			err = (fileSnapshot{exists: true, data: data, mode: c.mode}).restore(c.path)
-		}
+		slot.Close()
 		if err != nil {
 			res.Failed = append(res.Failed, fmt.Sprintf("%s: %v", c.path, err))
 			continue

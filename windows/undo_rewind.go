@@ -33,8 +33,9 @@ func (j *UndoJournal) RewindTo(n int) (UndoResult, error) {
 		return UndoResult{}, ErrNothingToRewind
 	}
 	var each []UndoResult
+	wrote := j.wroteLocked()
 	for i := len(j.turns) - 1; i >= k; i-- {
-		each = append(each, undoTurn(j.turns[i]))
+		each = append(each, undoTurn(j.turns[i], wrote))
 	}
 	j.turns = j.turns[:k]
 	return settled(each), nil

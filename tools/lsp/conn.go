@@ -37,6 +37,15 @@ type conn struct {
 	done   chan struct{} // closed when reading stops
 	err    error         // why reading stopped
 	notify func(method string, params json.RawMessage)
+	// settings answer workspace/configuration, by section (guarded by mu).
+	settings map[string]any
+}
+
+// setSettings gives the answers to the server's configuration requests.
+func (c *conn) setSettings(s map[string]any) {
+	c.mu.Lock()
+	c.settings = s
+	c.mu.Unlock()
 }
 
 type message struct {
@@ -145,10 +154,18 @@ func (c *conn) reply(id json.RawMessage, method string, params json.RawMessage) 
 	var result any
 	if method == "workspace/configuration" {
 		var p struct {
-			Items []json.RawMessage `json:"items"`
+			Items []struct {
+				Section string `json:"section"`
+			} `json:"items"`
 		}
 		_ = json.Unmarshal(params, &p)
-		result = make([]any, len(p.Items))
+		out := make([]any, len(p.Items))
+		c.mu.Lock()
+		for i, it := range p.Items {
+			out[i] = c.settings[it.Section]
+		}
+		c.mu.Unlock()
+		result = out
 	}
 	_ = c.write(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
 }

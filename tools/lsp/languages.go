@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -90,23 +89,4 @@ func (l Language) languageID(path string) string {
 		return id
 	}
 	return l.Name
-}
-
-// installed is the first of the language's command lines whose program
-// is found, with its path; nil when none is. A relative path with a slash
-// (./tools/server) names a file of the workspace workdir.
-func (l Language) installed(workdir string) []string {
-	for _, c := range l.Commands {
-		if len(c) == 0 {
-			continue
-		}
-		prog := c[0]
-		if strings.ContainsRune(prog, '/') && !filepath.IsAbs(prog) {
-			prog = filepath.Join(workdir, prog)
-		}
-		if p, err := exec.LookPath(prog); err == nil {
-			return append([]string{p}, c[1:]...)
-		}
-	}
-	return nil
 }

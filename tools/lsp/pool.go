@@ -27,6 +27,12 @@ type Options struct {
 	// Env is added to the servers' environment ("NAME=value"), over
 	// aci's own.
 	Env []string
+	// Trusted says the person trusts the folder: a server and its pieces
+	// may then come from the workspace (launch.go).
+	Trusted bool
+	// Notice tells the person one line about a server that does not start
+	// or stops (once per line; every session sharing the pool is told).
+	Notice func(string) `json:"-"`
 }
 
 // Pool holds a session's language servers, one per language, started
@@ -46,6 +52,16 @@ type Pool struct {
 	// (watch.go); watchOff: too many to keep.
 	stamps   map[string]stamp
 	watchOff bool
+	// plan counts the users in plan mode: while any is, servers see the
+	// workspace read-only (restarted on a change).
+	plan    int
+	notices []func(string)
+	told    map[string]bool
+	// watcher keeps the changed files by notification (notify.go).
+	watcher     *watcher
+	noNotifyWhy string // why changes are found by scans ("": notification)
+	// held are the windows showing each file before its server started.
+	held map[string]int
 }
 
 // shared are the pools of the process's sessions, by workspace and
@@ -62,7 +78,8 @@ func Shared(opt Options) *Pool {
 	if Off() {
 		return nil
 	}
-	key := fmt.Sprintf("%s\x00%q", sandbox.WorkspaceRoot(opt.Workdir), opt)
+	key := fmt.Sprintf("%s\x00%q\x00%q\x00%s\x00%s\x00%q\x00%t", sandbox.WorkspaceRoot(opt.Workdir), opt.Workdir,
+		opt.Servers, opt.Wait, opt.StartTimeout, opt.Env, opt.Trusted)
 	shared.Lock()
 	defer shared.Unlock()
 	p := shared.pools[key]
@@ -70,6 +87,10 @@ func Shared(opt Options) *Pool {
 		p = NewPool(opt)
 		p.key = key
 		shared.pools[key] = p
+	} else if opt.Notice != nil {
+		p.mu.Lock()
+		p.notices = append(p.notices, opt.Notice)
+		p.mu.Unlock()
 	}
 	p.refs++
 	return p
@@ -95,7 +116,63 @@ func NewPool(opt Options) *Pool {
 	if opt.StartTimeout <= 0 {
 		opt.StartTimeout = 15 * time.Second
 	}
-	return &Pool{opt: opt, langs: languages(opt.Servers), root: sandbox.WorkspaceRoot(opt.Workdir), servers: map[string]*server{}}
+	p := &Pool{opt: opt, langs: languages(opt.Servers), root: sandbox.WorkspaceRoot(opt.Workdir), servers: map[string]*server{},
+		told: map[string]bool{}, held: map[string]int{}}
+	if opt.Notice != nil {
+		p.notices = []func(string){opt.Notice}
+	}
+	return p
+}
+
+// tell gives the person a line about the servers, once.
+func (p *Pool) tell(line string) {
+	p.mu.Lock()
+	if p.told[line] {
+		p.mu.Unlock()
+		return
+	}
+	p.told[line] = true
+	fns := append([]func(string){}, p.notices...)
+	p.mu.Unlock()
+	for _, f := range fns {
+		f(line)
+	}
+}
+
+// Plan tells the pool one of its users entered (true) or left (false)
+// plan mode: while any user is in it, the servers see the workspace
+// read-only, and they are restarted when that changes.
+func (p *Pool) Plan(on bool) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	was := p.plan > 0
+	if on {
+		p.plan++
+	} else if p.plan > 0 {
+		p.plan--
+	}
+	now := p.plan > 0
+	var restart []*server
+	if was != now {
+		for _, s := range p.servers {
+			if s != nil {
+				restart = append(restart, s)
+			}
+		}
+	}
+	p.mu.Unlock()
+	for _, s := range restart {
+		s.restart()
+	}
+}
+
+// readOnly says whether servers start with the workspace read-only.
+func (p *Pool) readOnly() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.plan > 0
 }
 
 // server is path's language's server, started when first asked for;
@@ -110,18 +187,74 @@ func (p *Pool) server(path string) *server {
 		return nil
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.closed {
+		p.mu.Unlock()
 		return nil
 	}
 	s, seen := p.servers[lang.Name]
-	if !seen {
-		if argv := lang.installed(p.opt.Workdir); argv != nil {
-			s = newServer(lang, argv, p.root, &p.opt)
-		}
-		p.servers[lang.Name] = s
+	p.mu.Unlock()
+	if seen {
+		return s
+	}
+	l, why, ok := p.launchFor(lang)
+	p.mu.Lock()
+	if s, seen = p.servers[lang.Name]; seen || p.closed {
+		p.mu.Unlock()
+		return s
+	}
+	switch {
+	case ok:
+		s = newServer(lang, l, p)
+	case why != "":
+		s = offServer(lang, l, why)
+	}
+	p.servers[lang.Name] = s
+	p.adoptHeldLocked(lang, s)
+	p.mu.Unlock()
+	if s != nil && s.off {
+		p.tell(s.note)
 	}
 	return s
+}
+
+// Pending is the command line of path's server when it would start now
+// (not started yet, and installed where the pool may take it from).
+func (p *Pool) Pending(path string) ([]string, bool) {
+	if p == nil || !p.inWorkspace(path) {
+		return nil, false
+	}
+	lang, ok := languageOf(p.langs, path)
+	if !ok {
+		return nil, false
+	}
+	p.mu.Lock()
+	_, seen := p.servers[lang.Name]
+	closed := p.closed
+	p.mu.Unlock()
+	if seen || closed {
+		return nil, false
+	}
+	l, _, ok := p.launchFor(lang)
+	return l.argv, ok
+}
+
+// Decline leaves path's language without a server for the pool's life:
+// the person said no to starting it (why, for the rendering).
+func (p *Pool) Decline(path, why string) {
+	if p == nil {
+		return
+	}
+	lang, ok := languageOf(p.langs, path)
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, seen := p.servers[lang.Name]; !seen {
+		s := offServer(lang, launch{}, "not started: "+why)
+		p.servers[lang.Name] = s
+		p.adoptHeldLocked(lang, s)
+	}
 }
 
 // Sync gives path's server the file's text and waits, at most the pool's
@@ -137,10 +270,25 @@ func (p *Pool) Sync(ctx context.Context, path, text string) {
 	s.sync(ctx, path, text)
 }
 
-// Hold tells path's server (starting it) that one more window shows the
-// file: it stays open in the server until each has let go (Forget).
+// Hold tells path's server that one more window shows the file: it stays
+// open in the server until each has let go (Forget). A server not started
+// yet hears of it when it starts (a window's first sync starts it, after
+// the person is asked in ask mode).
 func (p *Pool) Hold(path string) {
-	if s := p.server(path); s != nil {
+	if p == nil || !p.inWorkspace(path) {
+		return
+	}
+	lang, ok := languageOf(p.langs, path)
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	s, seen := p.servers[lang.Name]
+	if !seen {
+		p.held[path]++
+	}
+	p.mu.Unlock()
+	if s != nil {
 		s.hold(path)
 	}
 }
@@ -155,10 +303,31 @@ func (p *Pool) Forget(path string) {
 		return
 	}
 	p.mu.Lock()
-	s := p.servers[lang.Name]
+	s, seen := p.servers[lang.Name]
+	if !seen && p.held[path] > 0 {
+		if p.held[path]--; p.held[path] == 0 {
+			delete(p.held, path)
+		}
+	}
 	p.mu.Unlock()
 	if s != nil {
 		s.forget(path)
+	}
+}
+
+// adoptHeldLocked gives a new server the holds of its language's files
+// made before it started (p.mu held).
+func (p *Pool) adoptHeldLocked(lang Language, s *server) {
+	for path, n := range p.held {
+		if l, ok := languageOf(p.langs, path); !ok || l.Name != lang.Name {
+			continue
+		}
+		delete(p.held, path)
+		if s != nil {
+			s.mu.Lock()
+			s.holds[fileURI(path)] += n
+			s.mu.Unlock()
+		}
 	}
 }
 
@@ -211,7 +380,12 @@ func (p *Pool) Close() {
 	p.closed = true
 	servers := p.servers
 	p.servers = map[string]*server{}
+	w := p.watcher
+	p.watcher = nil
 	p.mu.Unlock()
+	if w != nil {
+		w.close()
+	}
 	var wg sync.WaitGroup
 	for _, s := range servers {
 		if s != nil {

@@ -45,10 +45,15 @@ type process struct {
 // server is one language's server for one workspace, restarted once
 // after a crash.
 type server struct {
-	lang  Language
-	argv  []string
-	root  string
-	opt   *Options
+	lang Language
+	argv []string
+	l    launch
+	pool *Pool
+	root string
+	opt  *Options
+	// gen counts the starts: a start overtaken by a restart (a change of
+	// mode) ends itself.
+	gen   int
 	mu    sync.Mutex
 	docs  map[string]*doc // by URI
 	holds map[string]int  // by URI: the windows showing the document
@@ -59,6 +64,7 @@ type server struct {
 	// note is the one line the server's trouble costs ("" when none).
 	note     string
 	off      bool // given up on for the session
+	planOff  bool // off only because plan mode cannot hold here: leaving it starts the server
 	restarts int
 	closing  bool
 	// late counts the changes in a row whose diagnostics came after the
@@ -71,9 +77,10 @@ type server struct {
 	changed chan struct{}
 }
 
-func newServer(lang Language, argv []string, root string, opt *Options) *server {
-	s := &server{lang: lang, argv: argv, root: root, opt: opt, docs: map[string]*doc{}, holds: map[string]int{}, changed: make(chan struct{})}
-	go s.run()
+func newServer(lang Language, l launch, p *Pool) *server {
+	s := &server{lang: lang, argv: l.argv, l: l, pool: p, root: p.root, opt: &p.opt, docs: map[string]*doc{}, holds: map[string]int{},
+		changed: make(chan struct{})}
+	go s.run(0)
 	return s
 }
 
@@ -86,14 +93,14 @@ func (s *server) wakeLocked() {
 func (s *server) name() string { return filepath.Base(s.argv[0]) }
 
 // run starts the server and initializes it, within the start bound.
-func (s *server) run() {
+func (s *server) run(gen int) {
 	p, err := s.start()
 	if err != nil {
 		s.giveUp(fmt.Sprintf("%s could not start: %v", s.name(), err))
 		return
 	}
 	s.mu.Lock()
-	if s.closing {
+	if s.staleLocked(gen) {
 		s.mu.Unlock()
 		p.stop()
 		return
@@ -107,12 +114,12 @@ func (s *server) run() {
 		err = p.conn.send("initialized", struct{}{})
 	}
 	s.mu.Lock()
-	s.starting = nil
-	if s.closing {
+	if s.staleLocked(gen) {
 		s.mu.Unlock()
 		p.stop()
 		return
 	}
+	s.starting = nil
 	if err != nil {
 		s.mu.Unlock()
 		why := fmt.Sprintf("did not answer initialize within %s", s.opt.StartTimeout)
@@ -137,13 +144,18 @@ func (s *server) run() {
 	go s.watch(p)
 }
 
-// giveUp turns the server off for the session with one line.
+// giveUp turns the server off for the session with one line, which the
+// person is told too.
 func (s *server) giveUp(note string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.off, s.ready, s.proc = true, false, nil
 	s.note = note + "; no diagnostics for " + s.lang.Name + " files this session"
+	line := s.note
 	s.wakeLocked()
+	s.mu.Unlock()
+	if s.pool != nil {
+		s.pool.tell(line)
+	}
 }
 
 // watch restarts a server that ends on its own, once.
@@ -166,13 +178,14 @@ func (s *server) watch(p *process) {
 	for _, d := range s.docs {
 		d.sent = 0
 	}
+	gen := s.gen
 	s.wakeLocked()
 	s.mu.Unlock()
-	s.run()
+	s.run(gen)
 }
 
 func (s *server) initParams() map[string]any {
-	return map[string]any{
+	params := map[string]any{
 		// No process id: in the sandbox's pid namespace aci's is not
 		// there, and servers that watch it (pyright) would exit.
 		"processId":  nil,
@@ -190,17 +203,31 @@ func (s *server) initParams() map[string]any {
 				"didChangeWatchedFiles": map[string]any{"dynamicRegistration": false}},
 		},
 	}
+	if s.l.init != nil {
+		params["initializationOptions"] = s.l.init
+	}
+	return params
 }
 
 // start runs the server's process contained like a command.
 func (s *server) start() (*process, error) {
-	argv, release, err := sandbox.For(s.opt.Workdir).Command(s.argv, s.root)
+	// Read-only while a user is in plan mode; the program's own folders
+	// below /tmp shown to it (its /tmp is the session's).
+	g := sandbox.Grant{ReadOnlyWorkspace: s.pool.readOnly(), Machine: s.l.machine}
+	sb := sandbox.For(s.opt.Workdir)
+	if g.ReadOnlyWorkspace && !sb.ReadOnlyHolds() {
+		s.mu.Lock()
+		s.planOff = true
+		s.mu.Unlock()
+		return nil, errors.New("in plan mode it must see the workspace read-only, and commands are not contained so here")
+	}
+	argv, release, err := sb.CommandGranted(s.argv, s.root, nil, g)
 	if err != nil {
 		return nil, fmt.Errorf("contain: %w", err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = s.root
-	cmd.Env = append(serverEnv(), s.opt.Env...)
+	cmd.Env = append(append(serverEnv(), s.l.env...), s.opt.Env...)
 	cmd.SysProcAttr = procAttr()
 	p := &process{cmd: cmd, release: release, exited: make(chan struct{}), stderr: &tail{}}
 	cmd.Stderr = p.stderr
@@ -220,6 +247,7 @@ func (s *server) start() (*process, error) {
 	}
 	p.stdin = stdin
 	p.conn = newConn(stdout, stdin, s.notified)
+	p.conn.setSettings(s.l.settings)
 	go func() {
 		_ = cmd.Wait()
 		p.conn.close()

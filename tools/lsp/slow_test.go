@@ -38,7 +38,7 @@ func TestPoolSlowServer(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "slow.sh"), []byte(slowServer), 0o755)
 	wait := 300 * time.Millisecond
-	p := NewPool(Options{Workdir: dir, Wait: wait, StartTimeout: 10 * time.Second,
+	p := NewPool(Options{Workdir: dir, Wait: wait, StartTimeout: 10 * time.Second, Trusted: true,
 		Servers: map[string]settings.LSPServer{"x": {Command: []string{"./slow.sh"}, Extensions: []string{".x"}}}})
 	defer p.Close()
 	path := filepath.Join(dir, "a.x")

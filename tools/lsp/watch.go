@@ -70,17 +70,89 @@ func (p *Pool) Refresh(ctx context.Context) {
 			exts[strings.ToLower(e)] = true
 		}
 	}
-	off, before := p.watchOff, p.stamps
 	p.mu.Unlock()
-	if off || len(servers) == 0 {
+	if len(servers) == 0 {
 		return
 	}
+	changed := p.changes(exts)
+	if len(changed) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.opt.Wait)
+	defer cancel()
+	done := make(chan struct{}, len(servers))
+	for _, s := range servers {
+		go func() {
+			s.filesChanged(ctx, changed)
+			done <- struct{}{}
+		}()
+	}
+	for range servers {
+		<-done
+	}
+}
+
+// changes are the workspace files of the extensions exts that changed
+// since the last call (LSP FileChangeType by path): told by the kernel
+// where it can (notify_linux.go: a cost by the changes, not by the
+// workspace), else found by a scan compared with the last one. The first
+// call is the baseline.
+func (p *Pool) changes(exts map[string]bool) map[string]int {
+	p.mu.Lock()
+	w, off := p.watcher, p.watchOff
+	p.mu.Unlock()
+	if off {
+		return nil
+	}
+	if w == nil && !p.noNotify() {
+		nw, err := newWatcher(p.root)
+		p.mu.Lock()
+		if err == nil && p.watcher == nil && !p.closed {
+			p.watcher = nw
+			p.mu.Unlock()
+			return nil // the baseline: nothing changed yet
+		}
+		p.noNotifyWhy = "no notification"
+		if err != nil {
+			p.noNotifyWhy = err.Error()
+		}
+		p.mu.Unlock()
+		if nw != nil {
+			nw.close()
+		}
+	}
+	if w != nil {
+		if ch, ok := w.take(exts); ok {
+			return ch
+		}
+		// The kernel's queue overflowed: scans from now on.
+		p.mu.Lock()
+		p.watcher, p.noNotifyWhy = nil, "the change queue overflowed"
+		p.mu.Unlock()
+		w.close()
+	}
+	return p.scanChanges(exts)
+}
+
+// noNotify says notification was given up on for this pool.
+func (p *Pool) noNotify() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.noNotifyWhy != ""
+}
+
+// scanChanges finds the changes by a scan of the workspace compared with
+// the last scan (nil the first time, and past maxWatched files).
+func (p *Pool) scanChanges(exts map[string]bool) map[string]int {
+	p.mu.Lock()
+	before := p.stamps
+	p.mu.Unlock()
 	now, ok := p.scan(exts)
 	p.mu.Lock()
 	p.stamps, p.watchOff = now, !ok
 	p.mu.Unlock()
 	if before == nil || !ok {
-		return // the first scan is the baseline
+		return nil // the first scan is the baseline
 	}
 	changed := map[string]int{} // path → LSP FileChangeType
 	for path, st := range now {
@@ -97,21 +169,7 @@ func (p *Pool) Refresh(ctx context.Context) {
 			}
 		}
 	}
-	if len(changed) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, p.opt.Wait)
-	defer cancel()
-	done := make(chan struct{}, len(servers))
-	for _, s := range servers {
-		go func() {
-			s.filesChanged(ctx, changed)
-			done <- struct{}{}
-		}()
-	}
-	for range servers {
-		<-done
-	}
+	return changed
 }
 
 // filesChanged sends a server the changes to files of its language not

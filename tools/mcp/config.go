@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/wsenv"
 )
 
 // Server kinds.
@@ -39,6 +40,9 @@ type ServerConfig struct {
 	// is the workspace's .mcp.json, which a cloned repository controls.
 	Source        string
 	FromWorkspace bool
+	// Declared is the entry as its file wrote it, ${VAR} unexpanded, one
+	// line: what a trust question shows and its record covers.
+	Declared string
 }
 
 // Describe is a short line saying what the server is.
@@ -126,13 +130,15 @@ func LoadConfig(workdir string) Config {
 		cfg.merge(p, false)
 	}
 	if p := WorkspaceConfigPath(workdir); p != "" {
-		cfg.merge(p, true)
+		allow, probs := wsenv.Load()
+		cfg.Problems = append(cfg.Problems, probs...)
+		cfg.merge(p, true, allow.Lookup)
 	}
 	return cfg
 }
 
-func (c *Config) merge(path string, workspace bool) {
-	servers, problems, err := ParseFile(path)
+func (c *Config) merge(path string, workspace bool, lookup ...func(string) (string, bool)) {
+	servers, problems, err := parseFileWith(path, lookup...)
 	c.Problems = append(c.Problems, problems...)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -159,11 +165,21 @@ type rawServer struct {
 // ParseFile reads one configuration file: its usable servers, and a line
 // for each entry that is not.
 func ParseFile(path string) ([]ServerConfig, []string, error) {
+	return parseFileWith(path)
+}
+
+// parseFileWith is ParseFile filling ${VAR} with lookup (the whole
+// environment when none is given).
+func parseFileWith(path string, lookup ...func(string) (string, bool)) ([]ServerConfig, []string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	servers, problems, err := Parse(data, path)
+	look := os.LookupEnv
+	if len(lookup) > 0 && lookup[0] != nil {
+		look = lookup[0]
+	}
+	servers, problems, err := parse(data, path, look)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -172,6 +188,13 @@ func ParseFile(path string) ([]ServerConfig, []string, error) {
 
 // Parse reads configuration text; source names it in messages.
 func Parse(data []byte, source string) ([]ServerConfig, []string, error) {
+	return parse(data, source, os.LookupEnv)
+}
+
+// parse is Parse filling ${VAR} with lookup; a reference lookup does not
+// fill is named in the problems (the entry still works, with the
+// reference's default or nothing in its place).
+func parse(data []byte, source string, lookup func(string) (string, bool)) ([]ServerConfig, []string, error) {
 	var file struct {
 		Servers map[string]json.RawMessage `json:"mcpServers"`
 	}
@@ -181,10 +204,14 @@ func Parse(data []byte, source string) ([]ServerConfig, []string, error) {
 	var out []ServerConfig
 	var problems []string
 	for name, raw := range file.Servers {
-		s, err := parseServer(name, raw)
+		ex := &expander{lookup: lookup}
+		s, err := parseServer(name, raw, ex)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: server %q: %v", source, name, err))
 			continue
+		}
+		if len(ex.refused) > 0 {
+			problems = append(problems, fmt.Sprintf("%s: server %q: %s", source, name, wsenv.Why(ex.refusedNames())))
 		}
 		s.Source = source
 		out = append(out, s)
@@ -194,7 +221,8 @@ func Parse(data []byte, source string) ([]ServerConfig, []string, error) {
 	return out, problems, nil
 }
 
-func parseServer(name string, raw json.RawMessage) (ServerConfig, error) {
+func parseServer(name string, raw json.RawMessage, ex *expander) (ServerConfig, error) {
+	expand := ex.expand
 	if name == "" || strings.ContainsAny(name, " \t\n/\\") {
 		return ServerConfig{}, errors.New("a name must be one word without slashes")
 	}
@@ -234,13 +262,61 @@ func parseServer(name string, raw json.RawMessage) (ServerConfig, error) {
 	default:
 		return ServerConfig{}, fmt.Errorf("type %q is not supported (use \"stdio\" or \"http\")", r.Type)
 	}
+	s.Declared = declared(s.Type, r)
 	return s, nil
 }
 
-// expand replaces ${VAR} and ${VAR:-default} with the environment, as other
-// agents' configurations do, so tokens need not be written into the file.
-// A bare $ is kept: arguments may hold one.
-func expand(s string) string {
+// declared is one line saying all of a raw entry: what would run or be
+// reached, with what, ${VAR} as written.
+func declared(kind string, r rawServer) string {
+	var b strings.Builder
+	if kind == HTTP {
+		fmt.Fprintf(&b, "http %s", r.URL)
+		for _, k := range sortedKeys(r.Headers) {
+			fmt.Fprintf(&b, ", header %s: %s", k, r.Headers[k])
+		}
+	} else {
+		b.WriteString(strings.TrimSpace(r.Command + " " + strings.Join(r.Args, " ")))
+		for _, k := range sortedKeys(r.Env) {
+			fmt.Fprintf(&b, ", env %s=%s", k, r.Env[k])
+		}
+	}
+	if r.Trust {
+		b.WriteString(`, "trust": true (its tools run without asking)`)
+	}
+	return b.String()
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// expander fills ${VAR} from lookup and keeps the names it would not.
+type expander struct {
+	lookup  func(string) (string, bool)
+	refused map[string]bool
+}
+
+func (e *expander) refusedNames() []string {
+	out := make([]string, 0, len(e.refused))
+	for n := range e.refused {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// expand replaces ${VAR} and ${VAR:-default} with the environment (as
+// far as lookup gives it), as other agents' configurations do, so tokens
+// need not be written into the file. A bare $ is kept: arguments may hold
+// one. A name that is set but lookup refuses is kept in refused, to be
+// said.
+func (e *expander) expand(s string) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "${")
@@ -256,7 +332,14 @@ func expand(s string) string {
 		b.WriteString(s[:i])
 		ref := s[i+2 : i+j]
 		name, def, hasDef := strings.Cut(ref, ":-")
-		if v, ok := os.LookupEnv(name); ok && (v != "" || !hasDef) {
+		v, ok := e.lookup(name)
+		if _, set := os.LookupEnv(name); set && !ok {
+			if e.refused == nil {
+				e.refused = map[string]bool{}
+			}
+			e.refused[name] = true
+		}
+		if ok && (v != "" || !hasDef) {
 			b.WriteString(v)
 		} else {
 			b.WriteString(def)

@@ -53,6 +53,9 @@ func TestParse(t *testing.T) {
 			if tt.wantProblem == "" && len(problems) > 0 {
 				t.Errorf("unexpected problems %q", problems)
 			}
+			for i := range got {
+				got[i].Declared = "" // TestDeclared
+			}
 			if len(got) != len(tt.want) || (len(got) > 0 && !reflect.DeepEqual(got, tt.want)) {
 				t.Errorf("got %+v\nwant %+v", got, tt.want)
 			}
@@ -126,5 +129,57 @@ func TestServerEnv(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("env %q, want %q", got, want)
+	}
+}
+
+// A server's Declared line is its whole entry as written: what a trust
+// question shows and its record covers.
+func TestDeclared(t *testing.T) {
+	t.Setenv("MCPTEST_TOKEN", "s3cret")
+	got, _, err := Parse([]byte(`{"mcpServers":{"h":{"type":"http","url":"https://x.test/mcp","headers":{"X-B":"2","Authorization":"Bearer ${MCPTEST_TOKEN}"}},`+
+		`"s":{"command":"node","args":["srv.js"],"env":{"B":"1","A":"${MCPTEST_TOKEN}"},"trust":true}}}`), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"http https://x.test/mcp, header Authorization: Bearer ${MCPTEST_TOKEN}, header X-B: 2",
+		`node srv.js, env A=${MCPTEST_TOKEN}, env B=1, "trust": true (its tools run without asking)`}
+	for i, s := range got {
+		if s.Declared != want[i] {
+			t.Errorf("%s: Declared = %q, want %q", s.Name, s.Declared, want[i])
+		}
+	}
+}
+
+// A workspace's .mcp.json gets only allow-listed variables filled in:
+// never the person's key, unless their settings list it.
+func TestWorkspaceExpansionAllowList(t *testing.T) {
+	cfgHome := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfgHome)
+	t.Setenv("OPENAI_API_KEY", "sk-person-secret")
+	t.Setenv("MCPTEST_TOKEN", "tok-listed")
+	ws := t.TempDir()
+	os.Mkdir(filepath.Join(ws, ".git"), 0o755)
+	write(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers":{"h":{"type":"http","url":"https://x.test/mcp?h=${HOME}",`+
+		`"headers":{"Authorization":"aci ${OPENAI_API_KEY}","X-T":"${MCPTEST_TOKEN}"}}}}`)
+	cfg := LoadConfig(ws)
+	h := cfg.Servers["h"]
+	if h.Headers["Authorization"] != "aci " || h.Headers["X-T"] != "" {
+		t.Errorf("headers %q: the person's variables were filled in", h.Headers)
+	}
+	if !strings.Contains(h.URL, os.Getenv("HOME")) {
+		t.Errorf("url %q: HOME is plain and should be filled", h.URL)
+	}
+	if p := strings.Join(cfg.Problems, "\n"); !strings.Contains(p, "${MCPTEST_TOKEN}, ${OPENAI_API_KEY} not filled in") || !strings.Contains(p, "workspace_env") {
+		t.Errorf("problems %q: should name what was not filled in and how to list it", cfg.Problems)
+	}
+	write(t, filepath.Join(cfgHome, "aci", "settings.json"), `{"workspace_env": ["MCPTEST_TOKEN"]}`)
+	h = LoadConfig(ws).Servers["h"]
+	if h.Headers["X-T"] != "tok-listed" || h.Headers["Authorization"] != "aci " {
+		t.Errorf("headers %q: a listed variable is filled, the key still not", h.Headers)
+	}
+	// The person's own file is theirs: filled from the whole environment.
+	write(t, filepath.Join(cfgHome, "aci", "mcp.json"), `{"mcpServers":{"mine":{"type":"http","url":"https://y.test","headers":{"A":"${OPENAI_API_KEY}"}}}}`)
+	if got := LoadConfig(ws).Servers["mine"].Headers["A"]; got != "sk-person-secret" {
+		t.Errorf("the person's own server header = %q", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/wsenv"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -38,6 +39,10 @@ type Options struct {
 	// Dial, when set, makes the transport for a server instead of the
 	// configuration (in-process servers in tests).
 	Dial func(ServerConfig) (sdk.Transport, error)
+	// Verify, when set, is asked before a server starts: an error keeps
+	// it from starting, and says why (a workspace file it runs changed
+	// since the folder was trusted).
+	Verify func(ServerConfig) error
 }
 
 // LogDir is $XDG_STATE_HOME/aci/mcp, or ~/.local/state/aci/mcp.
@@ -193,7 +198,14 @@ func (p *Pool) transport(sc ServerConfig, log *os.File) (sdk.Transport, *exec.Cm
 	}
 	cmd := exec.Command(path, sc.Args...)
 	cmd.Dir = p.opts.Workdir
-	cmd.Env = serverEnv(os.Environ(), sc.Env)
+	env := os.Environ()
+	if sc.FromWorkspace {
+		// A server the workspace declares gets the variables of the
+		// allow-list only (PROTOCOL.md §2 "Endpoints and keys").
+		allow, _ := wsenv.Load()
+		env = allow.Environ(env)
+	}
+	cmd.Env = serverEnv(env, sc.Env)
 	cmd.Stderr = log
 	cmd.SysProcAttr = serverProcAttr()
 	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, cmd, nil

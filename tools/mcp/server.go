@@ -132,6 +132,11 @@ func (s *Server) ensure(ctx context.Context) error {
 }
 
 func (s *Server) startLocked(ctx context.Context) error {
+	if v := s.pool.opts.Verify; v != nil {
+		if err := v(s.cfg); err != nil {
+			return fmt.Errorf("MCP server %s not started: %w", s.cfg.Name, err)
+		}
+	}
 	if err := os.MkdirAll(s.pool.opts.LogDir, 0o700); err != nil {
 		return fmt.Errorf("MCP server %s: log folder: %w", s.cfg.Name, err)
 	}

@@ -54,6 +54,9 @@ type ProjectFile struct {
 	// Trusted is the hash of the project's hooks and MCP servers the
 	// person trusted (trust.go); "" when not trusted.
 	Trusted string `json:"trusted,omitempty"`
+	// TrustedLines are the lines the person was shown when trusting, so
+	// that a question asked again can say what changed.
+	TrustedLines []string `json:"trusted_lines,omitempty"`
 }
 
 // ProjectPath is where the project file of workspace lives:

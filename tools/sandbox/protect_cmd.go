@@ -91,6 +91,7 @@ func (s *Sandbox) wantLook() {
 // first moving away those that a running command or task made since the
 // last look.
 func (s *Sandbox) protectedPresent(list []string) []string {
+	list = s.withTrusted(list)
 	x := s.indexed()
 	if x == nil || s.tmpDir == "" {
 		return list

@@ -64,6 +64,7 @@ type Sandbox struct {
 	prot     protectState            // protected names at any depth (protect_cmd.go)
 	seal     sealState               // exec-relevant files kept as they were (seal.go)
 	outer    *Sandbox                // set for an uncontained command's: see Uncontained
+	trusted  trustedFiles            // files a trusted folder's hooks run: read-only too (protect_trusted.go)
 
 	oneShot    bool       // every command gets a bwrap of its own (Options.OneShot)
 	sessMu     sync.Mutex // guards the session fields
@@ -167,7 +168,8 @@ func (s *Sandbox) WrapGranted(argv []string, dir string, l *Link, g Grant, extra
 	}
 	if s.kind == Bwrap || s.kind == Landlock {
 		if p.PrivateTmp = s.privateTmp(); p.PrivateTmp != "" && s.kind == Landlock {
-			p.Writable = appendUnique(p.Writable, filepath.Join(p.PrivateTmp, "tmp"))
+			// Landlock cannot put them at /tmp: TMPDIR names them (Env).
+			p.Writable = appendUnique(appendUnique(p.Writable, filepath.Join(p.PrivateTmp, "tmp")), filepath.Join(p.PrivateTmp, "var-tmp"))
 		}
 	}
 	p = g.apply(s.kind, p)

@@ -36,3 +36,24 @@ func openDirBeneath(rootFD int, root, rel string, create bool) (int, error) {
 	}
 	return -1, err
 }
+
+// openNoLinks opens the folder rel below rootFD (at root) following no
+// link at all (openat2, RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS): a link
+// on the way is a *LinkedError, found by the strict walk that names it.
+// Missing folders (with create) and a kernel without openat2 take the
+// walk too.
+func openNoLinks(rootFD int, root, rel string, create bool) (int, error) {
+	if noOpenat2 {
+		return strictWalk(rootFD, root, rel, create)
+	}
+	how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	fd, err := unix.Openat2(rootFD, rel, &how)
+	switch {
+	case err == nil:
+		return fd, nil
+	case errors.Is(err, unix.ENOENT) && !create:
+		return -1, err
+	}
+	return strictWalk(rootFD, root, rel, create)
+}

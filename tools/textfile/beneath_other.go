@@ -7,3 +7,9 @@ package textfile
 func openDirBeneath(rootFD int, root, rel string, create bool) (int, error) {
 	return walkDirBeneath(rootFD, root, rel, create)
 }
+
+// openNoLinks opens the folder rel below rootFD following no link (the
+// strict walk): there is no openat2 here.
+func openNoLinks(rootFD int, root, rel string, create bool) (int, error) {
+	return strictWalk(rootFD, root, rel, create)
+}

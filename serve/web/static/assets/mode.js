@@ -78,9 +78,14 @@ export async function askTrust(dialog, el, onError) {
   if (info.trusted || !info.lines || info.lines.length === 0) return;
   const ok = el('button', { type: 'button', class: 'primary', value: 'trust' }, 'Trust this folder');
   const no = el('button', { type: 'button', value: 'no' }, 'Not now');
+  const changed = info.changes && info.changes.length
+    ? [el('p', {}, 'Asked again: this folder changed since you trusted it:'),
+      el('ul', { class: 'mono' }, ...info.changes.map((l) => el('li', {}, l)))]
+    : [];
   dialog.replaceChildren(
     el('h2', {}, 'Trust this folder?'),
-    el('p', {}, "This folder's project settings would run code on your machine:"),
+    ...changed,
+    el('p', {}, "This folder's project settings would run code on your machine or send your key:"),
     el('ul', { class: 'mono' }, ...info.lines.map((l) => el('li', {}, l))),
     el('p', {}, 'Trusted, they run in the sessions started from now on, until they change. Not trusted, they are skipped.'),
     el('div', { class: 'dialog-row' }, no, ok));
