@@ -66,7 +66,13 @@ func readExport(st agent.Session, redact func(string) string) exportDoc {
 	doc := exportDoc{id: st.ID, model: st.Model, parent: st.Parent}
 	calls := map[string]int{}    // call id → item index in the last turn
 	asked := map[string]string{} // approval request id → what was asked
-	for _, e := range st.Events {
+	// StoredEvents gives each turn its question back (and reads an older
+	// transcript's records).
+	for _, n := range StoredEvents(st) {
+		e, ok := n.Event.(Recorded)
+		if !ok {
+			continue
+		}
 		var d struct {
 			Turn      int             `json:"turn"`
 			Question  string          `json:"question"`
@@ -92,7 +98,7 @@ func readExport(st agent.Session, redact func(string) string) exportDoc {
 		if json.Unmarshal(e.Data, &d) != nil {
 			continue
 		}
-		if e.Type == "turn" {
+		if e.Kind == "turn" {
 			doc.turns = append(doc.turns[:min(max(d.Turn-1, 0), len(doc.turns))], exportTurn{n: d.Turn, question: redact(d.Question)})
 			calls = map[string]int{}
 			continue
@@ -101,7 +107,7 @@ func readExport(st agent.Session, redact func(string) string) exportDoc {
 			continue
 		}
 		t := &doc.turns[len(doc.turns)-1]
-		switch e.Type {
+		switch e.Kind {
 		case "text":
 			if n := len(t.items); n > 0 && t.items[n-1].kind == "text" {
 				t.items[n-1].text += d.Text // streamed words join; redacted whole below
