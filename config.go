@@ -343,6 +343,12 @@ func applySafety(c config, stderr io.Writer) {
 	if err := sandbox.Configure(c.Sandbox, func(notice string) { fmt.Fprintln(stderr, "aci:", notice) }); err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 	}
+	addSecrets(c)
+}
+
+// addSecrets fills c's secret sets: the key, the machine's credential
+// variables, the .env files' values. applySafety and aci export use it.
+func addSecrets(c config) {
 	c.Secrets.Add(c.APIKey)
 	for _, kv := range os.Environ() {
 		if k, v, ok := strings.Cut(kv, "="); ok && sandbox.IsCredentialVar(k) {

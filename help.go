@@ -56,6 +56,7 @@ Flags:
   --resume [ID]        continue the most recent session of this directory
                        (or the session ID)
   --sessions           list this directory's sessions, newest first
+                       (aci export ID --format md|html: one as a document)
   --output-format F    pipe mode's stdout: text (the answer), json (one result
                        object) or stream-json (one event a line)
   --sandbox MODE       workspace (commands contained), container (the container

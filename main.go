@@ -45,6 +45,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		switch args[0] {
 		case "ps", "attach", "logs", "worktree": // background sessions, worktrees (bg.go)
 			return runBgCommand(args[0], args[1:], stdin, stdout, stderr)
+		case "export": // a session as a document (export_cmd.go)
+			return runExport(args[1:], stdout, stderr)
 		}
 	}
 	cfg, err := loadConfigAsking(args, stdin, stderr)

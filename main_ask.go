@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/aci-dev/aci/tools/settings"
 	"io"
 	"os"
 	"os/signal"
@@ -93,7 +94,9 @@ func runREPL(cfg config, workdir, limitsNote string, stdin *os.File, stdout, std
 	opts.Say = func(s string) { notes = append(notes, s) }
 	served := &replServer{cfg: cfg, factory: factory, workdir: workdir}
 	defer served.stop()
+	person, _ := settings.LoadUser() // a problem reading it was told at start (applyLimits)
 	repl, err := ui.NewREPL(ui.REPLConfig{
+		DiffTool: person.DiffTool, StatusLine: person.StatusLine,
 		Workdir: workdir, CompressTokens: cfg.CompressTokens,
 		Yes: cfg.Yes, Describe: describe, Model: cfg.Model, Version: version,
 		BaseURL: cfg.BaseURL, Found: cfg.FoundServer, Limits: limitsNote, Sandbox: func() string { return sandboxStatus(workdir, cfg.Sandbox) },

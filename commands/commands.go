@@ -34,7 +34,7 @@ const maxFileBytes = 64 << 10
 var Reserved = []string{
 	"help", "reset", "new", "clear", "undo", "rewind", "windows", "show", "compact",
 	"model", "effort", "fork", "serve", "usage", "status", "mode", "permissions",
-	"exit", "quit", "init", "review",
+	"exit", "quit", "init", "review", "diff",
 }
 
 // Command is one slash command.

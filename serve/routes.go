@@ -29,6 +29,8 @@ func (s *Server) routes() []route {
 		{"GET", "/api/sessions", s.list},
 		{"POST", "/api/sessions", s.create},
 		{"GET", "/api/sessions/{id}", s.get},
+		{"GET", "/api/sessions/{id}/diff", s.diff},
+		{"GET", "/api/sessions/{id}/export", s.export},
 		{"DELETE", "/api/sessions/{id}", s.remove},
 		{"POST", "/api/sessions/{id}/messages", s.message},
 		{"POST", "/api/sessions/{id}/cancel", s.cancelTurn},

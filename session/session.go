@@ -279,7 +279,10 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 		return "", err
 	}
 	defer s.endTurn()
-	defer s.journalTurn(n)()
+	// The journal's turn ends before the result is published, so a client
+	// that asks for the session's changes on the result sees this turn's.
+	endJournal := sync.OnceFunc(s.journalTurn(n))
+	defer endJournal()
 	q := s.f.cfg.Agent.Redact(question)
 	// Where the turn begins (forks and rewinds cut there); the person's
 	// words follow once it is known what the model gets (logQuestion).
@@ -310,6 +313,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 		s.log.Write(agent.Record{Type: "answer", Content: answer})
 	}
 	s.snapshotWindows(true)
+	endJournal()
 	result := s.result(ctx, answer, err, after, before, time.Since(start))
 	result.Unread = s.unreadOnFailure(err)
 	if out != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -50,6 +51,11 @@ type REPLConfig struct {
 	// (--serve).
 	Serve        func(addr string, s *session.Session) (string, error)
 	ServeAtStart bool
+	// DiffTool and StatusLine are the person's own programs, from their
+	// settings file only (never a workspace's): /diff tool and the line
+	// under the prompt (difftool.go, statusline.go).
+	DiffTool   string
+	StatusLine *settings.StatusLine
 }
 
 // doubleCtrlC is how soon a second Ctrl-C at an empty prompt exits.
@@ -85,7 +91,8 @@ type REPL struct {
 	later  []string
 	own    map[string]int
 
-	notify *notifier // ACI_NOTIFY (notify.go)
+	notify *notifier   // ACI_NOTIFY (notify.go)
+	status *statusLine // the person's statusLine, nil when none (statusline.go)
 }
 
 // Brancher starts a branch of from at turn (the REPL's /fork).
@@ -127,6 +134,13 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 		hist = &history{}
 	}
 	r := &REPL{cfg: cfg, out: out, herr: herr, journal: windows.NewUndoJournal()}
+	if sl := cfg.StatusLine; sl != nil && strings.TrimSpace(sl.Command) != "" {
+		if sl.Type != "" && sl.Type != "command" {
+			r.notes = append(r.notes, fmt.Sprintf("statusLine: type %q is not known (only \"command\"); no status line", sl.Type))
+		} else {
+			r.status = &statusLine{command: sl.Command, padding: max(sl.Padding, 0)}
+		}
+	}
 	in, err := newInput(cfg.Stdin, term, hist, out.cyan.Sprint("›")+" ", out.dim.Sprint("…")+" ", isTerminal(term) && !dumb, cfg.Workdir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the terminal: %w", err)

@@ -118,5 +118,6 @@ func (r *REPL) next() (msg string, blank bool, err error) {
 		return msg, false, nil
 	}
 	r.mu.Unlock()
+	r.drawStatus()
 	return r.in.readMessage()
 }

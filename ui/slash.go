@@ -29,6 +29,7 @@ func init() {
 		{name: "reset", aliases: []string{"new"}, help: "forget the conversation and its summary, close every window but the launcher", run: (*REPL).cmdReset},
 		{name: "clear", help: "clear the screen and start a new conversation (as /reset does)", run: (*REPL).cmdClear},
 		{name: "undo", help: "put back the files the last turn changed (again: the turn before)", run: (*REPL).cmdUndo},
+		{name: "diff", args: "[N|undo N|tool [N]]", help: "every file this session changed, against before it; show one, put one back, or open your diff_tool", run: (*REPL).cmdDiff},
 		{name: "windows", help: "list the open windows: id, app, title", run: (*REPL).cmdWindows},
 		{name: "show", args: "ID", help: "print a window as the model sees it", run: (*REPL).cmdShow},
 		{name: "compact", args: "[focus]", help: "compress the conversation into a summary now, keeping what focus names", run: (*REPL).cmdCompact},

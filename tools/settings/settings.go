@@ -18,6 +18,15 @@ import (
 type Settings struct {
 	Limits  Limits  `json:"limits"`
 	Network Network `json:"network"`
+	// DiffTool opens the session's changes in the person's own diff
+	// program (/diff tool): a program name such as "meld", given the old
+	// and new file, or a command line with {old} and {new} in it. Read
+	// from the person's file only: a workspace must not name a program.
+	DiffTool string `json:"diff_tool,omitempty"`
+	// StatusLine is Claude Code's statusLine: a command given the session
+	// as JSON on stdin, whose first line shows under the REPL's prompt.
+	// The person's file only, as DiffTool.
+	StatusLine *StatusLine `json:"statusLine,omitempty"`
 	// WorkspaceLimits are the workspace file's limits, kept apart: they
 	// may only lower the person's (or aci's default) limits, which only
 	// the limits package knows (Limits.Tighten).
@@ -38,6 +47,17 @@ type Network struct {
 	Allow []string `json:"allow,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
 }
+
+// StatusLine is {"type": "command", "command": "...", "padding": N}.
+type StatusLine struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Padding int    `json:"padding,omitempty"`
+}
+
+// LoadUser reads the person's file alone, for what only the person may
+// set (the programs aci starts for them: DiffTool, StatusLine).
+func LoadUser() (Settings, error) { return readFile(UserPath()) }
 
 // UserPath is the person's settings file, "" when there is no home.
 func UserPath() string {
@@ -79,6 +99,7 @@ func Load(workspace string) (s Settings, problems []string) {
 // tighten applies a workspace file: its limits are kept apart (they only
 // lower), a deny adds; the workspace cannot allow a host.
 func (s Settings) tighten(ws Settings) Settings {
+	// ws's DiffTool and StatusLine are never read: s keeps the person's.
 	s.WorkspaceLimits = ws.Limits
 	s.Network.Deny = append(slices.Clone(s.Network.Deny), ws.Network.Deny...)
 	return s

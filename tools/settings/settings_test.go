@@ -62,3 +62,21 @@ func TestLoadProblems(t *testing.T) {
 		}
 	}
 }
+
+// The programs aci starts for the person (diff_tool, statusLine) come from
+// the person's file only: a workspace's file naming them is not read.
+func TestPersonOnlyPrograms(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	write(t, filepath.Join(ws, ".aci", "settings.json"), `{"diff_tool": "evil {old} {new}", "statusLine": {"type": "command", "command": "evil"}}`)
+	if s, _ := Load(ws); s.DiffTool != "" || s.StatusLine != nil {
+		t.Errorf("a workspace named a program: %+v", s)
+	}
+	write(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"diff_tool": "meld", "statusLine": {"type": "command", "command": "mine", "padding": 1}}`)
+	s, _ := Load(ws)
+	u, err := LoadUser()
+	if err != nil || s.DiffTool != "meld" || u.DiffTool != "meld" || u.StatusLine == nil || u.StatusLine.Command != "mine" || u.StatusLine.Padding != 1 {
+		t.Errorf("the person's programs: %+v %+v %v", s, u, err)
+	}
+}

@@ -177,3 +177,4 @@ export class EventStream {
     }
   }
 }
+export const getDiff = (id) => api('GET', `api/sessions/${enc(id)}/diff`);

@@ -6,6 +6,7 @@ import * as API from './api.js';
 import { el, icon, tokens, usd, ago } from './dom.js';
 import { Conversation } from './conv.js';
 import { Windows } from './wins.js';
+import { Changes } from './changes.js';
 import { initServerStatus, unauthorized } from './server.js';
 import { takeToken } from './auth.js';
 import { ModelPicker, confirmEnd } from './manage.js';
@@ -64,6 +65,7 @@ const conv = new Conversation(ui.log, {
   onDecide: (requestID, decision) => API.decide(S.id, requestID, decision),
 });
 const wins = new Windows(ui.wins, ui.winCount);
+const changes = new Changes($('changes'), $('chg-count'));
 
 // ---- messages to the person ------------------------------------------------
 
@@ -238,6 +240,7 @@ async function open(id) {
   showEmpty();
   setState(info.state);
   modes.show(id, info.mode, info.plan_ready, info.modes);
+  changes.load(id);
   for (const w of info.windows || []) {
     wins.update(w);
     loadWindow(gen, w.id);
@@ -331,6 +334,7 @@ function onEvent(type, d) {
       break;
     case 'result':
       conv.handle(type, d);
+      changes.load(S.id);
       refreshInfo();
       refreshListSoon();
       break;
