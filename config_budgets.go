@@ -14,11 +14,10 @@ import (
 // the settings' max_steps, as the environment wins over files.
 
 func loadBudgets(l *loading, _ settingInput) error {
-	b, err := settings.LoadBudgets()
-	if err != nil {
-		return usageErr("%v", err)
+	if l.c.Person == nil {
+		l.c.Person = settings.ReadPerson()
 	}
-	l.budgets = b
+	l.budgets = l.c.Person.Budgets // read, and checked, with the providers (config_money.go)
 	return nil
 }
 

@@ -71,7 +71,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if cfg.Sessions {
 		return listSessions(newFactory(cfg, nil), workdir, stdout, stderr)
 	}
-	limitsNote, cleanup := applyLimits(workdir, stderr)
+	limitsNote, cleanup := applyLimits(cfg, stderr)
 	defer cleanup()
 	if cfg.Serve {
 		return runServe(cfg, workdir, stdout, stderr)
@@ -106,6 +106,8 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		Limits:          session.Limits{MaxTurns: cfg.MaxTurns, MaxBudgetUSD: cfg.MaxBudgetUSD},
 		Endpoint:        cfg.Endpoint,
 		Telemetry:       cfg.Telemetry,
+		Person:          cfg.Person,
+		Project:         cfg.Project,
 	})
 }
 

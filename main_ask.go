@@ -104,7 +104,7 @@ func runREPL(cfg config, workdir, limitsNote string, stdin *os.File, stdout, std
 	opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
 	if !opts.Trust || cfg.Endpoint.URL != "" {
 		// --trust covers hooks and servers, never an endpoint: that is asked.
-		opts.Trust = askTrust(repl, workdir, opts.Say) || opts.Trust
+		opts.Trust = askTrust(factory, repl, workdir, opts.Say) || opts.Trust
 	}
 	s, err := factory.New(context.Background(), opts)
 	if err != nil {

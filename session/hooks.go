@@ -30,7 +30,7 @@ var claudeModes = map[windows.PermMode]string{windows.ModeAsk: "default", window
 // run are kept read-only for contained commands and checked again
 // before each runs (trust.go).
 func (s *Session) trustProject(opt Options, mcpConfig *mcp.Config) {
-	code := FolderCode(s.workdir)
+	code := folderCode(s.workdir, s.project)
 	s.code = code
 	s.trusted = opt.Trust || code.Trusted(s.workdir)
 	// The programs aci starts on its own (language servers) may take

@@ -105,6 +105,7 @@ type Session struct {
 	afterReadOnly windows.PermMode    // the person's mode, back after that turn
 	planReady     bool                // the last turn ended in plan mode
 	planAccepted  bool                // the next question carries out a plan
+	project       *settings.Project   // the workspace's settings, read once (Factory.Project)
 	policy        settings.Policy     // the settings' permissions and hooks (rules.go)
 	rules         *rules.Set
 	trusted       bool          // the project's hooks and MCP servers may run (trust.go)

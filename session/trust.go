@@ -49,10 +49,15 @@ func EndpointLine(url, file string) string {
 	return fmt.Sprintf("endpoint %s (OPENAI_BASE_URL in %s, with no key of its own): your API key is sent there", url, file)
 }
 
-// FolderCode reads what the project of workdir would run.
-func FolderCode(workdir string) ProjectCode {
+// FolderCode is what the project of workdir would run, by the project
+// settings the factory's sessions take (Factory.Project).
+func (f *Factory) FolderCode(workdir string) ProjectCode {
+	return folderCode(workdir, f.Project(workdir))
+}
+
+func folderCode(workdir string, project *settings.Project) ProjectCode {
 	root := sandbox.WorkspaceRoot(workdir)
-	pol, _ := settings.LoadPolicy(root)
+	pol := settings.PolicyOf(nil, project)
 	code := ProjectCode{Files: runfiles.Set{}, hooks: map[string]runfiles.Set{}, servers: map[string]runfiles.Set{}}
 	var lines []string
 	if url, file := workspaceEndpoint(workdir); url != "" {
