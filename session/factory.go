@@ -24,6 +24,7 @@ import (
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/tools/wsenv"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -71,6 +72,10 @@ type Factory struct {
 
 	mu       sync.Mutex
 	projects map[string]*settings.Project // by workspace root
+	// envAllow is the person's workspace_env list, what a workspace's
+	// hooks and servers may be given of their environment.
+	envAllow    wsenv.List
+	envProblems []string
 }
 
 // NewFactory keeps cfg for the sessions it builds.
@@ -91,6 +96,7 @@ func NewFactory(cfg Config) *Factory {
 		cfg.Person = settings.ReadPerson()
 	}
 	f := &Factory{cfg: cfg, projects: map[string]*settings.Project{}}
+	f.envAllow, f.envProblems = wsenv.FromSettings(cfg.Person)
 	if cfg.Project != nil {
 		f.projects[cfg.Project.Root] = cfg.Project
 	}
@@ -270,7 +276,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	if say == nil {
 		say = func(string) {}
 	}
-	s := &Session{f: f, workdir: opt.Workdir, project: f.Project(opt.Workdir), say: say, pending: map[string]chan windows.Decision{}, subs: map[*subscriber]bool{}, views: map[string]windowView{}, state: StateIdle}
+	s := &Session{f: f, workdir: opt.Workdir, project: f.Project(opt.Workdir), envAllow: f.envAllow, say: say, pending: map[string]chan windows.Decision{}, subs: map[*subscriber]bool{}, views: map[string]windowView{}, state: StateIdle}
 	s.opt = opt
 	s.spend = opt.spend
 	if s.spend == nil {
@@ -299,7 +305,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err) // a provider without its key
 	}
 
-	mcpConfig := mcp.LoadConfig(opt.Workdir)
+	mcpConfig := mcp.LoadConfig(opt.Workdir, s.envAllow)
 	for _, p := range mcpConfig.Problems {
 		say("MCP configuration: " + p)
 	}

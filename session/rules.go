@@ -15,7 +15,8 @@ func (s *Session) loadPolicy(env *windows.Env) {
 	root := sandbox.WorkspaceRoot(s.workdir)
 	pol := settings.PolicyOf(s.f.cfg.Person, s.project)
 	set, more := rules.Load(root, pol)
-	for _, p := range append(settings.Problems(s.f.cfg.Person, s.project), more...) {
+	problems := append(settings.Problems(s.f.cfg.Person, s.project), s.f.envProblems...)
+	for _, p := range append(problems, more...) {
 		s.say(p)
 	}
 	s.policy, s.rules = pol, set

@@ -16,6 +16,7 @@ import (
 	"github.com/aci-dev/aci/tools/runfiles"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/tools/wsenv"
 )
 
 // Trusted folders (PROTOCOL.md section 10): the project's hooks and its
@@ -52,10 +53,10 @@ func EndpointLine(url, file string) string {
 // FolderCode is what the project of workdir would run, by the project
 // settings the factory's sessions take (Factory.Project).
 func (f *Factory) FolderCode(workdir string) ProjectCode {
-	return folderCode(workdir, f.Project(workdir))
+	return folderCode(workdir, f.Project(workdir), f.envAllow)
 }
 
-func folderCode(workdir string, project *settings.Project) ProjectCode {
+func folderCode(workdir string, project *settings.Project, allow wsenv.List) ProjectCode {
 	root := sandbox.WorkspaceRoot(workdir)
 	pol := settings.PolicyOf(nil, project)
 	code := ProjectCode{Files: runfiles.Set{}, hooks: map[string]runfiles.Set{}, servers: map[string]runfiles.Set{}}
@@ -77,7 +78,7 @@ func folderCode(workdir string, project *settings.Project) ProjectCode {
 		}
 	}
 	var servers []string
-	for name, sc := range mcp.LoadConfig(workdir).Servers {
+	for name, sc := range mcp.LoadConfig(workdir, allow).Servers {
 		if !sc.FromWorkspace {
 			continue
 		}
