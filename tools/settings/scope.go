@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sync/atomic"
+	"sync"
 
 	"github.com/aci-dev/aci/internal/dirs"
 )
@@ -16,12 +16,19 @@ import (
 // session factory, the windows, hooks, rules and language servers. No
 // other package opens a settings file.
 
-// reads counts the settings files opened (ReadCount).
-var reads atomic.Int64
+// reads counts the times each settings file was read (Reads).
+var reads struct {
+	sync.Mutex
+	n map[string]int
+}
 
-// ReadCount is how many settings files this process has read: tests show
-// each is read once per start with it.
-func ReadCount() int64 { return reads.Load() }
+// Reads is how many times this process has read the settings file at
+// path: tests show each is read once per start with it.
+func Reads(path string) int {
+	reads.Lock()
+	defer reads.Unlock()
+	return reads.n[path]
+}
 
 // readTop reads one file's top-level keys; a missing file is none. An
 // unreadable or malformed file is one error naming it.
@@ -29,7 +36,12 @@ func readTop(path string) (map[string]json.RawMessage, error) {
 	if path == "" {
 		return nil, nil
 	}
-	reads.Add(1)
+	reads.Lock()
+	if reads.n == nil {
+		reads.n = map[string]int{}
+	}
+	reads.n[path]++
+	reads.Unlock()
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
