@@ -26,7 +26,7 @@ const (
 func FileApp(env *Env) App {
 	return App{
 		Name:      "file",
-		Desc:      "view and edit one text file (viewport of numbered lines)",
+		Desc:      "view and edit a text file",
 		Target:    "path, may not exist yet",
 		Resumable: existsIn(env.Workdir),
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
