@@ -21,6 +21,7 @@ import (
 	"github.com/aci-dev/aci/tools/outschema"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
+	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/ui"
 	"github.com/aci-dev/aci/windows"
 )
@@ -38,6 +39,8 @@ type config struct {
 	BaseURL        string
 	Model          string
 	Effort         string                 // --effort, ACI_REASONING_EFFORT: "" for the model's default
+	Person         *settings.Person       // the person's settings file, read once (config_money.go)
+	Project        *settings.Project      // the workspace's settings files, read once
 	Providers      []agent.Provider       // settings' providers (config_money.go)
 	Prices         map[string]agent.Price // settings' prices
 	OnProvider     bool                   // the model at start is a provider's: the default endpoint needs no key

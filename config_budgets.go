@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/aci-dev/aci/tools/outschema"
-	"github.com/aci-dev/aci/tools/settings"
 )
 
 // Budgets (PROTOCOL.md §11): the flags win over the person's settings
@@ -14,11 +13,8 @@ import (
 // the settings' max_steps, as the environment wins over files.
 
 func loadBudgets(l *loading, _ settingInput) error {
-	b, err := settings.LoadBudgets()
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	l.budgets = b
+	// Read, and checked, with the providers: that row comes first.
+	l.budgets = l.c.Person.Budgets
 	return nil
 }
 

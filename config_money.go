@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/settings"
 )
 
@@ -40,15 +41,21 @@ func joinEfforts() string {
 	return s
 }
 
-// loadModels reads providers and prices from the settings files (a
-// malformed entry is a usage error naming it) and checks the model picked
-// at start: a provider's model needs its key variable set.
+// loadModels reads the settings files, once for the whole process (a
+// file that cannot be read or parsed, or a malformed entry, is one usage
+// error naming it), takes their providers and prices and checks the
+// model picked at start: a provider's model needs its key variable set.
 func (c *config) loadModels(stderr io.Writer) error {
 	wd, _ := os.Getwd()
-	m, err := settings.LoadModels(wd)
-	if err != nil {
-		return usageErr("%v", err)
+	c.Person = settings.ReadPerson()
+	if c.Person.Err != nil {
+		return usageErr("%v", c.Person.Err)
 	}
+	c.Project = settings.ReadProject(sandbox.WorkspaceRoot(wd)) // .aci/ lives at the git root
+	if c.Project.Err != nil {
+		return usageErr("%v", c.Project.Err)
+	}
+	m := settings.ModelsOf(c.Person, c.Project)
 	for _, n := range m.Notes {
 		fmt.Fprintln(stderr, "aci:", n)
 	}

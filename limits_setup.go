@@ -9,19 +9,16 @@ import (
 	"github.com/aci-dev/aci/tools/settings"
 )
 
-// applyLimits reads the settings files (the person's, then the
-// workspace's, which may only lower a limit) and bounds every command by
-// them. It says on stderr what went wrong reading the files, and when
+// applyLimits bounds every command by the settings' limits (the
+// person's, then the workspace's, which may only lower one). It says on
+// stderr when
 // commands run with no limits at all; how they are bounded otherwise is
 // not news at every start: it returns that line for /status (a command a
 // limit stops is told which). cleanup removes what the commands'
 // sandboxes and limits left on the machine; call it when the commands
 // have ended.
-func applyLimits(workdir string, stderr io.Writer) (note string, cleanup func()) {
-	s, problems := settings.Load(sandbox.WorkspaceRoot(workdir)) // .aci/ lives at the git root
-	for _, p := range problems {
-		fmt.Fprintln(stderr, "aci:", p)
-	}
+func applyLimits(cfg config, stderr io.Writer) (note string, cleanup func()) {
+	s := settings.Of(cfg.Person, cfg.Project) // read, and checked, at start (config_money.go)
 	note = limits.Configure(limits.FromSettings(s))
 	if limits.Current().Mechanism() == limits.Off {
 		fmt.Fprintln(stderr, "aci:", note)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/tools/worktree"
 	"github.com/aci-dev/aci/ui"
 )
@@ -99,9 +100,14 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 		fmt.Fprintf(stderr, "aci: working in the worktree %s on branch %s\n", wt.Path, wt.Branch)
 		workdir = wt.Path
+		// The worktree is the workspace now: its project settings, read once.
+		if cfg.Project = settings.ReadProject(sandbox.WorkspaceRoot(workdir)); cfg.Project.Err != nil {
+			fmt.Fprintln(stderr, "aci:", cfg.Project.Err)
+			return ui.ExitUsage
+		}
 		defer func() { worktreeEnd(wt, canAsk(stdin, stderr) && !cfg.PromptSet, stdin, stderr) }()
 	}
-	limitsNote, cleanup := applyLimits(workdir, stderr)
+	limitsNote, cleanup := applyLimits(cfg, stderr)
 	defer cleanup()
 	if cfg.Serve {
 		return runServe(cfg, workdir, stdout, stderr)
@@ -136,6 +142,8 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		Limits:          session.Limits{MaxTurns: cfg.MaxTurns, MaxBudgetUSD: cfg.MaxBudgetUSD},
 		Endpoint:        cfg.Endpoint,
 		Telemetry:       cfg.Telemetry,
+		Person:          cfg.Person,
+		Project:         cfg.Project,
 	})
 }
 

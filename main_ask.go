@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/aci-dev/aci/tools/settings"
 	"io"
 	"os"
 	"os/signal"
@@ -94,7 +93,7 @@ func runREPL(cfg config, workdir, limitsNote string, stdin *os.File, stdout, std
 	opts.Say = func(s string) { notes = append(notes, s) }
 	served := &replServer{cfg: cfg, factory: factory, workdir: workdir}
 	defer served.stop()
-	person, _ := settings.LoadUser() // a problem reading it was told at start (applyLimits)
+	person := cfg.Person // read once at start (config_money.go)
 	repl, err := ui.NewREPL(ui.REPLConfig{
 		DiffTool: person.DiffTool, StatusLine: person.StatusLine,
 		Workdir: workdir, CompressTokens: cfg.CompressTokens,
@@ -111,7 +110,7 @@ func runREPL(cfg config, workdir, limitsNote string, stdin *os.File, stdout, std
 	opts.Approver, opts.Journal, opts.Events = repl, repl.Journal(), repl.Event
 	if !opts.Trust || cfg.Endpoint.URL != "" {
 		// --trust covers hooks and servers, never an endpoint: that is asked.
-		opts.Trust = askTrust(repl, workdir, opts.Say) || opts.Trust
+		opts.Trust = askTrust(factory, repl, workdir, opts.Say) || opts.Trust
 	}
 	s, err := factory.New(context.Background(), opts)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 // .env names), when it defines some the person has not trusted as they
 // are now (PROTOCOL.md §2, §10); a yes is kept. It reports whether they
 // may run this session.
-func askTrust(repl *ui.REPL, workdir string, say func(string)) bool {
-	code := session.FolderCode(workdir)
+func askTrust(f *session.Factory, repl *ui.REPL, workdir string, say func(string)) bool {
+	code := f.FolderCode(workdir)
 	if code.Hash == "" || code.Trusted(workdir) {
 		return false // nothing to ask; a trusted folder's code runs anyway
 	}

@@ -11,18 +11,14 @@ import (
 	"github.com/joho/godotenv"
 
 	"github.com/aci-dev/aci/agent"
-	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/internal/dirs"
 )
 
 // userEnvPath is the person's own file of aci settings and key, in aci's
 // config folder beside settings.json: $XDG_CONFIG_HOME/aci/.env, by
 // default ~/.config/aci/.env. "" when there is no home.
 func userEnvPath() string {
-	p := settings.UserPath()
-	if p == "" {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(p), ".env")
+	return dirs.ConfigFile(".env")
 }
 
 // envSource is one file aci read its settings from, for the no-key

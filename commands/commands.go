@@ -15,7 +15,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/internal/dirs"
 )
 
 // Where a command comes from.
@@ -66,11 +66,11 @@ type Set struct {
 // UserDir is the person's aci folder, $XDG_CONFIG_HOME/aci (by default
 // ~/.config/aci); "" without a home.
 func UserDir() string {
-	p := settings.UserPath()
-	if p == "" {
+	d, err := dirs.Config()
+	if err != nil {
 		return ""
 	}
-	return filepath.Dir(p)
+	return d
 }
 
 // folder is one place command files are read from, in precedence order.

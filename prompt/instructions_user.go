@@ -5,18 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/internal/dirs"
 )
 
 // UserInstructionsPath is the person's AGENTS.md, for every project:
 // $XDG_CONFIG_HOME/aci/AGENTS.md (by default ~/.config/aci/AGENTS.md); ""
 // without a home.
 func UserInstructionsPath() string {
-	p := settings.UserPath()
-	if p == "" {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(p), "AGENTS.md")
+	return dirs.ConfigFile("AGENTS.md")
 }
 
 // LoadAllInstructions is the person's AGENTS.md (at path; "" for none),

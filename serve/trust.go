@@ -14,7 +14,7 @@ type trustRequest struct {
 // .mcp.json would run, and whether the person trusts exactly that
 // (PROTOCOL.md section 10). The page asks once when they do not.
 func (s *Server) trustInfo(w http.ResponseWriter, r *http.Request) {
-	code := session.FolderCode(s.cfg.Workdir)
+	code := s.cfg.Factory.FolderCode(s.cfg.Workdir)
 	lines := code.Lines
 	if lines == nil {
 		lines = []string{}
@@ -43,7 +43,7 @@ func (s *Server) trust(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusBadRequest, `send {"trust": true} to trust this folder; not trusting needs no request`)
 		return
 	}
-	code := session.FolderCode(s.cfg.Workdir)
+	code := s.cfg.Factory.FolderCode(s.cfg.Workdir)
 	if code.Hash != "" {
 		if err := session.TrustFolder(s.cfg.Workdir, code); err != nil {
 			s.fail(w, http.StatusInternalServerError, "%v", err)

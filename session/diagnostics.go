@@ -2,7 +2,6 @@ package session
 
 import (
 	"github.com/aci-dev/aci/tools/lsp"
-	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -17,10 +16,7 @@ func (s *Session) diagnostics(env *windows.Env) {
 	if lsp.Off() {
 		return
 	}
-	servers, problems := settings.LoadLSP()
-	for _, p := range problems {
-		s.say(p)
-	}
+	servers := s.f.cfg.Person.LSP // problems are said with the policy's (rules.go)
 	tell := func(line string) {
 		s.publish(Notice{Kind: "diagnostics", Text: s.f.cfg.Agent.Redact(line)})
 	}

@@ -40,7 +40,7 @@ func (f *Factory) checkEndpoint() error {
 	if h.URL == "" {
 		return nil
 	}
-	code := FolderCode(h.Dir)
+	code := f.FolderCode(h.Dir)
 	if code.Endpoint == h.URL && code.Trusted(h.Dir) {
 		return nil
 	}

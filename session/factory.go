@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aci-dev/aci/agent"
@@ -22,6 +23,8 @@ import (
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
+	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/tools/wsenv"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -58,11 +61,25 @@ type Config struct {
 	// Telemetry receives spans and sums of every session (PROTOCOL.md
 	// §11); nil sends nothing.
 	Telemetry *otlp.Exporter
+	// Person and Project are the settings main read at start (the
+	// person's file, and the project's files of the folder it started
+	// in): every session takes its settings from these, never from the
+	// files again. nil Person: NewFactory reads it; a session in another
+	// workspace reads that one's project files once (Factory.Project).
+	Person  *settings.Person
+	Project *settings.Project
 }
 
 // Factory builds sessions.
 type Factory struct {
 	cfg Config
+
+	mu       sync.Mutex
+	projects map[string]*settings.Project // by workspace root
+	// envAllow is the person's workspace_env list, what a workspace's
+	// hooks and servers may be given of their environment.
+	envAllow    wsenv.List
+	envProblems []string
 }
 
 // NewFactory keeps cfg for the sessions it builds.
@@ -79,7 +96,29 @@ func NewFactory(cfg Config) *Factory {
 	if cfg.Agent.Redact == nil {
 		cfg.Agent.Redact = cfg.Secrets.Redact
 	}
-	return &Factory{cfg: cfg}
+	if cfg.Person == nil {
+		cfg.Person = settings.ReadPerson()
+	}
+	f := &Factory{cfg: cfg, projects: map[string]*settings.Project{}}
+	f.envAllow, f.envProblems = wsenv.FromSettings(cfg.Person)
+	if cfg.Project != nil {
+		f.projects[cfg.Project.Root] = cfg.Project
+	}
+	return f
+}
+
+// Project is the project settings of the workspace workdir lies in, read
+// once per process.
+func (f *Factory) Project(workdir string) *settings.Project {
+	root := sandbox.WorkspaceRoot(workdir)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	pr := f.projects[root]
+	if pr == nil {
+		pr = settings.ReadProject(root)
+		f.projects[root] = pr
+	}
+	return pr
 }
 
 // Config returns what the factory was built with.
@@ -241,7 +280,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	if say == nil {
 		say = func(string) {}
 	}
-	s := &Session{f: f, workdir: opt.Workdir, say: say, pending: map[string]chan windows.Decision{}, subs: map[*subscriber]bool{}, views: map[string]windowView{}, state: StateIdle}
+	s := &Session{f: f, workdir: opt.Workdir, project: f.Project(opt.Workdir), envAllow: f.envAllow, say: say, pending: map[string]chan windows.Decision{}, subs: map[*subscriber]bool{}, views: map[string]windowView{}, state: StateIdle}
 	s.opt = opt
 	s.spend = opt.spend
 	if s.spend == nil {
@@ -270,7 +309,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err) // a provider without its key
 	}
 
-	mcpConfig := mcp.LoadConfig(opt.Workdir)
+	mcpConfig := mcp.LoadConfig(opt.Workdir, s.envAllow)
 	for _, p := range mcpConfig.Problems {
 		say("MCP configuration: " + p)
 	}
@@ -286,7 +325,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 
 	// The hosts contained commands may reach: built in, and the person's
 	// and the workspace's settings.
-	netPolicy, netProblems := netproxy.Load(opt.Workdir)
+	netPolicy, netProblems := netproxy.FromSettings(f.cfg.Person, s.project)
 	for _, p := range netProblems {
 		say("network settings: " + p.Error())
 	}

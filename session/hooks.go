@@ -10,7 +10,6 @@ import (
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/settings"
-	"github.com/aci-dev/aci/tools/wsenv"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -25,7 +24,7 @@ var errPromptBlocked = errors.New("the question was dropped by a UserPromptSubmi
 // run are kept read-only for contained commands and checked again
 // before each runs (trust.go).
 func (s *Session) trustProject(opt Options, mcpConfig *mcp.Config) {
-	code := FolderCode(s.workdir)
+	code := folderCode(s.workdir, s.project, s.envAllow)
 	s.code = code
 	s.trusted = opt.Trust || code.Trusted(s.workdir)
 	// The programs aci starts on its own (language servers) may take
@@ -95,8 +94,7 @@ func (s *Session) setupHooks() {
 		Notice: func(line string) { s.publish(Notice{Kind: "hook", Text: line}) },
 		Verify: func(command string) error { return s.code.VerifyHook(command, s.workdir) },
 		ProjectEnv: func(env []string) []string {
-			allow, _ := wsenv.Load()
-			return allow.Environ(env)
+			return s.envAllow.Environ(env)
 		},
 	})
 	if r == nil {

@@ -7,13 +7,15 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// loadPolicy reads the settings' permissions (and hooks) for the session's
-// workspace (its git root, where .aci/ and .claude/ live) and gives the
-// windows the rules; problems are said once.
+// loadPolicy takes the settings' permissions (and hooks) of the person
+// and the session's workspace (its git root, where .aci/ and .claude/
+// live), read once at start, and gives the windows the rules; the
+// settings' problems are said here, once per session.
 func (s *Session) loadPolicy(env *windows.Env) {
 	root := sandbox.WorkspaceRoot(s.workdir)
-	pol, problems := settings.LoadPolicy(root)
+	pol := settings.PolicyOf(s.f.cfg.Person, s.project)
 	set, more := rules.Load(root, pol)
+	problems := append(settings.Problems(s.f.cfg.Person, s.project), s.f.envProblems...)
 	for _, p := range append(problems, more...) {
 		s.say(p)
 	}

@@ -19,10 +19,7 @@ import (
 // endpoint, the settings' engine) are reached wherever they are;
 // DuckDuckGo's requests never reach a private or link-local address.
 func (s *Session) searchApp(baseURL, apiKey string, headers map[string]string) func(*windows.Env) windows.App {
-	cfg, problems := settings.LoadSearch(s.workdir)
-	for _, p := range problems {
-		s.say(p)
-	}
+	cfg := s.f.cfg.Person.Search // problems are said with the policy's (rules.go)
 	timeout, providerTimeout := search.DefaultTimeout, 60*time.Second
 	if cfg.TimeoutS > 0 {
 		timeout = time.Duration(cfg.TimeoutS) * time.Second

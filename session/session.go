@@ -16,6 +16,7 @@ import (
 	"github.com/aci-dev/aci/tools/rules"
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/tools/wsenv"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -106,6 +107,8 @@ type Session struct {
 	initTurn      bool                // the person's /init runs: writing AGENTS.md is theirs (initturn.go)
 	planReady     bool                // the last turn ended in plan mode
 	planAccepted  bool                // the next question carries out a plan
+	project       *settings.Project   // the workspace's settings, read once (Factory.Project)
+	envAllow      wsenv.List          // the person's workspace_env (Factory.envAllow)
 	policy        settings.Policy     // the settings' permissions and hooks (rules.go)
 	rules         *rules.Set
 	trusted       bool          // the project's hooks and MCP servers may run (trust.go)

@@ -16,6 +16,7 @@ import (
 	"github.com/aci-dev/aci/tools/runfiles"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/tools/wsenv"
 )
 
 // Trusted folders (PROTOCOL.md section 10): the project's hooks and its
@@ -49,10 +50,15 @@ func EndpointLine(url, file string) string {
 	return fmt.Sprintf("endpoint %s (OPENAI_BASE_URL in %s, with no key of its own): your API key is sent there", url, file)
 }
 
-// FolderCode reads what the project of workdir would run.
-func FolderCode(workdir string) ProjectCode {
+// FolderCode is what the project of workdir would run, by the project
+// settings the factory's sessions take (Factory.Project).
+func (f *Factory) FolderCode(workdir string) ProjectCode {
+	return folderCode(workdir, f.Project(workdir), f.envAllow)
+}
+
+func folderCode(workdir string, project *settings.Project, allow wsenv.List) ProjectCode {
 	root := sandbox.WorkspaceRoot(workdir)
-	pol, _ := settings.LoadPolicy(root)
+	pol := settings.PolicyOf(nil, project)
 	code := ProjectCode{Files: runfiles.Set{}, hooks: map[string]runfiles.Set{}, servers: map[string]runfiles.Set{}}
 	var lines []string
 	if url, file := workspaceEndpoint(workdir); url != "" {
@@ -72,7 +78,7 @@ func FolderCode(workdir string) ProjectCode {
 		}
 	}
 	var servers []string
-	for name, sc := range mcp.LoadConfig(workdir).Servers {
+	for name, sc := range mcp.LoadConfig(workdir, allow).Servers {
 		if !sc.FromWorkspace {
 			continue
 		}

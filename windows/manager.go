@@ -31,7 +31,7 @@ type Env struct {
 	// process's environment when it is nil.
 	Guard *guard.Guard
 	// Network is the proxy contained commands reach the network through;
-	// NewManager builds one from the settings files when it is nil.
+	// NewManager gives the built-in hosts when it is nil.
 	Network *netproxy.Proxy
 	// Files, when set, is where file windows read and write text instead
 	// of the disk (an editor's buffers); see Files.
@@ -92,8 +92,9 @@ func NewManager(env Env, apps ...func(*Env) App) *Manager {
 		env.Secrets = secrets.NewRedactor()
 	}
 	if env.Network == nil {
-		policy, _ := netproxy.Load(env.Workdir) // problems are said by whoever reads them first: main
-		env.Network = netproxy.New(policy)
+		// The session hands down the policy of the settings read at its
+		// start; a manager made without one has the built-in hosts only.
+		env.Network = netproxy.New(netproxy.Policy{Allow: netproxy.Builtin()})
 	}
 	env.Approver = &sessionApprover{next: env.Approver, always: map[string]bool{}, prefixes: map[string][]string{}, rules: env.Rules}
 	m := &Manager{env: &env, apps: map[string]App{}, counters: map[string]int{}}

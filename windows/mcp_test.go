@@ -3,6 +3,7 @@ package windows
 import (
 	"context"
 	"encoding/json"
+	"github.com/aci-dev/aci/tools/wsenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -343,7 +344,7 @@ func TestMCPWorkspaceServerAsksToStart(t *testing.T) {
 	}
 	for _, allow := range []bool{false, true} {
 		ap := &recordingApprover{allow: allow}
-		m := NewManager(Env{Workdir: dir, Approver: ap}, MCPAppWith(mcp.NewPool(mcp.LoadConfig(dir), mcp.Options{Workdir: dir})))
+		m := NewManager(Env{Workdir: dir, Approver: ap}, MCPAppWith(mcp.NewPool(mcp.LoadConfig(dir, wsenv.List{}), mcp.Options{Workdir: dir})))
 		res := exec1(t, m, "launcher", "open", `{"app":"mcp","target":"repo"}`)
 		if ap.count() != 1 || !strings.HasPrefix(ap.reqs[0].Subject, "start MCP server repo: "+exe) || !strings.Contains(ap.reqs[0].Reason, `"trust": true`) {
 			t.Errorf("allow=%v: requests %+v", allow, ap.reqs)

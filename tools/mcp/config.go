@@ -59,6 +59,9 @@ type Config struct {
 	// Problems lists entries or files that could not be used, for the
 	// person; the rest of the configuration still works.
 	Problems []string
+	// Allow is what a workspace's server may be given of the person's
+	// environment (LoadConfig).
+	Allow wsenv.List
 }
 
 // Names lists the configured servers, sorted.
@@ -123,15 +126,15 @@ func WorkspaceConfigPath(workdir string) string {
 
 // LoadConfig reads the user's and the workspace's server configuration; the
 // workspace's entry wins for a name both declare. Missing files are fine; a
-// bad file or entry is reported in Problems and skipped.
-func LoadConfig(workdir string) Config {
-	cfg := Config{Servers: map[string]ServerConfig{}}
+// bad file or entry is reported in Problems and skipped. allow is the
+// person's workspace_env list (wsenv.FromSettings): all a workspace's
+// server may be given of the person's environment.
+func LoadConfig(workdir string, allow wsenv.List) Config {
+	cfg := Config{Servers: map[string]ServerConfig{}, Allow: allow}
 	if p := UserConfigPath(); p != "" {
 		cfg.merge(p, false)
 	}
 	if p := WorkspaceConfigPath(workdir); p != "" {
-		allow, probs := wsenv.Load()
-		cfg.Problems = append(cfg.Problems, probs...)
 		cfg.merge(p, true, allow.Lookup)
 	}
 	return cfg

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/tools/wsenv"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -83,7 +85,7 @@ func TestLoadConfigWorkspaceWins(t *testing.T) {
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := LoadConfig(sub) // found from a subfolder, up to the git root
+	cfg := LoadConfig(sub, personEnv()) // found from a subfolder, up to the git root
 	if got := strings.Join(cfg.Names(), ","); got != "db,notes" {
 		t.Fatalf("names %s", got)
 	}
@@ -100,7 +102,7 @@ func TestLoadConfigWorkspaceWins(t *testing.T) {
 
 	// A broken user file is a problem, not an end.
 	write(t, filepath.Join(xdg, "aci", "mcp.json"), `nope`)
-	cfg = LoadConfig(sub)
+	cfg = LoadConfig(sub, personEnv())
 	if _, ok := cfg.Servers["db"]; !ok || len(cfg.Problems) != 2 {
 		t.Errorf("servers %v problems %q", cfg.Names(), cfg.Problems)
 	}
@@ -161,7 +163,7 @@ func TestWorkspaceExpansionAllowList(t *testing.T) {
 	os.Mkdir(filepath.Join(ws, ".git"), 0o755)
 	write(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers":{"h":{"type":"http","url":"https://x.test/mcp?h=${HOME}",`+
 		`"headers":{"Authorization":"aci ${OPENAI_API_KEY}","X-T":"${MCPTEST_TOKEN}"}}}}`)
-	cfg := LoadConfig(ws)
+	cfg := LoadConfig(ws, personEnv())
 	h := cfg.Servers["h"]
 	if h.Headers["Authorization"] != "aci " || h.Headers["X-T"] != "" {
 		t.Errorf("headers %q: the person's variables were filled in", h.Headers)
@@ -173,13 +175,19 @@ func TestWorkspaceExpansionAllowList(t *testing.T) {
 		t.Errorf("problems %q: should name what was not filled in and how to list it", cfg.Problems)
 	}
 	write(t, filepath.Join(cfgHome, "aci", "settings.json"), `{"workspace_env": ["MCPTEST_TOKEN"]}`)
-	h = LoadConfig(ws).Servers["h"]
+	h = LoadConfig(ws, personEnv()).Servers["h"]
 	if h.Headers["X-T"] != "tok-listed" || h.Headers["Authorization"] != "aci " {
 		t.Errorf("headers %q: a listed variable is filled, the key still not", h.Headers)
 	}
 	// The person's own file is theirs: filled from the whole environment.
 	write(t, filepath.Join(cfgHome, "aci", "mcp.json"), `{"mcpServers":{"mine":{"type":"http","url":"https://y.test","headers":{"A":"${OPENAI_API_KEY}"}}}}`)
-	if got := LoadConfig(ws).Servers["mine"].Headers["A"]; got != "sk-person-secret" {
+	if got := LoadConfig(ws, personEnv()).Servers["mine"].Headers["A"]; got != "sk-person-secret" {
 		t.Errorf("the person's own server header = %q", got)
 	}
+}
+
+// personEnv is the person's workspace_env list, as the session reads it.
+func personEnv() wsenv.List {
+	l, _ := wsenv.FromSettings(settings.ReadPerson())
+	return l
 }

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/tools/sandbox"
-	"github.com/aci-dev/aci/tools/wsenv"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -202,8 +201,7 @@ func (p *Pool) transport(sc ServerConfig, log *os.File) (sdk.Transport, *exec.Cm
 	if sc.FromWorkspace {
 		// A server the workspace declares gets the variables of the
 		// allow-list only (PROTOCOL.md §2 "Endpoints and keys").
-		allow, _ := wsenv.Load()
-		env = allow.Environ(env)
+		env = p.cfg.Allow.Environ(env)
 	}
 	cmd.Env = serverEnv(env, sc.Env)
 	cmd.Stderr = log

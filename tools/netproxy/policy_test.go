@@ -1,6 +1,7 @@
 package netproxy
 
 import (
+	"github.com/aci-dev/aci/tools/settings"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,7 +108,7 @@ func TestLoadSettings(t *testing.T) {
 	}
 	write(filepath.Join(cfg, "aci", "settings.json"), `{"network": {"allow": ["internal.example", "bad host"], "deny": ["pypi.org"]}}`)
 	write(filepath.Join(ws, ".aci", "settings.json"), `{"network": {"allow": ["evil.example"], "deny": ["github.com"]}}`)
-	p, problems := Load(ws)
+	p, problems := FromSettings(settings.ReadPerson(), settings.ReadProject(ws))
 	for host, want := range map[string]Verdict{
 		"internal.example": Allow, "pypi.org": Deny, "github.com": Deny, "evil.example": Ask, "crates.io": Allow,
 	} {
@@ -125,7 +126,7 @@ func TestLoadSettings(t *testing.T) {
 	}
 
 	write(filepath.Join(cfg, "aci", "settings.json"), `{"network": `)
-	if _, problems := Load(ws); len(problems) == 0 {
-		t.Error("a broken settings file was not said")
+	if person := settings.ReadPerson(); person.Err == nil || !strings.Contains(person.Err.Error(), "settings.json") {
+		t.Errorf("a broken settings file was not said: %v", person.Err)
 	}
 }

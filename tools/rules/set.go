@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/aci-dev/aci/internal/dirs"
 	"github.com/aci-dev/aci/tools/settings"
 )
 
@@ -62,12 +63,8 @@ type ProjectFile struct {
 // ProjectPath is where the project file of workspace lives:
 // $XDG_CONFIG_HOME/aci/projects/HASH.json; "" without a config folder.
 func ProjectPath(workspace string) string {
-	user := settings.UserPath()
-	if user == "" {
-		return ""
-	}
 	sum := sha256.Sum256([]byte(filepath.Clean(workspace)))
-	return filepath.Join(filepath.Dir(user), "projects", hex.EncodeToString(sum[:8])+".json")
+	return dirs.ConfigFile(filepath.Join("projects", hex.EncodeToString(sum[:8])+".json"))
 }
 
 // ReadProject reads the project file of workspace (empty when missing).

@@ -2,11 +2,8 @@ package settings
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
 )
 
 // Budgets are the person's `limits` that bound a session's work
@@ -19,27 +16,19 @@ type Budgets struct {
 	MaxBudgetUSD float64
 }
 
-// LoadBudgets reads the budgets of the person's file. A value of the wrong
-// kind is an error naming the file and key: a budget silently not kept
-// would let a run spend what the person meant to stop.
-func LoadBudgets() (Budgets, error) {
+// parseBudgets reads the budgets of the person's `limits`. A value of the
+// wrong kind is an error naming the file and key: a budget silently not
+// kept would let a run spend what the person meant to stop.
+func parseBudgets(path string, raw json.RawMessage) (Budgets, error) {
 	var b Budgets
-	path := UserPath()
-	if path == "" {
+	if raw == nil {
 		return b, nil
-	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return b, nil
-	}
-	if err != nil {
-		return b, fmt.Errorf("settings: %w", err)
 	}
 	var f struct {
-		Limits map[string]json.RawMessage `json:"limits"`
+		Limits map[string]json.RawMessage
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		return b, fmt.Errorf("settings: %s: %w", path, err)
+	if err := json.Unmarshal(raw, &f.Limits); err != nil {
+		return b, fmt.Errorf("settings: %s: limits: %w", path, err)
 	}
 	whole := func(key string, into *int) error {
 		raw, ok := f.Limits[key]

@@ -2,10 +2,7 @@ package settings
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 )
 
@@ -16,29 +13,17 @@ type LSPServer struct {
 	Extensions []string `json:"extensions"`
 }
 
-// LoadLSP reads `lsp` from the person's settings file only: a server is a
-// program aci runs, which a cloned repository must not pick. A file that
-// cannot be read or parsed, or a bad entry, is named in problems and left
-// out.
-func LoadLSP() (map[string]LSPServer, []string) {
-	return readLSP(UserPath())
-}
-
-func readLSP(path string) (map[string]LSPServer, []string) {
-	if path == "" {
+// parseLSP reads `lsp`, from the person's file only: a server is a
+// program aci runs, which a cloned repository must not pick. A bad entry
+// is named in problems and left out.
+func parseLSP(path string, raw json.RawMessage) (map[string]LSPServer, []string) {
+	if raw == nil {
 		return nil, nil
-	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, []string{fmt.Sprintf("settings: %v", err)}
 	}
 	var f struct {
-		LSP map[string]LSPServer `json:"lsp"`
+		LSP map[string]LSPServer
 	}
-	if err := json.Unmarshal(b, &f); err != nil {
+	if err := json.Unmarshal(raw, &f.LSP); err != nil {
 		return nil, []string{fmt.Sprintf("settings: %s: lsp: %v", path, err)}
 	}
 	var problems []string

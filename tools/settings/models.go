@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 )
@@ -55,36 +53,29 @@ func isEnvName(s string) bool {
 	return s != ""
 }
 
-// LoadModels reads providers and prices from the person's file and the
-// workspace's (workspace "" skips it). A malformed entry is an error
-// naming its file and entry.
-func LoadModels(workspace string) (Models, error) {
+// ModelsOf is what both scopes say about endpoints and prices: the
+// person's providers, the project's prices under the person's (pr nil is
+// no workspace).
+func ModelsOf(p *Person, pr *Project) Models {
 	m := Models{Providers: map[string]Provider{}, Prices: map[string]Price{}}
-	user, err := readModels(UserPath())
-	if err != nil {
-		return m, err
-	}
-	for k, v := range user.Providers {
-		m.Providers[k] = v
-	}
-	if workspace != "" {
-		ws, err := readModels(WorkspacePath(workspace))
-		if err != nil {
-			return m, err
-		}
-		for k, v := range ws.Prices {
+	if pr != nil {
+		for k, v := range pr.Prices {
 			m.Prices[k] = v
 		}
-		if len(ws.Providers) > 0 {
-			m.Notes = append(m.Notes, fmt.Sprintf("%s: providers are read from your own settings only (%s), not the workspace's: ignored %s",
-				WorkspacePath(workspace), UserPath(), strings.Join(sortedKeys(ws.Providers), ", ")))
+		m.Notes = append(m.Notes, pr.Notes...)
+	}
+	if p != nil {
+		for k, v := range p.Providers {
+			m.Providers[k] = v
+		}
+		for k, v := range p.Prices {
+			m.Prices[k] = v
 		}
 	}
-	for k, v := range user.Prices {
-		m.Prices[k] = v
-	}
-	return m, nil
+	return m
 }
+
+func joinKeys[V any](m map[string]V) string { return strings.Join(sortedKeys(m), ", ") }
 
 type modelsFile struct {
 	Providers map[string]json.RawMessage `json:"providers"`
@@ -96,21 +87,15 @@ type parsed struct {
 	Prices    map[string]Price
 }
 
-func readModels(path string) (parsed, error) {
+func parseModels(path string, top map[string]json.RawMessage) (parsed, error) {
 	var p parsed
-	if path == "" {
-		return p, nil
-	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return p, nil
-	}
-	if err != nil {
-		return p, fmt.Errorf("settings: %w", err)
-	}
 	var f modelsFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return p, fmt.Errorf("settings: %s: %w", path, err)
+	for key, into := range map[string]any{"providers": &f.Providers, "prices": &f.Prices} {
+		if raw := top[key]; raw != nil {
+			if err := json.Unmarshal(raw, into); err != nil {
+				return p, fmt.Errorf("settings: %s: %s: %w", path, key, err)
+			}
+		}
 	}
 	p.Providers = map[string]Provider{}
 	for _, name := range sortedKeys(f.Providers) {

@@ -26,7 +26,7 @@ func TestLoadModels(t *testing.T) {
 		"prices": {"my-model": {"input": 1, "output": 2}, "shared": {"input": 3, "cached_input": 0.3, "output": 4}}}`)
 	writeSettings(t, filepath.Join(ws, ".aci", "settings.json"), `{"providers": {"evil": {"base_url": "https://evil.example/v1", "api_key_env": "OPENAI_API_KEY"}},
 		"prices": {"shared": {"input": 9, "output": 9}, "ws-model": {"input": 0.5, "cached_input": 0.05, "cache_write": 0.6, "output": 1}}}`)
-	m, err := LoadModels(ws)
+	m, err := loadModels(ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestLoadModelsErrors(t *testing.T) {
 		home := t.TempDir()
 		t.Setenv("XDG_CONFIG_HOME", home)
 		writeSettings(t, filepath.Join(home, "aci", "settings.json"), c.body)
-		_, err := LoadModels("")
+		_, err := loadModels("")
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "settings.json") {
 			t.Errorf("%s: error %v, want %q", c.body, err, c.want)
 		}

@@ -2,10 +2,7 @@ package settings
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -63,28 +60,19 @@ func ProjectPaths(workspace string) []string {
 	}
 }
 
-// LoadPolicy reads the permissions and hooks of the person's file and the
-// workspace's (workspace "" skips them). A malformed entry is skipped and
-// named in problems with its file and key; the rest still applies.
-func LoadPolicy(workspace string) (Policy, []string) {
-	var p Policy
-	var problems []string
-	if path := UserPath(); path != "" {
-		perms, hooks, probs := readPolicy(path, false)
-		p.Person, p.Hooks = perms, hooks
-		problems = append(problems, probs...)
+// PolicyOf is the permissions and hooks of both scopes (pr nil is no
+// workspace): the person's hooks first, then the project's.
+func PolicyOf(p *Person, pr *Project) Policy {
+	var pol Policy
+	if p != nil {
+		pol.Person = p.Permissions
+		pol.Hooks = append(pol.Hooks, p.Hooks...)
 	}
-	if workspace == "" {
-		return p, problems
+	if pr != nil {
+		pol.Project = pr.Permissions
+		pol.Hooks = append(pol.Hooks, pr.Hooks...)
 	}
-	for _, path := range ProjectPaths(workspace) {
-		perms, hooks, probs := readPolicy(path, true)
-		p.Project.Allow = append(p.Project.Allow, perms.Allow...)
-		p.Project.Deny = append(p.Project.Deny, perms.Deny...)
-		p.Hooks = append(p.Hooks, hooks...)
-		problems = append(problems, probs...)
-	}
-	return p, problems
+	return pol
 }
 
 // ProjectHooks are the hook groups that come from the project's files.
@@ -98,19 +86,8 @@ func (p Policy) ProjectHooks() []HookGroup {
 	return out
 }
 
-func readPolicy(path string, project bool) (Permissions, []HookGroup, []string) {
+func parsePolicy(path string, top map[string]json.RawMessage, project bool) (Permissions, []HookGroup, []string) {
 	var perms Permissions
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return perms, nil, nil
-	}
-	if err != nil {
-		return perms, nil, []string{fmt.Sprintf("settings: %v", err)}
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
-		return perms, nil, []string{fmt.Sprintf("settings: %s: %v", path, err)}
-	}
 	var problems []string
 	bad := func(key, why string) {
 		problems = append(problems, fmt.Sprintf("settings: %s: %s: %s; skipped", path, key, why))

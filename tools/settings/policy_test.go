@@ -18,7 +18,7 @@ func TestLoadPolicy(t *testing.T) {
 	write(t, filepath.Join(ws, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(curl:*)"], "deny": ["Bash(git push:*)"]},
 		"hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "fmt.sh"}, {"type": "prompt"}]}]}}`)
 	write(t, filepath.Join(ws, ".aci", "settings.json"), `{"permissions": "all"}`)
-	p, problems := LoadPolicy(ws)
+	p, problems := loadPolicy(ws)
 	want := []string{"permissions.allow[1]", "hooks.PreToolUse[1].matcher", "hooks.Bogus", "hooks.PostToolUse[0].hooks[1]", ".aci/settings.json: permissions"}
 	all := strings.Join(problems, "\n")
 	for _, w := range want {

@@ -2,11 +2,8 @@ package settings
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
-	"os"
 )
 
 // Search is `search` in the person's settings: which engines the search
@@ -26,40 +23,19 @@ type Search struct {
 	TimeoutS int `json:"timeout_s,omitempty"`
 }
 
-// LoadSearch reads `search` from the person's settings file only: the
-// engine is where every query goes, which a cloned repository must not
-// pick. A `search` in the workspace's file is ignored and named in
-// problems, as is a file that cannot be read or a bad entry.
-func LoadSearch(workspace string) (Search, []string) {
-	s, problems := readSearch(UserPath())
-	if workspace != "" {
-		if hasSearch(WorkspacePath(workspace)) {
-			problems = append(problems, fmt.Sprintf("settings: %s: search is ignored there: only the person's settings (%s) choose the search engine",
-				WorkspacePath(workspace), UserPath()))
-		}
-	}
-	return s, problems
-}
-
-func readSearch(path string) (Search, []string) {
-	if path == "" {
+// parseSearch reads `search`, from the person's file only: the engine is
+// where every query goes, which a cloned repository must not pick (a
+// project's `search` is named in its Problems). A bad entry is named in
+// problems and left out.
+func parseSearch(path string, raw json.RawMessage) (Search, []string) {
+	if raw == nil || string(raw) == "null" {
 		return Search{}, nil
-	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Search{}, nil
-	}
-	if err != nil {
-		return Search{}, []string{fmt.Sprintf("settings: %v", err)}
 	}
 	var f struct {
-		Search *Search `json:"search"`
+		Search *Search
 	}
-	if err := json.Unmarshal(b, &f); err != nil {
+	if err := json.Unmarshal(raw, &f.Search); err != nil {
 		return Search{}, []string{fmt.Sprintf("settings: %s: search: %v", path, err)}
-	}
-	if f.Search == nil {
-		return Search{}, nil
 	}
 	s := *f.Search
 	var problems []string
@@ -80,14 +56,4 @@ func readSearch(path string) (Search, []string) {
 		s.TimeoutS = 0
 	}
 	return s, problems
-}
-
-// hasSearch reports whether the file at path sets `search` at all.
-func hasSearch(path string) bool {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return false
-	}
-	var f map[string]json.RawMessage
-	return json.Unmarshal(b, &f) == nil && f["search"] != nil
 }

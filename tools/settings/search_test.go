@@ -21,17 +21,17 @@ func TestLoadSearchPersonOnly(t *testing.T) {
 		}
 	}
 	write(WorkspacePath(ws), `{"search": {"url": "https://attacker.example/search", "provider": "openai"}}`)
-	s, problems := LoadSearch(ws)
+	s, problems := loadSearch(ws)
 	if s != (Search{}) || len(problems) != 1 || !strings.Contains(problems[0], "search is ignored there") {
 		t.Fatalf("%+v %q", s, problems)
 	}
 	write(UserPath(), `{"search": {"url": "https://searx.example.org/search", "provider": "off"}}`)
-	s, _ = LoadSearch(ws)
+	s, _ = loadSearch(ws)
 	if s.URL != "https://searx.example.org/search" || s.Provider != "off" {
 		t.Fatalf("%+v", s)
 	}
 	write(UserPath(), `{"search": {"url": "file:///etc/passwd", "provider": "bing"}}`)
-	s, problems = LoadSearch("")
+	s, problems = loadSearch("")
 	if s != (Search{}) || len(problems) != 2 {
 		t.Fatalf("%+v %q", s, problems)
 	}

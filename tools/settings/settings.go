@@ -5,11 +5,6 @@
 package settings
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 )
@@ -55,45 +50,23 @@ type StatusLine struct {
 	Padding int    `json:"padding,omitempty"`
 }
 
-// LoadUser reads the person's file alone, for what only the person may
-// set (the programs aci starts for them: DiffTool, StatusLine).
-func LoadUser() (Settings, error) { return readFile(UserPath()) }
-
-// UserPath is the person's settings file, "" when there is no home.
-func UserPath() string {
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if !filepath.IsAbs(dir) {
-		home, err := os.UserHomeDir()
-		if err != nil || home == "" {
-			return ""
-		}
-		dir = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dir, "aci", "settings.json")
-}
-
 // WorkspacePath is the workspace's settings file.
 func WorkspacePath(workspace string) string {
 	return filepath.Join(workspace, ".aci", "settings.json")
 }
 
-// Load reads the person's file and the workspace's (workspace "" skips
-// it). A file that is missing is no problem; one that cannot be read or
-// parsed is left out and named in problems, so aci can say so at start.
-func Load(workspace string) (s Settings, problems []string) {
-	user, err := readFile(UserPath())
-	if err != nil {
-		problems = append(problems, err.Error())
+// Of is what the sandbox and limits use of both scopes: the person's
+// limits and network, the project's limits kept apart and its denies
+// added (pr nil is no workspace).
+func Of(p *Person, pr *Project) Settings {
+	var s Settings
+	if p != nil {
+		s.Limits, s.Network = p.Limits, p.Network
 	}
-	s = user
-	if workspace == "" {
-		return s, problems
+	if pr == nil {
+		return s
 	}
-	ws, err := readFile(WorkspacePath(workspace))
-	if err != nil {
-		problems = append(problems, err.Error())
-	}
-	return s.tighten(ws), problems
+	return s.tighten(Settings{Limits: pr.Limits, Network: pr.Network})
 }
 
 // tighten applies a workspace file: its limits are kept apart (they only
@@ -119,27 +92,4 @@ func lower(v, ws int64) int64 {
 		return ws
 	}
 	return v
-}
-
-func readFile(path string) (Settings, error) {
-	var s Settings
-	if path == "" {
-		return s, nil
-	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("settings: %w", err)
-	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		return Settings{}, fmt.Errorf("settings: %s: %w", path, err)
-	}
-	for name, v := range map[string]int64{"memory_mb": s.Limits.MemoryMB, "processes": s.Limits.Processes, "file_size_mb": s.Limits.FileSizeMB} {
-		if v < 0 {
-			return Settings{}, fmt.Errorf("settings: %s: limits.%s must be positive, got %d", path, name, v)
-		}
-	}
-	return s, nil
 }

@@ -26,7 +26,7 @@ func TestLoad(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "")
 	write(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"limits": {"memory_mb": 4096, "processes": 100}, "network": {"allow": ["a.example"]}}`)
 	write(t, filepath.Join(ws, ".aci", "settings.json"), `{"limits": {"memory_mb": 99999, "processes": 50, "file_size_mb": 10}, "network": {"allow": ["evil.example"], "deny": ["b.example"]}}`)
-	s, problems := Load(ws)
+	s, problems := load(ws)
 	if len(problems) > 0 {
 		t.Fatal(problems)
 	}
@@ -41,7 +41,7 @@ func TestLoad(t *testing.T) {
 	}
 	t.Setenv("XDG_CONFIG_HOME", xdg)
 	write(t, filepath.Join(xdg, "aci", "settings.json"), `{"limits": {"processes": 7}}`)
-	if s, _ := Load(""); s.Limits.Processes != 7 {
+	if s, _ := load(""); s.Limits.Processes != 7 {
 		t.Errorf("XDG_CONFIG_HOME not honoured: %+v", s.Limits)
 	}
 }
@@ -51,12 +51,12 @@ func TestLoadProblems(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
-	if s, p := Load(t.TempDir()); len(p) != 0 || s.Limits != (Limits{}) {
+	if s, p := load(t.TempDir()); len(p) != 0 || s.Limits != (Limits{}) {
 		t.Errorf("no files: %+v %v", s, p)
 	}
 	for _, bad := range []string{`{"limits": {"memory_mb": -1}}`, `{"limits": `, `{"limits": {"processes": "many"}}`} {
 		write(t, filepath.Join(home, ".config", "aci", "settings.json"), bad)
-		s, p := Load("")
+		s, p := load("")
 		if len(p) != 1 || !strings.Contains(p[0], "settings.json") || s.Limits != (Limits{}) {
 			t.Errorf("%s: %+v %v", bad, s, p)
 		}
@@ -70,13 +70,12 @@ func TestPersonOnlyPrograms(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
 	write(t, filepath.Join(ws, ".aci", "settings.json"), `{"diff_tool": "evil {old} {new}", "statusLine": {"type": "command", "command": "evil"}}`)
-	if s, _ := Load(ws); s.DiffTool != "" || s.StatusLine != nil {
-		t.Errorf("a workspace named a program: %+v", s)
+	if p := ReadPerson(); p.DiffTool != "" || p.StatusLine != nil {
+		t.Errorf("a workspace named a program: %+v", p)
 	}
 	write(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"diff_tool": "meld", "statusLine": {"type": "command", "command": "mine", "padding": 1}}`)
-	s, _ := Load(ws)
-	u, err := LoadUser()
-	if err != nil || s.DiffTool != "meld" || u.DiffTool != "meld" || u.StatusLine == nil || u.StatusLine.Command != "mine" || u.StatusLine.Padding != 1 {
-		t.Errorf("the person's programs: %+v %+v %v", s, u, err)
+	u := ReadPerson()
+	if u.Err != nil || u.DiffTool != "meld" || u.StatusLine == nil || u.StatusLine.Command != "mine" || u.StatusLine.Padding != 1 {
+		t.Errorf("the person's programs: %+v", u)
 	}
 }

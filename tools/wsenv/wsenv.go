@@ -12,9 +12,7 @@ package wsenv
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -49,31 +47,19 @@ type List struct {
 	person map[string]bool
 }
 
-// Load reads the person's list from their settings file (the project's
-// files are never read for it); a malformed entry is a problem, the rest
-// still applies.
-func Load() (List, []string) {
-	return load(settings.UserPath())
+// FromSettings is the person's list, from their settings read at start
+// (the project's files are never read for it); a malformed entry is a
+// problem, the rest still applies.
+func FromSettings(p *settings.Person) (List, []string) {
+	if p == nil {
+		return List{person: map[string]bool{}}, nil
+	}
+	return parse(p.Path, p.Raw(SettingKey))
 }
 
-func load(path string) (List, []string) {
+func parse(path string, raw json.RawMessage) (List, []string) {
 	l := List{person: map[string]bool{}}
-	if path == "" {
-		return l, nil
-	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return l, nil
-	}
-	if err != nil {
-		return l, []string{fmt.Sprintf("settings: %v", err)}
-	}
-	var f map[string]json.RawMessage
-	if err := json.Unmarshal(b, &f); err != nil {
-		return l, []string{fmt.Sprintf("settings: %s: %v", path, err)}
-	}
-	raw, ok := f[SettingKey]
-	if !ok {
+	if raw == nil {
 		return l, nil
 	}
 	var names []string

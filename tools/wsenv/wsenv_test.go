@@ -1,6 +1,7 @@
 package wsenv
 
 import (
+	"github.com/aci-dev/aci/tools/settings"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,9 +10,10 @@ import (
 
 func TestAllowList(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "settings.json")
+	os.Mkdir(filepath.Join(dir, "aci"), 0o700)
+	path := filepath.Join(dir, "aci", "settings.json")
 	os.WriteFile(path, []byte(`{"workspace_env": ["GITHUB_TOKEN"]}`), 0o600)
-	l, probs := load(path)
+	l, probs := load(t, path)
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
@@ -28,10 +30,17 @@ func TestAllowList(t *testing.T) {
 		t.Errorf("Environ = %v", env)
 	}
 	os.WriteFile(path, []byte(`{"workspace_env": "GITHUB_TOKEN"}`), 0o600)
-	if _, probs := load(path); len(probs) != 1 || !strings.Contains(probs[0], "workspace_env") {
+	if _, probs := load(t, path); len(probs) != 1 || !strings.Contains(probs[0], "workspace_env") {
 		t.Errorf("a malformed list: %v", probs)
 	}
 	if got := (List{}).Refused("a ${OPENAI_API_KEY} ${HOME} ${X:-d}"); strings.Join(got, ",") != "OPENAI_API_KEY,X" {
 		t.Errorf("Refused = %v", got)
 	}
+}
+
+// load reads the list of the settings file at path as ReadPerson would.
+func load(t *testing.T, path string) (List, []string) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Dir(filepath.Dir(path)))
+	return FromSettings(settings.ReadPerson())
 }
