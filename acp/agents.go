@@ -1,10 +1,9 @@
 package acp
 
 import (
-	"strings"
-
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/windows"
 )
 
 // An agent window's open is a tool call that stays in progress while the
@@ -15,15 +14,8 @@ import (
 // agentOpened keeps the call that opened an agent in progress, and
 // remembers it for the window's updates. Call with u.mu held.
 func (u *updates) agentOpened(ev session.ToolResult, tc *toolCall) {
-	if ev.Call.WindowID != "launcher" || ev.Result.Status != protocol.StatusStarted {
-		return
-	}
-	rest, ok := strings.CutPrefix(ev.Result.Text, "opened ")
-	if !ok {
-		return
-	}
-	id, _, _ := strings.Cut(rest, ":")
-	if appOf(id) != "agent" {
+	id := ev.Detail.Opened
+	if ev.Result.Status != protocol.StatusStarted || windows.AppOf(id) != "agent" {
 		return
 	}
 	if u.agents == nil {
@@ -42,11 +34,9 @@ func (u *updates) agentWindow(w session.Window) {
 	}
 	status := statusInProgress
 	switch {
-	case w.Closed:
+	case w.Closed, w.Progress == windows.AgentAnswered:
 		status = statusCompleted
-	case strings.HasPrefix(w.Content, "answered"):
-		status = statusCompleted
-	case strings.HasPrefix(w.Content, "failed"):
+	case w.Progress == windows.AgentFailed:
 		status = statusFailed
 	}
 	tc := toolCall{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: status}
