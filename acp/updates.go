@@ -105,14 +105,10 @@ func (u *updates) runningCall() string {
 // stored call an older aci kept no description of is described by the
 // same table, from the app its window id names.
 func (u *updates) described(e session.ToolCall) toolCall {
-	d := e.Desc
-	if d.Title == "" {
-		title := e.Title
-		if title == "" {
-			title = u.windowTitle(e.Call.WindowID)
-		}
-		d = windows.DescribeCall(windows.Call{WindowID: e.Call.WindowID, Title: title, Action: e.Call.ActionID, Params: e.Call.Params, Workdir: u.cwd})
+	if e.Title == "" {
+		e.Title = u.windowTitle(e.Call.WindowID)
 	}
+	d := e.Described(u.cwd)
 	tc := toolCall{ToolCallID: e.Call.ID, Kind: d.Kind, Title: d.Title}
 	if raw, err := json.Marshal(e.Call.Params); err == nil && e.Call.Params != nil {
 		tc.RawInput = raw

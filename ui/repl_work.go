@@ -10,6 +10,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/imagefile"
 )
 
@@ -185,7 +186,7 @@ func (r *REPL) replay(s agent.Session) {
 			o.println(o.cyan.Sprint("›") + " " + sanitize(strings.ReplaceAll(it.Text, "\n", "\n  ")) + o.dim.Sprint("  ↳ added to the turn"))
 		case "call":
 			c := protocol.Call{ID: it.Call.ID, WindowID: it.Call.WindowID, ActionID: it.Call.ActionID, Params: it.Params}
-			line := o.dim.Sprint("▸ " + callHeadline(c, "", screenWidth()-4))
+			line := o.dim.Sprint("▸ " + firstLine(sanitize(session.ToolCall{Call: c}.Described("").Title), screenWidth()-4))
 			switch it.Call.Status {
 			case protocol.StatusOK:
 				line += " " + o.green.Sprint("✓")
