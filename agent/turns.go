@@ -17,7 +17,11 @@ type ActionInfo struct {
 	WindowID string `json:"window_id"`
 	ActionID string `json:"action_id"`
 	Params   any    `json:"params"`
-	Status   string `json:"status"`
+	// Title and Kind are the call as a person reads it (its description,
+	// windows' table of calls): the page shows these, as it does live.
+	Title  string `json:"title,omitempty"`
+	Kind   string `json:"kind,omitempty"`
+	Status string `json:"status"`
 	Output   string `json:"output,omitempty"`
 	// ExitCode is a command's exit status (from its tool_result event).
 	ExitCode *int `json:"exit_code,omitempty"`

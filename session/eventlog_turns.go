@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/windows"
 )
 
 // TurnsOf is the turns a session's events tell, as GET /api/sessions/{id}
@@ -23,6 +25,8 @@ func TurnsOf(events []agent.StoredEvent) []agent.TurnInfo {
 			WindowID string          `json:"window_id"`
 			ActionID string          `json:"action_id"`
 			Params   json.RawMessage `json:"params"`
+			Title    string          `json:"title"`
+			Kind     string          `json:"kind"`
 			Status   string          `json:"status"`
 			Output   string          `json:"output"`
 			ExitCode *int            `json:"exit_code"`
@@ -48,7 +52,12 @@ func TurnsOf(events []agent.StoredEvent) []agent.TurnInfo {
 				params = map[string]any{}
 			}
 			at[d.CallID] = len(t.Actions)
-			t.Actions = append(t.Actions, agent.ActionInfo{CallID: d.CallID, WindowID: d.WindowID, ActionID: d.ActionID, Params: params})
+			var p map[string]json.RawMessage
+			json.Unmarshal(d.Params, &p)
+			desc := ToolCall{Call: protocol.Call{ID: d.CallID, WindowID: d.WindowID, ActionID: d.ActionID, Params: p},
+				Desc: windows.Description{Title: d.Title, Kind: d.Kind}}.Described("")
+			t.Actions = append(t.Actions, agent.ActionInfo{CallID: d.CallID, WindowID: d.WindowID, ActionID: d.ActionID, Params: params,
+				Title: desc.Title, Kind: desc.Kind})
 		case "tool_result":
 			if i, ok := at[d.CallID]; ok {
 				a := &t.Actions[i]

@@ -69,7 +69,7 @@ func (s *Session) onEvent(ev agent.Event) {
 		}
 		desc := s.describe(ev.Call)
 		s.mu.Lock()
-		s.call = &callInfo{id: ev.Call.ID, windowID: ev.Call.WindowID, actionID: ev.Call.ActionID, params: params, title: desc.Title}
+		s.call = &callInfo{id: ev.Call.ID, windowID: ev.Call.WindowID, actionID: ev.Call.ActionID, params: params, title: desc.Title, kind: desc.Kind}
 		s.mu.Unlock()
 		s.setState(StateExecuting)
 		s.publish(ToolCall{Call: ev.Call, Title: s.f.cfg.Agent.Redact(ev.Title), Desc: desc})

@@ -118,7 +118,7 @@ type Session struct {
 type callInfo struct {
 	id, windowID, actionID string
 	params                 any
-	title                  string // as a person reads it
+	title, kind            string // as a person reads it (its description)
 }
 
 // ID is the session's id: its transcript's name ("" when none is written).

@@ -139,8 +139,15 @@ func (s *Session) history(ev agent.Event) {
 		if ev.Call.Params == nil {
 			params = map[string]any{}
 		}
-		t.Actions = append(t.Actions, agent.ActionInfo{CallID: ev.Call.ID, WindowID: ev.Call.WindowID, ActionID: ev.Call.ActionID,
-			Params: params, Status: ev.Result.Status, Output: agent.CutOutput(PersonOutput(ev.Detail)), ExitCode: ev.Detail.ExitCode})
+		a := agent.ActionInfo{CallID: ev.Call.ID, WindowID: ev.Call.WindowID, ActionID: ev.Call.ActionID,
+			Params: params, Status: ev.Result.Status, Output: agent.CutOutput(PersonOutput(ev.Detail)), ExitCode: ev.Detail.ExitCode}
+		if c := s.call; c != nil && c.id == ev.Call.ID {
+			a.Title, a.Kind = s.f.cfg.Agent.Redact(c.title), c.kind // as its tool_call described it
+		} else {
+			d := ToolCall{Call: ev.Call}.Described("")
+			a.Title, a.Kind = d.Title, d.Kind
+		}
+		t.Actions = append(t.Actions, a)
 	}
 }
 
