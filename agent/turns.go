@@ -22,7 +22,7 @@ type ActionInfo struct {
 	Title  string `json:"title,omitempty"`
 	Kind   string `json:"kind,omitempty"`
 	Status string `json:"status"`
-	Output   string `json:"output,omitempty"`
+	Output string `json:"output,omitempty"`
 	// ExitCode is a command's exit status (from its tool_result event).
 	ExitCode *int `json:"exit_code,omitempty"`
 }
