@@ -14,8 +14,10 @@ import (
 // agentOpened keeps the call that opened an agent in progress, and
 // remembers it for the window's updates. Call with u.mu held.
 func (u *updates) agentOpened(ev session.ToolResult, tc *toolCall) {
+	// A window opened to work on in the background (started, not done):
+	// its window events carry how it goes (Progress).
 	id := ev.Detail.Opened
-	if ev.Result.Status != protocol.StatusStarted || windows.AppOf(id) != "agent" {
+	if ev.Result.Status != protocol.StatusStarted || id == "" {
 		return
 	}
 	if u.agents == nil {
@@ -29,7 +31,7 @@ func (u *updates) agentOpened(ev session.ToolResult, tc *toolCall) {
 // that opened it. Call with u.mu held.
 func (u *updates) agentWindow(w session.Window) {
 	callID, ok := u.agents[w.ID]
-	if !ok || w.App != "agent" {
+	if !ok || w.Progress == "" && !w.Closed {
 		return
 	}
 	status := statusInProgress

@@ -38,7 +38,7 @@ func PipeApprover(yes bool, stderr io.Writer) windows.Approver {
 			return windows.Decision{Allow: true}
 		}
 		d := windows.Decision{By: "aci in pipe mode (no terminal to ask)", Message: "the person must run it themselves, or rerun aci with --yes"}
-		if req.Kind == "network" {
+		if req.Kind == protocol.AskNetwork {
 			// A host refused inside a command has no result line of its
 			// own to say so: this is its one line.
 			fmt.Fprintln(stderr, "aci:", windows.DenialText(req, d))
