@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
 )
