@@ -42,6 +42,9 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage
 	}
+	// Nothing the sessions started outlives aci: their sandboxes end, and
+	// are waited for, before it exits.
+	defer sandbox.Cleanup()
 	if cfg.Telemetry, err = startTelemetry(stderr); err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitUsage

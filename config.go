@@ -18,6 +18,7 @@ import (
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/dotenv"
+	"github.com/aci-dev/aci/tools/outschema"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/ui"
@@ -41,6 +42,9 @@ type config struct {
 	Prices         map[string]agent.Price // settings' prices
 	OnProvider     bool                   // the model at start is a provider's: the default endpoint needs no key
 	MaxSteps       int
+	MaxTurns       int               // --max-turns, settings' limits.max_turns; 0: none
+	MaxBudgetUSD   float64           // --max-budget-usd, settings' limits.max_budget_usd; 0: none
+	OutputSchema   *outschema.Schema // --output-schema: the answer is checked against it
 	CompressTokens int64
 	OutputLimit    int
 	Stream         bool
@@ -135,6 +139,9 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	fs.String("model", "", "")
 	fs.String("effort", "", "")
 	fs.String("max-steps", "", "")
+	fs.String("max-turns", "", "")
+	fs.String("max-budget-usd", "", "")
+	fs.String("output-schema", "", "")
 	resume := &resumeFlag{c: &c}
 	fs.Var(resume, "resume", "")
 	fs.BoolVar(&c.Sessions, "sessions", false, "")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/tools/sandbox"
+	"github.com/aci-dev/aci/tools/settings"
 )
 
 // setting is one row of aci's settings: the variable and the flag it is
@@ -48,6 +49,7 @@ type loading struct {
 	set     map[string]bool // the flags given
 	sources []envSource     // the files variables were read from
 	flag    func(name string) string
+	budgets settings.Budgets // the person's limits (config_budgets.go)
 }
 
 // settingRows are aci's settings, in the order they are read.
@@ -65,7 +67,11 @@ var settingRows = []setting{
 		parse: func(l *loading, in settingInput) error { return l.c.loadEffort(in.flag, in.flagSet) }},
 	{name: "providers and prices (settings.json)",
 		parse: func(l *loading, _ settingInput) error { return l.c.loadModels(l.stderr) }},
+	{name: "budgets (settings.json limits)", parse: loadBudgets},
 	{name: "max steps", env: "ACI_MAX_STEPS", flag: "max-steps", def: "50", parse: parseMaxSteps},
+	{name: "max turns", flag: "max-turns", parse: parseMaxTurns},
+	{name: "max budget", flag: "max-budget-usd", parse: parseMaxBudget},
+	{name: "output schema", flag: "output-schema", parse: parseOutputSchema},
 	{name: "compress tokens", env: "ACI_COMPRESS_TOKENS", def: "100000",
 		parse: func(l *loading, in settingInput) error {
 			n, err := wholeNumber("ACI_COMPRESS_TOKENS", in)
@@ -172,6 +178,9 @@ func parseModel(l *loading, in settingInput) error {
 }
 
 func parseMaxSteps(l *loading, in settingInput) error {
+	if strings.TrimSpace(in.env) == "" && l.budgets.MaxSteps > 0 {
+		in.def = strconv.Itoa(l.budgets.MaxSteps)
+	}
 	n, err := wholeNumber("ACI_MAX_STEPS", in)
 	if err != nil {
 		return err

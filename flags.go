@@ -21,7 +21,7 @@ type command struct {
 
 var (
 	mainCmd = command{name: "aci", help: mainHelp, flags: names(
-		"p", "yes", "model", "effort", "max-steps", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode", "trust", "i", "image"),
+		"p", "yes", "model", "effort", "max-steps", "max-turns", "max-budget-usd", "output-schema", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode", "trust", "i", "image"),
 		refused: func(f string) string {
 			if f == "addr" {
 				return "--addr is for aci serve: aci serve --addr HOST:PORT (see aci serve --help)"
@@ -29,21 +29,21 @@ var (
 			return ""
 		}}
 	serveCmd = command{name: "aci serve", help: serveHelp, flags: names(
-		"addr", "yes", "model", "effort", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
+		"addr", "yes", "model", "effort", "max-steps", "max-turns", "max-budget-usd", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
-			case "p", "resume", "sessions", "output-format":
+			case "p", "resume", "sessions", "output-format", "output-schema":
 				return "aci serve takes --addr and the model and safety flags; questions come over HTTP (see aci serve --help)"
 			}
 			return ""
 		}}
 	acpCmd = command{name: "aci acp", help: acpHelp, flags: names(
-		"model", "effort", "max-steps", "sandbox", "version", "help", "h", "permission-mode", "trust"),
+		"model", "effort", "max-steps", "max-turns", "max-budget-usd", "sandbox", "version", "help", "h", "permission-mode", "trust"),
 		refused: func(f string) string {
 			switch f {
 			case "yes":
 				return "aci acp does not take --yes: the editor asks you before anything dangerous (see aci acp --help)"
-			case "p", "resume", "sessions", "output-format":
+			case "p", "resume", "sessions", "output-format", "output-schema":
 				return "aci acp does not take " + dashed(f) + ": questions come from the editor (see aci acp --help)"
 			}
 			return ""
@@ -78,7 +78,8 @@ var misspelled = map[string]string{
 	"port": "addr", "host": "addr", "listen": "addr", "bind": "addr", "address": "addr",
 	"print": "p", "prompt": "p", "message": "p",
 	"yolo": "yes", "y": "yes", "dangerously-skip-permissions": "yes", "yes-always": "yes",
-	"max-turns": "max-steps", "steps": "max-steps", "continue": "resume", "c": "resume",
+	"steps": "max-steps", "turns": "max-turns", "max-budget": "max-budget-usd", "budget": "max-budget-usd",
+	"json-schema": "output-schema", "schema": "output-schema", "continue": "resume", "c": "resume",
 	"output": "output-format", "format": "output-format", "o": "output-format",
 	"v": "version", "V": "version", "mode": "permission-mode",
 	"reasoning-effort": "effort", "reasoning": "effort",
@@ -111,7 +112,7 @@ func (c command) suggest(name string) string {
 		return s
 	}
 	lower := strings.ToLower(name)
-	best, bestD := "", 3
+	best, bestD, bestRaw := "", 3, 0
 	var all []string
 	for f := range c.flags {
 		all = append(all, f)
@@ -121,12 +122,15 @@ func (c command) suggest(name string) string {
 		if len(f) < 2 {
 			continue
 		}
-		d := editDistance(lower, f)
+		raw := editDistance(lower, f)
+		d := raw
 		if commonPrefix(lower, f) >= 4 || strings.HasPrefix(f, lower) && len(lower) >= 3 {
 			d = min(d, 1)
 		}
-		if d < bestD {
-			best, bestD = f, d
+		// Between flags as near, the closer spelling (--max-turn: --max-turns,
+		// not --max-budget-usd, which shares its "max-").
+		if d < bestD || d == bestD && raw < bestRaw {
+			best, bestD, bestRaw = f, d, raw
 		}
 	}
 	return best

@@ -33,6 +33,14 @@ Flags:
   --model NAME         model name (overrides OPENAI_MODEL); PROVIDER/MODEL: a settings provider
   --effort LEVEL       reasoning effort: low, medium, high (overrides ACI_REASONING_EFFORT)
   --max-steps N        model calls per turn (overrides ACI_MAX_STEPS)
+  --max-turns N        questions a session takes (Claude Code's --max-turns
+                       counts model calls: that is --max-steps here)
+  --max-budget-usd X   money a session may spend, in US dollars; past it the
+                       turn ends with outcome "limit" (exit 1)
+                       (budgets also in settings.json: "limits": {"max_steps":
+                       N, "max_turns": N, "max_budget_usd": X})
+  --output-schema FILE the answer is one JSON value valid against the JSON
+                       Schema in FILE (checked; sent back once, then exit 1)
   --resume [ID]        continue the most recent session of this directory
                        (or the session ID)
   --sessions           list this directory's sessions, newest first
@@ -76,12 +84,14 @@ Examples:
   aci
   git diff | aci -p "review this"
   aci -p "fix the failing test" --output-format json
+  aci -p "triage issue 12" --output-schema triage.json --max-budget-usd 0.50
 `
 
 const serveHelp = `aci serve — this folder's sessions over HTTP, with a web page
 
 Usage:
   aci serve [--addr HOST:PORT] [--model NAME] [--max-steps N] [--yes] [--sandbox MODE]
+            [--max-turns N] [--max-budget-usd X]
 
 It prints one address to open in a browser, carrying the access token:
   aci serve: http://127.0.0.1:7433/#token=…
@@ -96,6 +106,8 @@ Flags:
   --model NAME       model name (overrides OPENAI_MODEL)
   --effort LEVEL     reasoning effort: low, medium, high
   --max-steps N      model calls per turn (overrides ACI_MAX_STEPS)
+  --max-turns N      questions a session takes
+  --max-budget-usd X money a session may spend, in US dollars
   --yes              approve dangerous actions without asking a client
   --permission-mode M  the mode sessions start in: ask, default, plan or yes
   --trust            run the folder's project hooks and MCP servers
@@ -120,7 +132,7 @@ Example:
 const acpHelp = `aci acp — an agent for editors, over the Agent Client Protocol
 
 Usage:
-  aci acp [--model NAME] [--max-steps N] [--sandbox MODE]
+  aci acp [--model NAME] [--max-steps N] [--max-turns N] [--max-budget-usd X] [--sandbox MODE]
 
 An editor (Zed, JetBrains IDEs, Neovim with CodeCompanion or avante.nvim)
 starts aci acp and speaks ACP version 1 on its stdin and stdout; aci writes
@@ -132,6 +144,8 @@ Flags:
   --model NAME     model name (overrides OPENAI_MODEL)
   --effort LEVEL   reasoning effort: low, medium, high
   --max-steps N    model calls per turn (overrides ACI_MAX_STEPS)
+  --max-turns N    questions a session takes
+  --max-budget-usd X  money a session may spend, in US dollars
   --sandbox MODE   workspace (commands contained), container or off
   --permission-mode M  the mode sessions start in: ask, default or plan
   --trust          run the folder's project hooks and MCP servers

@@ -103,6 +103,7 @@ func newFactory(cfg config, notify func(string)) *session.Factory {
 		ApprovalTimeout: cfg.ApprovalTimeout,
 		Secrets:         cfg.Secrets,
 		URLSecrets:      cfg.URLSecrets,
+		Limits:          session.Limits{MaxTurns: cfg.MaxTurns, MaxBudgetUSD: cfg.MaxBudgetUSD},
 		Endpoint:        cfg.Endpoint,
 		Telemetry:       cfg.Telemetry,
 	})

@@ -49,6 +49,8 @@ func askUsageError(cfg config, interactive, stdinTTY bool) string {
 		return `-p needs a question: aci -p "question", or pipe one in: echo "question" | aci -p`
 	case interactive && len(cfg.Images) > 0:
 		return `-i attaches a picture to a -p question: aci -p "question" -i shot.png; in the REPL write @shot.png in the question`
+	case interactive && cfg.OutputSchema != nil:
+		return "--output-schema needs a question: pass it with -p or on stdin"
 	case interactive && cfg.OutputFormat != ui.FormatText:
 		return fmt.Sprintf("--output-format %s needs a question: pass it with -p or on stdin", cfg.OutputFormat)
 	}
@@ -138,6 +140,9 @@ func runPipe(cfg config, workdir, question string, stdout, stderr io.Writer) (co
 	pipe := ui.NewPipe(stderr)
 	opts.Approver, opts.Events = ui.PipeApprover(cfg.Yes, stderr), pipe.Event
 	opts.Say = func(s string) { fmt.Fprintln(stderr, "aci:", s) }
+	if cfg.OutputSchema != nil {
+		opts.Answer = cfg.OutputSchema
+	}
 	var head *ui.Headless // --output-format json or stream-json
 	if cfg.OutputFormat != ui.FormatText {
 		head = ui.NewHeadless(cfg.OutputFormat, stdout)

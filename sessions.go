@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/ui"
 )
@@ -35,13 +34,13 @@ func listSessions(f *session.Factory, workdir string, stdout, stderr io.Writer) 
 // under its parent; branches of a session no longer listed stand alone.
 // Sessions without a question are left out, but not if a branch of them
 // has one.
-func sessionTree(list []agent.Session) []string {
+func sessionTree(list []session.Listed) []string {
 	byID := map[string]bool{}
-	children := map[string][]agent.Session{}
+	children := map[string][]session.Listed{}
 	for _, s := range list {
 		byID[s.ID] = true
 	}
-	var roots []agent.Session
+	var roots []session.Listed
 	for _, s := range list {
 		if s.Parent != "" && byID[s.Parent] {
 			children[s.Parent] = append(children[s.Parent], s)
@@ -50,8 +49,8 @@ func sessionTree(list []agent.Session) []string {
 		}
 	}
 	var out []string
-	var walk func(s agent.Session, depth int) bool
-	walk = func(s agent.Session, depth int) bool {
+	var walk func(s session.Listed, depth int) bool
+	walk = func(s session.Listed, depth int) bool {
 		var below []string
 		kept := out
 		out = nil
@@ -62,7 +61,7 @@ func sessionTree(list []agent.Session) []string {
 			}
 		}
 		below, out = out, kept
-		if s.Questions == 0 && !any {
+		if len(s.Turns) == 0 && !any {
 			return false
 		}
 		out = append(out, sessionLine(s, depth))
@@ -75,8 +74,8 @@ func sessionTree(list []agent.Session) []string {
 	return out
 }
 
-func sessionLine(s agent.Session, depth int) string {
-	first := strings.Join(strings.Fields(s.First), " ")
+func sessionLine(s session.Listed, depth int) string {
+	first := strings.Join(strings.Fields(s.Title()), " ")
 	if r := []rune(first); len(r) > 60 {
 		first = string(r[:59]) + "…"
 	}
@@ -88,5 +87,5 @@ func sessionLine(s agent.Session, depth int) string {
 	if s.Parent != "" {
 		branch = fmt.Sprintf("  (from turn %d)", s.FromTurn)
 	}
-	return fmt.Sprintf("%-26s  %s  %-12s  %s%s", id, s.Started.Local().Format("2006-01-02 15:04"), plural(s.Questions, "turn"), first, branch)
+	return fmt.Sprintf("%-26s  %s  %-12s  %s%s", id, s.Started.Local().Format("2006-01-02 15:04"), plural(len(s.Turns), "turn"), first, branch)
 }

@@ -4,18 +4,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 )
 
 func TestSessionTree(t *testing.T) {
-	list := []agent.Session{ // newest first
-		{ID: "d", Parent: "a", FromTurn: 1, Questions: 2, First: "q1"},
-		{ID: "c", Questions: 1, First: "other"},
-		{ID: "b", Parent: "a", FromTurn: 2, Questions: 3, First: "q1"},
-		{ID: "e", Parent: "b", FromTurn: 3, Questions: 3, First: "q1"},
-		{ID: "a", Questions: 2, First: "q1"},
+	list := []session.Listed{ // newest first
+		{ID: "d", Parent: "a", FromTurn: 1, Turns: []session.TurnInfo{{Question: "q1"}, {}}},
+		{ID: "c", Turns: []session.TurnInfo{{Question: "other"}}},
+		{ID: "b", Parent: "a", FromTurn: 2, Turns: []session.TurnInfo{{Question: "q1"}, {}, {}}},
+		{ID: "e", Parent: "b", FromTurn: 3, Turns: []session.TurnInfo{{Question: "q1"}, {}, {}}},
+		{ID: "a", Turns: []session.TurnInfo{{Question: "q1"}, {}}},
 		{ID: "empty"},
-		{ID: "orphan", Parent: "gone", FromTurn: 1, Questions: 1, First: "q"},
+		{ID: "orphan", Parent: "gone", FromTurn: 1, Turns: []session.TurnInfo{{Question: "q"}}},
 	}
 	lines := sessionTree(list)
 	wantOrder := []string{"c ", "a ", "└ d", "└ b", "  └ e", "orphan"}

@@ -311,9 +311,11 @@ func TestACPCancelWhileAsking(t *testing.T) {
 	e.until("withdrew the question", func() bool { return len(e.cancelled) == 1 && e.cancelled[0] == string(e.requests[0].ID) })
 }
 
-// A session made in pipe mode (aci -p) loads: its conversation is replayed
-// as updates, each call titled as it was live (its stored tool_call), and
-// the next prompt continues it.
+// A session made in pipe mode (aci -p, in plan mode) loads: its
+// conversation is replayed as updates, the question as the person typed it
+// (not plan mode's note), each answer as one chunk however it was
+// streamed, each call titled as it was live (its stored tool_call), and the
+// next prompt continues it.
 func TestACPLoadPipeSession(t *testing.T) {
 	dir, home := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("remember the milk\n"), 0o644)
@@ -323,7 +325,7 @@ func TestACPLoadPipeSession(t *testing.T) {
 		fakeai.Reply{Content: "You asked about the notes."},
 	)
 	env := testutilEnv(home, srv)
-	pipe := execAci(t, dir, env, "-p", "what do the notes say?")
+	pipe := execAci(t, dir, env, "--permission-mode", "plan", "-p", "what do the notes say?")
 	if out, err := pipe.CombinedOutput(); err != nil {
 		t.Fatalf("aci -p: %v\n%s", err, out)
 	}
@@ -343,6 +345,9 @@ func TestACPLoadPipeSession(t *testing.T) {
 	}
 	if a := chunkText(ups, "agent_message_chunk"); !strings.Contains(a, "Reading.") || !strings.Contains(a, "remember the milk") {
 		t.Errorf("replayed answer %q", a)
+	}
+	if n := len(kinds(ups, "agent_message_chunk")); n != 2 {
+		t.Errorf("the two replies' words replayed in %d chunks, want one each", n)
 	}
 	order, byID := toolCalls(ups)
 	if len(order) != 1 || last(byID[order[0]], "title") != "open notes.txt" || last(byID[order[0]], "status") != "completed" {

@@ -424,7 +424,9 @@ func stopOf(r session.Result) (any, error) {
 		return promptResult{StopReason: stopEndTurn}, nil
 	case r.Outcome == session.Interrupted:
 		return promptResult{StopReason: stopCancel}, nil
-	case r.Cause == session.CauseStepLimit:
+	case r.Outcome == session.LimitReached:
+		// ACP has one stop reason for every limit; a notice says which
+		// (updates.go).
 		return promptResult{StopReason: stopMaxTurns}, nil
 	case r.Cause == session.CauseRefused:
 		return promptResult{StopReason: stopRefusal}, nil

@@ -15,8 +15,10 @@ func TestStopReasonFromOutcome(t *testing.T) {
 	}{
 		{session.Result{Outcome: session.Answered}, stopEndTurn},
 		{session.Result{Outcome: session.Interrupted, Error: "interrupted"}, stopCancel},
-		{session.Result{Outcome: session.Failed, Cause: session.CauseStepLimit, Error: "step limit"}, stopMaxTurns},
+		{session.Result{Outcome: session.LimitReached, Limit: session.LimitSteps, Error: "step limit"}, stopMaxTurns},
 		{session.Result{Outcome: session.Failed, Cause: session.CauseRefused, Error: "refused"}, stopRefusal},
+		{session.Result{Outcome: session.LimitReached, Limit: "budget", Error: "budget reached"}, stopMaxTurns},
+		{session.Result{Outcome: session.LimitReached, Limit: "loop", Error: "stopped a loop"}, stopMaxTurns},
 		{session.Result{Outcome: session.Failed, Error: "the model server is down"}, ""},
 	} {
 		got, err := stopOf(tc.res)

@@ -74,6 +74,11 @@ func (u *updates) event(ev session.Event) {
 		u.modeEvent(e)
 	case session.Window:
 		u.agentWindow(e)
+	case session.Result:
+		if e.Outcome == session.LimitReached {
+			// The stop reason alone cannot say which budget, nor what was spent.
+			u.notice("warning", e.Error)
+		}
 	case session.Notice:
 		if e.Kind == "compression" {
 			u.notice("info", "the earlier conversation was summarised to fit the model's context")

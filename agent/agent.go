@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,6 +31,12 @@ type Config struct {
 	CacheTTL time.Duration
 	// Clock tells the time (nil: time.Now); tests set it.
 	Clock func() time.Time
+	// Budget, when set, is asked before each model request: an error (a
+	// *LimitError) ends the turn there (limits.go).
+	Budget func() error
+	// Answer, when set, checks the final answer (--output-schema): one
+	// that fails is sent back once with the errors (limits.go).
+	Answer AnswerChecker
 }
 
 // EventKind says what happened.
@@ -74,6 +81,8 @@ type Agent struct {
 	steer  func() []string // messages the person sent during the turn (steer.go)
 	hooks  Hooks           // the person's hooks (hooks.go); nil: none
 	stops  int             // times Stop hooks made this turn go on
+	// structured is the last turn's answer as checked by cfg.Answer.
+	structured json.RawMessage
 }
 
 // Stats counts a session's usage.
@@ -151,14 +160,16 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 	c := a.conv
 	defer c.flush()
 	c.Ask(question)
-	a.watch, a.stops = turnWatch{}, 0
+	a.watch, a.stops, a.structured = turnWatch{}, 0, nil
+	answerOnly := false // the next request asks for the answer alone (structured output)
 	for step := 1; ; step++ {
 		if step > a.cfg.MaxSteps {
-			calls := fmt.Sprintf("%d model calls", a.cfg.MaxSteps)
-			if a.cfg.MaxSteps == 1 {
-				calls = "1 model call"
+			return "", stepLimit(a.cfg.MaxSteps)
+		}
+		if a.cfg.Budget != nil {
+			if err := a.cfg.Budget(); err != nil {
+				return "", err
 			}
-			return "", fmt.Errorf("%w: %s in this turn without a final answer (raise --max-steps or ACI_MAX_STEPS)", ErrStepLimit, calls)
 		}
 		steers := a.takeSteers()
 		msgs, err := c.Next(ctx, steers...)
@@ -168,7 +179,11 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 		for _, t := range steers {
 			a.emit(Event{Kind: EventSteer, Text: a.cfg.Redact(t), Step: step})
 		}
-		reply, msgs, err := a.complete(ctx, msgs)
+		rctx := ctx
+		if answerOnly {
+			rctx = withResponseFormat(ctx, a.cfg.Answer)
+		}
+		reply, msgs, err := a.complete(rctx, msgs)
 		if err != nil {
 			return "", err
 		}
@@ -190,6 +205,13 @@ func (a *Agent) Run(ctx context.Context, question string) (string, error) {
 		if !parsed.HasCalls() {
 			if more := a.stopHook(ctx, parsed.Text); more != "" {
 				c.AddResults(more)
+				continue
+			}
+			if again, err := a.checkAnswer(parsed.Text); err != nil {
+				return "", err
+			} else if again != "" {
+				c.AddResults(again)
+				answerOnly = true
 				continue
 			}
 			return parsed.Text, nil
@@ -259,7 +281,7 @@ func (a *Agent) runBatch(ctx context.Context, calls []protocol.Call) []protocol.
 		out.Text, out.Output, out.Diff = a.cfg.Redact(out.Text), a.cfg.Redact(out.Output), a.cfg.Redact(out.Diff)
 		res.Status, res.Text = out.Status, out.Text
 		a.emit(Event{Kind: EventResult, Call: c, Result: res, Detail: out})
-		a.conv.logCall(CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID, Status: res.Status, Output: recordedOutput(out)})
+		a.conv.logCall(CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID, Status: res.Status})
 		results = append(results, res)
 	}
 	return results

@@ -115,6 +115,7 @@ type OpenAIClient struct {
 	pricing   pricing      // what replies cost (pricing.go)
 	providers *providerSet // more endpoints (providers.go)
 	images    imageGate    // whether the model takes pictures (images.go)
+	formats   formatGate   // models that refused response_format (format.go)
 }
 
 // NewOpenAIClient builds a client. The SDK's own retries are off: Complete
@@ -177,6 +178,8 @@ type chatRequest struct {
 	StreamOptions *streamOptions `json:"stream_options,omitempty"`
 	// ReasoningEffort is sent only where the model takes it (effort.go).
 	ReasoningEffort string `json:"reasoning_effort,omitempty"`
+	// ResponseFormat asks for structured output (format.go).
+	ResponseFormat *ResponseFormat `json:"response_format,omitempty"`
 }
 
 type chatMessage struct {
@@ -190,13 +193,14 @@ type streamOptions struct {
 
 // body encodes the request: system and assistant messages as such, every
 // other (questions, results, renderings) as a user message.
-func (c *OpenAIClient) body(name string, msgs []Message, stream bool) ([]byte, error) {
+func (c *OpenAIClient) body(name string, msgs []Message, stream bool, format *ResponseFormat) ([]byte, error) {
 	model := c.endpoint(name).model
 	req := chatRequest{Model: model, Messages: make([]chatMessage, 0, len(msgs)), Stream: stream}
 	if stream {
 		req.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
 	req.ReasoningEffort = c.effortFor(name)
+	req.ResponseFormat = format
 	var marks []int
 	if NeedsBreakpoints(model) {
 		marks = breakpoints(msgs)
@@ -277,7 +281,7 @@ func (c *OpenAIClient) send(ctx context.Context, model string, msgs []Message, o
 	if ep.err != nil {
 		return Reply{}, ep.err
 	}
-	body, err := c.body(model, msgs, c.stream)
+	body, err := c.body(model, msgs, c.stream, c.formatFor(ctx, model))
 	if err != nil {
 		return Reply{}, err
 	}

@@ -21,10 +21,10 @@ type mark struct {
 	views    map[string]windows.View // what the model knew of them then (rewind.go); nil when restored
 }
 
-// isQuestion reports whether a message is a question of the person: a
+// IsQuestion reports whether a message is a question of the person: a
 // user message that is neither a batch of results, nor a hint aci wrote to
 // the model, nor the note that opens a compressed history.
-func isQuestion(role, text string) bool {
+func IsQuestion(role, text string) bool {
 	if role != "user" {
 		return false
 	}
@@ -60,7 +60,7 @@ func (c *Conversation) Fork(turns int) (Session, error) {
 	s := Session{History: cloneEntries(c.history[:at]), Summary: c.cfg.Hints.Summary, Turn: turn, Windows: open,
 		LastRequest: c.cache.lastUse} // the fork's prefix is the parent's, cached as much
 	for _, e := range s.History {
-		s.shown(Record{Role: e.Role, Content: e.Text}, false)
+		s.question(Record{Role: e.Role, Content: e.Text}, false)
 	}
 	s.Questions = turns
 	return s, nil
@@ -82,7 +82,7 @@ func (c *Conversation) markOf(question int) (mark, bool) {
 func (c *Conversation) restoreMarks(questions int) {
 	var at []int
 	for i, e := range c.history {
-		if isQuestion(e.Role, e.Text) {
+		if IsQuestion(e.Role, e.Text) {
 			at = append(at, i)
 		}
 	}

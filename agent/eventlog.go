@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // The transcript is also the log of the session's typed events: each one
@@ -74,9 +76,7 @@ func (s *Session) addEvent(r Record) {
 	s.Events = append(s.Events, StoredEvent{ID: r.ID, Type: typ, Data: r.Event})
 	s.LastEventID = max(s.LastEventID, r.ID)
 	s.logged = true
-	if typ == "turn" {
-		s.turnEvent = len(s.Events)
-	}
+	s.Legacy = nil
 }
 
 // eventType is an event's "type": read from the start of its encoding,
@@ -98,142 +98,56 @@ func eventType(data []byte) string {
 	return head.Type
 }
 
-// fillTurnEvent gives the turn event awaiting its question (stored once,
-// as the user message that follows it) the question's text.
-func (s *Session) fillTurnEvent(question string) {
-	if s.turnEvent == 0 {
-		return
+// eventRecord reads an event record the way Write lays it out
+// ({"type":"event","time":…,"id":…,"event":…}) without decoding its event:
+// a resume reads thousands. Any other line is false, for json.Unmarshal.
+func eventRecord(line []byte, r *Record) bool {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"type":"event","time":"`))
+	if !ok {
+		return false
 	}
-	e := &s.Events[s.turnEvent-1]
-	s.turnEvent = 0
-	var t struct {
-		Type     string `json:"type"`
-		Turn     int    `json:"turn"`
-		Question string `json:"question"`
+	i := bytes.IndexByte(rest, '"')
+	if i < 0 {
+		return false
 	}
-	if json.Unmarshal(e.Data, &t) != nil || t.Question != "" {
-		return
+	if rest, ok = bytes.CutPrefix(rest[i:], []byte(`","id":`)); !ok {
+		return false
 	}
-	t.Question = question
-	if data, err := marshalEvent(t); err == nil {
-		e.Data = data
+	j := bytes.IndexByte(rest, ',')
+	if j < 0 {
+		return false
 	}
+	id, err := strconv.ParseInt(string(rest[:j]), 10, 64)
+	if err != nil {
+		return false
+	}
+	ev, ok := bytes.CutPrefix(rest[j:], []byte(`,"event":`))
+	if !ok {
+		return false
+	}
+	if ev, ok = bytes.CutSuffix(bytes.TrimRight(ev, " \r"), []byte("}")); !ok || !json.Valid(ev) {
+		return false
+	}
+	*r = Record{Type: "event", ID: id, Event: bytes.Clone(ev)}
+	return true
 }
 
-// marshalEvent encodes v as the events are: no HTML escaped.
-func marshalEvent(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+// maxRecordedOutput bounds an action's output in the transcript: a
+// command's output is already cut for the model, but a diff is not.
+const maxRecordedOutput = 32 << 10
 
-// synthesizeEvents gives a transcript written before event records (an
-// old one) the events its records tell: each question's turn, the model's
-// words, each call with how it ended, the steered messages and a result
-// per turn. What old transcripts never kept (approvals, per-turn figures,
-// cancel marks, window contents) stays unknown.
-func (s *Session) synthesizeEvents() {
-	if s.logged {
-		return
+// CutOutput bounds an action's output as the transcript keeps it: its
+// start and its end, with a note of what was left out between.
+func CutOutput(out string) string {
+	if len(out) <= maxRecordedOutput {
+		return out
 	}
-	actions := map[string]ActionInfo{}
-	for _, t := range s.Turns {
-		for _, a := range t.Actions {
-			actions[a.CallID] = a
-		}
+	head, tail := out[:maxRecordedOutput/2], out[len(out)-maxRecordedOutput/2:]
+	for len(head) > 0 && !utf8.ValidString(head) {
+		head = head[:len(head)-1]
 	}
-	turn := 0
-	add := func(typ string, v any) {
-		data, err := marshalEvent(v)
-		if err != nil {
-			return
-		}
-		s.LastEventID++
-		s.Events = append(s.Events, StoredEvent{ID: s.LastEventID, Type: typ, Data: data})
+	for len(tail) > 0 && !utf8.ValidString(tail) {
+		tail = tail[1:]
 	}
-	end := func() {
-		if turn == 0 {
-			return
-		}
-		r := oldResult{Type: "result", SessionID: s.ID, Denials: []any{}}
-		if turn <= len(s.Turns) {
-			r.Result = s.Turns[turn-1].Answer
-		}
-		if r.Result == "" {
-			// Cancelled or failed: which, old transcripts did not keep.
-			r.IsError, r.Error = true, "no answer recorded"
-		}
-		add("result", r)
-	}
-	for _, it := range s.Shown {
-		switch it.Kind {
-		case "question":
-			end()
-			turn++
-			add("turn", struct {
-				Type     string `json:"type"`
-				Turn     int    `json:"turn"`
-				Question string `json:"question"`
-			}{"turn", turn, it.Text})
-		case "answer":
-			add("text", struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			}{"text", it.Text})
-		case "steer":
-			add("steer", struct {
-				Type string `json:"type"`
-				Turn int    `json:"turn"`
-				Text string `json:"text"`
-				Step int    `json:"step"`
-			}{"steer", turn, it.Text, 0})
-		case "call":
-			c := it.Call
-			params := it.Params
-			if params == nil {
-				params = map[string]json.RawMessage{}
-			}
-			add("tool_call", struct {
-				Type     string                     `json:"type"`
-				CallID   string                     `json:"call_id"`
-				WindowID string                     `json:"window_id"`
-				ActionID string                     `json:"action_id"`
-				Params   map[string]json.RawMessage `json:"params"`
-			}{"tool_call", c.ID, c.WindowID, c.ActionID, params})
-			add("tool_result", struct {
-				Type   string `json:"type"`
-				CallID string `json:"call_id"`
-				Status string `json:"status"`
-				Text   string `json:"text"`
-				Output string `json:"output,omitempty"`
-			}{"tool_result", c.ID, c.Status, "", actions[c.ID].Output})
-		}
-	}
-	end()
-}
-
-// oldResult is the result event an old transcript's turn is given: its
-// answer, with no figures (they were never kept).
-type oldResult struct {
-	Type       string   `json:"type"`
-	IsError    bool     `json:"is_error"`
-	Result     string   `json:"result"`
-	Error      string   `json:"error,omitempty"`
-	SessionID  string   `json:"session_id"`
-	NumSteps   int      `json:"num_steps"`
-	DurationMS int64    `json:"duration_ms"`
-	Usage      noUsage  `json:"usage"`
-	Cost       *float64 `json:"total_cost_usd"`
-	Denials    []any    `json:"denials"`
-}
-
-// noUsage is a result's usage when nothing was counted.
-type noUsage struct {
-	PromptTokens     int64 `json:"prompt_tokens"`
-	CompletionTokens int64 `json:"completion_tokens"`
-	CachedTokens     int64 `json:"cached_tokens"`
+	return head + "\n[… " + strconv.Itoa(len(out)-len(head)-len(tail)) + " bytes left out …]\n" + tail
 }

@@ -28,14 +28,14 @@ func writeTurns(tb testing.TB, dir string, n int, events bool) string {
 	}
 	for i := 1; i <= n; i++ {
 		q := fmt.Sprintf("question %d: why does the build fail in package foo?", i)
-		t.Write(Record{Type: "turn"})
+		t.Write(Record{Type: "turn", Turn: i})
 		ev(`{"type":"turn","turn":%d,"question":""}`, i)
 		t.Write(Record{Type: "message", Role: "user", Content: q})
 		ev(`{"type":"state","state":"awaiting_model"}`)
 		ev(`{"type":"text","text":"Let me run the tests."}`)
 		ev(`{"type":"state","state":"executing"}`)
 		ev(`{"type":"tool_call","call_id":"call_%d_1","window_id":"bash_1","action_id":"run","params":{"command":"go test ./..."},"title":"run go test ./...","kind":"execute"}`, i)
-		t.Write(Record{Type: "call", Call: &CallRecord{ID: fmt.Sprintf("call_%d_1", i), WindowID: "bash_1", ActionID: "run", Status: "ok", Output: out}})
+		t.Write(Record{Type: "call", Call: &CallRecord{ID: fmt.Sprintf("call_%d_1", i), WindowID: "bash_1", ActionID: "run", Status: "ok"}})
 		ev(`{"type":"tool_result","call_id":"call_%d_1","status":"ok","text":"exit 1, 2s","output":%q,"exit_code":1}`, i, out)
 		ev(`{"type":"window","id":"bash_1","app":"bash","title":"/w","content":%q}`, "$ go test ./...\n"+out)
 		t.Write(Record{Type: "message", Role: "assistant", Turn: i, Content: fmt.Sprintf("Let me run the tests.\n<tool_call>{\"id\":\"call_%d_1\",\"window\":\"bash_1\",\"action\":\"run\",\"params\":{\"command\":\"go test ./...\"}}</tool_call>", i)})
@@ -59,8 +59,8 @@ func BenchmarkResume200(b *testing.B) {
 			path := writeTurns(b, b.TempDir(), 200, events)
 			for range b.N {
 				s, _, err := replay(path)
-				if err != nil || len(s.Turns) != 200 {
-					b.Fatalf("%d turns, %v", len(s.Turns), err)
+				if err != nil || len(s.Asked) != 200 {
+					b.Fatalf("%d turns, %v", len(s.Asked), err)
 				}
 			}
 			fi, _ := os.Stat(path)
@@ -69,7 +69,8 @@ func BenchmarkResume200(b *testing.B) {
 	}
 }
 
-// Replay of a written log gives its events, the turn's question put back.
+// Replay of a written log gives its events, and each turn's question
+// (its turn event is stored without it; the session puts it back).
 func TestReplayGivesTheEvents(t *testing.T) {
 	path := writeTurns(t, t.TempDir(), 3, true)
 	s, _, err := replay(path)
@@ -79,7 +80,10 @@ func TestReplayGivesTheEvents(t *testing.T) {
 	if len(s.Events) != 3*11 || s.LastEventID != 33 {
 		t.Fatalf("%d events, last id %d", len(s.Events), s.LastEventID)
 	}
-	if got := string(s.Events[11].Data); got != `{"type":"turn","turn":2,"question":"question 2: why does the build fail in package foo?"}` {
+	if got := string(s.Events[11].Data); got != `{"type":"turn","turn":2,"question":""}` {
 		t.Errorf("turn event %s", got)
+	}
+	if len(s.Asked) != 3 || s.Asked[1] != (Asked{Text: "question 2: why does the build fail in package foo?", Typed: true}) {
+		t.Errorf("questions %+v", s.Asked)
 	}
 }

@@ -68,7 +68,7 @@ func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 
 // finishedTurns counts the turns of s that have ended: all but a last one
 // still running (one without an answer and with no later record) count.
-func finishedTurns(s Session) int { return len(s.Turns) }
+func finishedTurns(s Session) int { return len(s.Asked) }
 
 // recordsBefore returns the raw lines of the transcript at path after its
 // meta record and before the record that starts turn n (a turn record, or

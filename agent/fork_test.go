@@ -52,8 +52,8 @@ func TestForkFirstTurn(t *testing.T) {
 	if len(s.Windows) != 1 || s.Windows[0].ID != "file_1" || s.Windows[0].Target != "a.txt" {
 		t.Errorf("windows at the fork: %+v", s.Windows)
 	}
-	if s.Questions != 1 || s.First != "QUESTION-ONE" || s.Turn != 2 {
-		t.Errorf("fork: %d questions, first %q, %d replies", s.Questions, s.First, s.Turn)
+	if s.Questions != 1 || len(s.Asked) != 1 || s.Asked[0].Text != "QUESTION-ONE" || s.Turn != 2 {
+		t.Errorf("fork: %d questions, asked %+v, %d replies", s.Questions, s.Asked, s.Turn)
 	}
 
 	sessions := t.TempDir()
@@ -88,7 +88,7 @@ func TestForkFirstTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Questions != 2 || len(back.History) != 6 || back.First != "QUESTION-ONE" {
+	if back.Questions != 2 || len(back.History) != 6 || back.Asked[0].Text != "QUESTION-ONE" {
 		data, _ := os.ReadFile(back.Path)
 		t.Errorf("fork's transcript replays %d questions, %d messages:\n%s", back.Questions, len(back.History), data)
 	}

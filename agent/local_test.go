@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -165,13 +166,31 @@ func TestRepeatedCallGetsAHint(t *testing.T) {
 
 func TestFailingBatchesEndTheTurn(t *testing.T) {
 	srv := fakeai.New(t)
+	n := 0
 	srv.Handle(func(fakeai.Request) fakeai.Reply {
-		return fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "file_9", Action: "view"})}
+		n++ // another call each time: not a loop, yet every one fails
+		return fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: fmt.Sprintf("file_%d", 9+n), Action: "view"})}
 	})
 	a, _, _ := newAgent(t, srv, false)
 	_, err := a.Run(context.Background(), "go")
 	if !errors.Is(err, ErrFailingCalls) || len(srv.Requests()) != maxFailedBatches {
 		t.Fatalf("%v after %d requests", err, len(srv.Requests()))
+	}
+}
+
+func TestSameFailingCallIsALoop(t *testing.T) {
+	srv2 := fakeai.New(t)
+	srv2.Handle(func(fakeai.Request) fakeai.Reply {
+		return fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "file_9", Action: "view", Params: map[string]any{"line": 1}})}
+	})
+	a, _, _ := newAgent(t, srv2, false)
+	_, err := a.Run(context.Background(), "go")
+	if LimitOf(err) != LimitLoop || !errors.Is(err, ErrLimit) || len(srv2.Requests()) != loopStop ||
+		!strings.Contains(err.Error(), "the same failing call (file_9.view) 4 times in a row") {
+		t.Fatalf("%v after %d requests", err, len(srv2.Requests()))
+	}
+	if hint := resultsOf(srv2.Requests()[loopStop-1]); !strings.Contains(hint, "third time in a row") {
+		t.Errorf("no hint before the stop:\n%s", hint)
 	}
 }
 

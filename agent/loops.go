@@ -21,6 +21,7 @@ import (
 // Thresholds of the watch.
 const (
 	repeatHint       = 3 // the same call with the same result this many times in a row gets a hint
+	loopStop         = 4 // the same failing call this many times in a row ends the turn: limit "loop"
 	maxFailedBatches = 5 // this many batches in a row, every call an error, end the turn
 )
 
@@ -34,6 +35,9 @@ type turnWatch struct {
 	failed        int    // batches in a row where every call failed
 	promised      bool   // the promise hint was given this turn
 	reasoningOnly int    // replies in a row with reasoning and nothing else
+	lastFailing   string // signature of the previous batch's calls when every one failed
+	failRepeats   int    // batches in a row with those calls, every one failing
+	answerRetried bool   // the answer was sent back to match the output schema (limits.go)
 }
 
 // afterReply judges a reply before it is taken as the answer. nudge, when
@@ -80,17 +84,39 @@ func (w *turnWatch) afterBatch(calls []protocol.Call, results []protocol.Result)
 	} else {
 		w.failed = 0
 	}
+	// The same calls failing again and again, whatever the errors say: a
+	// loop, stopped before any other limit (the hint came first).
+	if fsig := callSignature(calls); allFailed && fsig == w.lastFailing {
+		w.failRepeats++
+	} else if allFailed {
+		w.lastFailing, w.failRepeats = fsig, 1
+	} else {
+		w.lastFailing, w.failRepeats = "", 0
+	}
+	if w.failRepeats >= loopStop {
+		return "", &LimitError{Limit: LimitLoop, Reason: fmt.Sprintf("stopped a loop: the same failing call (%s) %d times in a row, each an error (the last: %s)",
+			callName(calls), w.failRepeats, firstLineOf(results[len(results)-1].Text))}
+	}
 	if w.failed >= maxFailedBatches {
 		return "", fmt.Errorf("%w: %d batches in a row where every call failed (the last: %s); stopping the turn", ErrFailingCalls, w.failed, firstLineOf(results[len(results)-1].Text))
 	}
-	if w.repeats >= repeatHint {
-		what := "that call"
-		if len(calls) > 0 && calls[0].WindowID != "" {
-			what = calls[0].WindowID + "." + calls[0].ActionID
-		}
-		return fmt.Sprintf("\n<system_hint>This is the %s time in a row you made the same call (%s) with the same result. Repeating it will not change it: try a different approach, or give your answer.</system_hint>", ordinal(w.repeats), what), nil
+	if n := max(w.repeats, w.failRepeats); n >= repeatHint {
+		return fmt.Sprintf("\n<system_hint>This is the %s time in a row you made the same call (%s) with the same result. Repeating it will not change it: try a different approach, or give your answer.</system_hint>", ordinal(n), callName(calls)), nil
 	}
 	return "", nil
+}
+
+// callName names a batch's first call as window.action.
+func callName(calls []protocol.Call) string {
+	if len(calls) > 0 && calls[0].WindowID != "" {
+		return calls[0].WindowID + "." + calls[0].ActionID
+	}
+	return "that call"
+}
+
+// callSignature identifies a batch by what was asked alone.
+func callSignature(calls []protocol.Call) string {
+	return batchSignature(calls, nil)
 }
 
 // durations are left out of a result's signature: a command run again

@@ -128,6 +128,10 @@ var quirks = []quirk{
 	// "Unsupported parameter: 'reasoning_effort'…", others in their words.
 	{"effort", 400, "", "reasoning_effort", ClassBadRequest},
 	{"effort", 400, "", "reasoning effort", ClassBadRequest},
+	// One that takes no structured output refuses response_format (or the
+	// schema in it): the answer is asked for in words (format.go).
+	{"format", 400, "", "response_format", ClassBadRequest},
+	{"format", 400, "", "json_schema", ClassBadRequest},
 
 	{"openai", 0, "model_not_found", "", ClassModelNotFound},
 	{"azure", 0, "DeploymentNotFound", "", ClassModelNotFound},

@@ -134,7 +134,7 @@ func (c *OpenAIClient) completeModel(ctx context.Context, model string, msgs []M
 			return Reply{}, ctx.Err()
 		}
 		v := classifyAt(err, rt.now())
-		if !shown && c.dropEffort(model, v) {
+		if !shown && (c.dropEffort(model, v) || c.dropFormat(ctx, model, v)) {
 			n--
 			continue
 		}

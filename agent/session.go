@@ -23,7 +23,7 @@ import (
 
 // Record is one line of a session transcript (JSON lines).
 type Record struct {
-	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, answer, event
+	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, question, answer, event
 	Time    string `json:"time,omitempty"`
 	Workdir string `json:"workdir,omitempty"` // meta
 	Model   string `json:"model,omitempty"`   // meta
@@ -32,7 +32,7 @@ type Record struct {
 	Parent   string `json:"parent,omitempty"`
 	FromTurn int    `json:"from_turn,omitempty"`
 	Role     string `json:"role,omitempty"`    // message
-	Content  string `json:"content,omitempty"` // message (its text), summary
+	Content  string `json:"content,omitempty"` // message (its text), summary, question (the person's words)
 	// Elements are the window renderings that follow a message's text.
 	Elements []element `json:"elements,omitempty"`
 	// Images are the pictures attached to a message, up to a cap
@@ -40,7 +40,7 @@ type Record struct {
 	Images []imagefile.Image `json:"images,omitempty"`
 	// History is the whole history after a rewrite (a rebase).
 	History []entry               `json:"history,omitempty"`
-	Turn    int                   `json:"turn,omitempty"` // message (assistant)
+	Turn    int                   `json:"turn,omitempty"` // message (assistant), turn (its number)
 	Call    *CallRecord           `json:"call,omitempty"`
 	Usage   *Usage                `json:"usage,omitempty"`
 	Windows []windows.WindowState `json:"windows,omitempty"`
@@ -221,7 +221,9 @@ func (t *Transcript) Close() error {
 	return err
 }
 
-// Session is what a transcript restores.
+// Session is what a transcript restores: the conversation for the model,
+// and the session's events, from which every front end shows its turns
+// (session.TurnsOf).
 type Session struct {
 	Path    string
 	ID      string // the file's name without .jsonl
@@ -229,24 +231,20 @@ type Session struct {
 	Summary string
 	Turn    int
 	Windows []windows.WindowState
-	// Shown is the conversation as the person saw it, for the REPL to show
-	// again; a compression or a rebase does not change it, a reset does.
-	Shown []ShownItem
-	// Started is when the session began; Questions counts its questions,
-	// First is the first one.
+	// Started is when the session began; Questions counts its questions
+	// since the last /reset (the history's, for the model).
 	Started   time.Time
-	Questions int // since the last /reset
-	First     string
+	Questions int
+	// Asked is, for each turn since the last /reset, its question: what
+	// its turn event, stored without it, is given back (session).
+	Asked []Asked
 	// LastRequest is when its last model request was answered (zero if
 	// unknown): whether the provider may still hold its prompt cached.
 	LastRequest time.Time
 	// Parent and FromTurn are set on a branch (see ForkTranscript).
 	Parent   string
 	FromTurn int
-	// Turns are the person's questions and their answers, in order; a
-	// compression or a rebase does not change them, a reset does.
-	Turns []TurnInfo
-	Model string
+	Model    string
 	// Damaged counts the lines that were not a whole record and were
 	// dropped: a last line cut by a crash (see dropCutTail).
 	Damaged int
@@ -254,29 +252,20 @@ type Session struct {
 	// (eventlog.go); LastEventID is the highest id given, reset or not.
 	Events      []StoredEvent
 	LastEventID int64
-	asked       int
-	logged      bool // it has event records (older transcripts have none)
-	turnEvent   int  // 1 + the index of a turn event awaiting its question, or 0 // questions since the last reset, matched to Turns
+	// Legacy are the conversation's records of a transcript written before
+	// event records (questions, replies, calls, answers, resets), for the
+	// one place that makes events of them (session); nil otherwise.
+	Legacy []Record
+	asked  int  // questions since the last reset, matched to Asked
+	logged bool // it has event records (older transcripts have none)
 }
 
-// TurnInfo is one question and its final answer ("" while unanswered, or
-// when the turn failed), with the actions it ran and the messages the
-// person added while it ran.
-type TurnInfo struct {
-	Index    int          `json:"index"`
-	Question string       `json:"question"`
-	Answer   string       `json:"answer"`
-	Actions  []ActionInfo `json:"actions"`
-	Steers   []string     `json:"steers"`
-}
-
-// ShownItem is one thing the person saw: a question, the model's prose,
-// or a tool call and how it ended.
-type ShownItem struct {
-	Kind   string // "question", "answer", "steer" or "call"
-	Text   string // the question, prose or steered message
-	Call   *CallRecord
-	Params map[string]json.RawMessage // the call's parameters, for its headline
+// Asked is a turn's question as its records keep it.
+type Asked struct {
+	// Text is what the person typed when Typed; otherwise (a transcript
+	// an older aci wrote) the question message the model got.
+	Text  string
+	Typed bool
 }
 
 // empty sessions have nothing to resume.
@@ -293,13 +282,16 @@ func replay(path string) (Session, string, error) {
 	defer f.Close()
 	s := Session{Path: path, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
 	workdir := ""
-	status := map[string]string{} // call id → how it ended
 	var echo keptEcho
 	marked := false // turn records mark the questions (older transcripts have none)
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		var r Record
+		if eventRecord(sc.Bytes(), &r) {
+			s.addEvent(r)
+			continue
+		}
 		if json.Unmarshal(sc.Bytes(), &r) != nil {
 			if len(bytes.TrimSpace(sc.Bytes())) > 0 {
 				s.Damaged++
@@ -313,25 +305,28 @@ func replay(path string) (Session, string, error) {
 			s.Parent, s.FromTurn, s.Model = r.Parent, r.FromTurn, r.Model
 		case "turn":
 			marked = true
-			s.Turns = append(s.Turns, TurnInfo{Index: len(s.Turns) + 1, Question: r.Content})
-		case "answer":
-			if n := len(s.Turns); n > 0 {
-				s.Turns[n-1].Answer = r.Content
+			// One this aci wrote has the turn's number; the person's words
+			// are its question record, or else its question message.
+			s.Asked = append(s.Asked, Asked{Typed: r.Turn > 0})
+			s.legacy(r)
+		case "question":
+			if n := len(s.Asked); n > 0 {
+				s.Asked[n-1].Text = r.Content
 			}
+		case "answer":
+			s.legacy(r)
 		case "message":
 			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements, Images: r.Images})
 			s.Turn = max(s.Turn, r.Turn)
 			if echo.of(r) {
 				continue
 			}
-			s.shown(r, marked)
+			s.question(r, marked)
+			s.legacy(Record{Type: r.Type, Role: r.Role, Content: r.Content, Turn: r.Turn})
 		case "usage":
 			s.LastRequest, _ = time.Parse(time.RFC3339, r.Time)
 		case "call":
-			if r.Call != nil {
-				status[r.Call.ID] = r.Call.Status
-				s.addAction(*r.Call)
-			}
+			s.legacy(r)
 		case "rewrite":
 			s.History = r.History
 		case "summary":
@@ -340,7 +335,8 @@ func replay(path string) (Session, string, error) {
 		case "reset":
 			// A turn count is of the conversation since the last /reset
 			// (what --sessions, --resume, the REPL and the page show).
-			s.Summary, s.History, s.Windows, s.Shown, s.Turns, s.asked, s.Questions = "", nil, nil, nil, nil, 0, 0
+			s.Summary, s.History, s.Windows, s.Asked, s.asked, s.Questions = "", nil, nil, nil, 0, 0
+			s.legacy(r)
 		case "windows":
 			s.Windows = r.Windows
 		case "event":
@@ -350,16 +346,37 @@ func replay(path string) (Session, string, error) {
 	if workdir == "" {
 		return Session{}, "", fmt.Errorf("%s has no meta record", path)
 	}
-	// A call's record is written when it ends, before the reply that made
-	// it is flushed: statuses are matched once all is read.
-	for _, it := range s.Shown {
-		if it.Call != nil {
-			it.Call.Status = status[it.Call.ID]
-		}
+	if s.logged {
+		s.Legacy = nil
 	}
-	s.fillParams()
-	s.synthesizeEvents()
 	return s, workdir, sc.Err()
+}
+
+// question counts a message that is the person's question: one its turn
+// record names (a nudge is not one) or, in a transcript without turn
+// records, every one.
+func (s *Session) question(r Record, marked bool) {
+	if r.Role != "user" || !IsQuestion(r.Role, r.Content) {
+		return
+	}
+	if !marked {
+		s.Asked = append(s.Asked, Asked{Text: r.Content})
+	} else if s.asked >= len(s.Asked) {
+		return
+	} else if s.Asked[s.asked].Text == "" {
+		s.Asked[s.asked].Text = r.Content
+	}
+	s.Questions++
+	s.asked++
+}
+
+// legacy keeps r for an old transcript's events, until the transcript
+// shows it has event records of its own.
+func (s *Session) legacy(r Record) {
+	if !s.logged {
+		r.History, r.Elements, r.Images, r.Windows = nil, nil, nil, nil
+		s.Legacy = append(s.Legacy, r)
+	}
 }
 
 // keptEcho tells apart the messages a compression kept, written again

@@ -146,7 +146,9 @@ func buildImage(t *testing.T, pm string) {
 			data, _ := os.ReadFile(filepath.Join(root(), f))
 			os.WriteFile(filepath.Join(ctx, f), data, 0o644)
 		}
-		out, err := run(t, pm, "build", "-q", "--pull=never", "--build-arg", "BASE=localhost/aci-test-base",
+		// chroot isolation: RUN steps need no OCI runtime or cgroups,
+		// which a machine that is itself a container may not offer.
+		out, err := run(t, pm, "build", "-q", "--isolation=chroot", "--pull=never", "--build-arg", "BASE=localhost/aci-test-base",
 			"--build-arg", "PACKAGES=", "-t", image, ctx)
 		if err != nil {
 			imageErr = fmt.Errorf("podman build: %v\n%s", err, out)
@@ -157,11 +159,48 @@ func buildImage(t *testing.T, pm string) {
 	}
 }
 
+var (
+	runtimeOnce sync.Once
+	runtimeArgs []string
+	runtimeWhy  string
+)
+
+// containerRuntime finds podman options under which a container starts
+// here: the defaults, or runc with cgroupfs (crun refuses cgroups in
+// hybrid mode). Limits stay within this process's own, which a machine
+// without CAP_SYS_RESOURCE cannot raise. It skips, saying why, where no
+// container can start.
+func containerRuntime(t *testing.T, pm string) []string {
+	t.Helper()
+	runtimeOnce.Do(func() {
+		limits := []string{"--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096"}
+		var whys []string
+		for _, global := range [][]string{nil, {"--cgroup-manager=cgroupfs", "--runtime", "runc"}} {
+			args := append(append(append([]string{}, global...), "run", "--rm"), limits...)
+			out, err := run(t, pm, append(args, "localhost/aci-test-base", "/bin/true")...)
+			if err == nil {
+				runtimeArgs = args
+				return
+			}
+			whys = append(whys, strings.TrimSpace(out))
+		}
+		runtimeWhy = strings.Join(whys, "; ")
+	})
+	if runtimeArgs == nil {
+		t.Skipf("no container can start on this machine: %s", runtimeWhy)
+	}
+	return runtimeArgs
+}
+
 // aciIn runs aci -p in the image against the scripted model on this
 // machine's loopback (the container shares the host's network).
 func aciIn(t *testing.T, pm string, srv *fakeai.Server, opts []string, env ...string) (string, error) {
-	args := append([]string{"run", "--rm", "--network=host", "-e", "OPENAI_BASE_URL=" + srv.URL,
-		"-e", "OPENAI_API_KEY=sk-container-test", "-e", "OPENAI_MODEL=test-model"}, opts...)
+	args := append(append([]string{}, containerRuntime(t, pm)...), "--network=host", "-e", "OPENAI_BASE_URL="+srv.URL,
+		"-e", "OPENAI_API_KEY=sk-container-test", "-e", "OPENAI_MODEL=test-model",
+		// Nothing asked: what stops a write outside the workspace is
+		// containment alone.
+		"-e", "ACI_YES=1")
+	args = append(args, opts...)
 	for _, e := range env {
 		args = append(args, "-e", e)
 	}
@@ -170,7 +209,8 @@ func aciIn(t *testing.T, pm string, srv *fakeai.Server, opts []string, env ...st
 }
 
 // markerReplies write a file in the workspace and one in the home folder
-// (outside the workspace: a contained command cannot), then answer.
+// (outside the workspace: a contained command cannot), then answer. The
+// result the model gets back is in the last request.
 func markerReplies(t *testing.T) *fakeai.Server {
 	return fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
@@ -212,10 +252,10 @@ func TestImageRunsAci(t *testing.T) {
 		t.Logf("default profile: aci refused: %s", strings.TrimSpace(out))
 	default:
 		res := lastResult(srv)
-		if !strings.Contains(res, "ok-inside") || strings.Contains(res, "ok-outside") {
-			t.Errorf("contained command's result: %s", res)
+		if !strings.Contains(res, `\nok-inside`) || strings.Contains(res, `\nok-outside`) {
+			t.Errorf("contained command's result: %s", tail(res))
 		}
-		t.Log("default profile: commands contained")
+		t.Logf("default profile: commands contained (%s)", mechanism(res))
 	}
 
 	// Told that the container is the boundary: it runs, uncontained, as
@@ -225,9 +265,27 @@ func TestImageRunsAci(t *testing.T) {
 	if err != nil || !strings.Contains(out, "done") || !strings.Contains(out, "the container is the boundary") {
 		t.Fatalf("ACI_SANDBOX=container: %v\n%s", err, out)
 	}
-	if res := lastResult(srv); !strings.Contains(res, "10001") || !strings.Contains(res, "ok-outside") {
-		t.Errorf("uncontained command's result: %s", res)
+	if res := lastResult(srv); !strings.Contains(res, `\n10001`) || !strings.Contains(res, `\nok-outside`) {
+		t.Errorf("uncontained command's result: %s", tail(res))
 	}
+}
+
+// TestImageRefusesUncontained: in a container where neither bwrap nor
+// Landlock can work (a seccomp profile that takes Landlock away), aci
+// does not run commands uncontained unasked: it exits 2 before asking the
+// model anything, naming ACI_SANDBOX=container.
+func TestImageRefusesUncontained(t *testing.T) {
+	pm := podman(t)
+	buildImage(t, pm)
+	profile := filepath.Join(t.TempDir(), "no-landlock.json")
+	os.WriteFile(profile, []byte(`{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+		{"names": ["landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self", "unshare"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]}`), 0o644)
+	srv := markerReplies(t)
+	out, err := aciIn(t, pm, srv, []string{"--security-opt", "seccomp=" + profile})
+	if err == nil || !strings.Contains(out, "ACI_SANDBOX=container") || len(srv.Requests()) != 0 {
+		t.Fatalf("want exit 2 naming ACI_SANDBOX=container before any request; err %v, %d requests:\n%s", err, len(srv.Requests()), out)
+	}
+	t.Logf("refused: %s", strings.TrimSpace(out))
 }
 
 // TestImageSandboxWithUserNamespaces: where the runtime lets the
@@ -245,7 +303,26 @@ func TestImageSandboxWithUserNamespaces(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	res := lastResult(srv)
-	if !strings.Contains(res, "ok-inside") || strings.Contains(res, "ok-outside") {
-		t.Errorf("the command was not contained: %s", res)
+	if !strings.Contains(res, `\nok-inside`) || strings.Contains(res, `\nok-outside`) {
+		t.Errorf("the command was not contained: %s", tail(res))
 	}
+	t.Logf("contained by %s", mechanism(res))
+}
+
+// mechanism is what the containment hint names, when a write was refused.
+func mechanism(res string) string {
+	for _, k := range []string{"(bwrap)", "(landlock)"} {
+		if strings.Contains(res, k) {
+			return strings.Trim(k, "()")
+		}
+	}
+	return "bwrap or landlock"
+}
+
+// tail is the end of a request body: the results the model got last.
+func tail(s string) string {
+	if i := strings.LastIndex(s, "$ id -u"); i >= 0 {
+		return s[i:]
+	}
+	return s
 }

@@ -16,13 +16,17 @@ cp "$busybox" "$root/bin/busybox"
 for applet in $("$busybox" --list); do
   [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
-# bwrap and what it links, at the same paths.
-bwrap=$(command -v bwrap)
-mkdir -p "$root/usr/bin"
-cp "$bwrap" "$root/usr/bin/bwrap"
-for lib in $(ldd "$bwrap" | grep -o '/[^ ]*'); do
-  mkdir -p "$root$(dirname "$lib")"
-  cp -L "$lib" "$root$lib"
+# bash (the model's commands run in bash -c) and bwrap, with what they
+# link, at the same paths.
+for prog in bash bwrap; do
+  path=$(command -v "$prog")
+  mkdir -p "$root$(dirname "$path")"
+  rm -f "$root$path"
+  cp -L "$path" "$root$path"
+  for lib in $(ldd "$path" | grep -o '/[^ ]*'); do
+    mkdir -p "$root$(dirname "$lib")"
+    cp -L "$lib" "$root$lib"
+  done
 done
 printf 'root:x:0:0:root:/root:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\n' > "$root/etc/group"

@@ -39,10 +39,10 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	}
 	rows := map[string]summary{}
 	for _, t := range saved {
-		if t.Questions == 0 && len(t.Turns) == 0 {
+		if len(t.Turns) == 0 {
 			continue // nothing was asked: nothing to show or resume
 		}
-		row := summary{ID: t.ID, Title: title(t.First), Created: t.Started, Updated: t.Started, Turns: len(t.Turns),
+		row := summary{ID: t.ID, Title: title(t.Title()), Created: t.Started, Updated: t.Started, Turns: len(t.Turns),
 			State: string(session.StateIdle), Parent: t.Parent, FromTurn: t.FromTurn}
 		if fi, err := os.Stat(t.Path); err == nil {
 			row.Updated = fi.ModTime().UTC()
@@ -338,7 +338,7 @@ func (s *Server) find(id string) error {
 func (s *Server) sessionsDir() (string, error) { return s.cfg.Factory.SessionsDir() }
 
 // saved lists the workspace's transcripts, where the factory keeps them.
-func (s *Server) saved() ([]agent.Session, error) {
+func (s *Server) saved() ([]session.Listed, error) {
 	return s.cfg.Factory.List(s.cfg.Workdir)
 }
 

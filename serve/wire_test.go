@@ -127,7 +127,7 @@ func TestSameBytesOnEveryWire(t *testing.T) {
 		`"exit_code":0`,  // the approved one
 		`+x = 2 # a < b`, // the edit's diff
 		`"result":"Done & dusted."`,
-		`"is_error":true,"result":"","error":"interrupted"`,
+		`"is_error":true,"outcome":"interrupted","result":"","error":"interrupted"`,
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the events lack %q:\n%s", want, all)

@@ -51,6 +51,7 @@ func (sp childSpawner) Spawn(ctx context.Context, t windows.AgentTask, progress 
 	parent := sp.s
 	opt := parent.opt
 	opt.child = true
+	opt.spend, opt.Answer = parent.spend, nil
 	opt.Mode, opt.modeLimit = t.Mode, parent.mode
 	opt.Resume, opt.ResumeID = false, ""
 	opt.Say = func(string) {}

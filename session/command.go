@@ -43,7 +43,7 @@ func (s *Session) Command(ctx context.Context, command string) (windows.Result, 
 	call := protocol.Call{ID: UserCallID, WindowID: id, ActionID: "run", Params: params}
 	s.mu.Lock()
 	desc := s.describe(call)
-	s.call = &callInfo{id: call.ID, windowID: id, actionID: "run", params: params, title: desc.Title, kind: desc.Kind}
+	s.call = &callInfo{id: call.ID, windowID: id, actionID: "run", params: params, title: desc.Title}
 	s.mu.Unlock()
 	s.setState(StateExecuting)
 	s.publish(ToolCall{Call: call, Title: s.f.cfg.Agent.Redact(s.titleOf(id)), Desc: desc})

@@ -59,7 +59,7 @@ func TestCommandsExpandForEveryFrontEnd(t *testing.T) {
 			t.Errorf("request %d went to model %q (a .claude command's model is not used)", i+1, reqs[i].Model)
 		}
 	}
-	if q := s.turns[0].Question; q != "/fix-issue 123 urgent" {
+	if q := s.Info().Turns[0].Question; q != "/fix-issue 123 urgent" {
 		t.Errorf("the turn shows %q, not what was typed", q)
 	}
 }

@@ -15,15 +15,6 @@ type Decision struct {
 func (Decision) Type() string { return "decision" }
 func (Decision) event()       {}
 
-func (e Decision) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type      string `json:"type"`
-		RequestID string `json:"request_id"`
-		Decision  string `json:"decision"`
-		By        string `json:"by"`
-	}{"decision", e.RequestID, e.Decision, e.By})
-}
-
 // decided is the decision event for answer d to question id, from by
 // when d does not say who decided.
 func decided(id string, d windows.Decision, by string) Decision {

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"time"
 
@@ -125,11 +124,20 @@ type Turn struct {
 // Outcome is how a turn ended; front ends map it to their exit codes.
 type Outcome string
 
-// The outcomes.
+// The outcomes (PROTOCOL.md §6).
 const (
-	Answered    Outcome = "answered"
-	Interrupted Outcome = "interrupted" // cancelled: Ctrl-C, Cancel, a signal
-	Failed      Outcome = "failed"      // an error; Error says which
+	Answered     Outcome = "answered"
+	Interrupted  Outcome = "interrupted" // cancelled: Ctrl-C, Cancel, a signal
+	Failed       Outcome = "failed"      // an error; Error says which
+	LimitReached Outcome = "limit"       // a limit ended it; Limit says which
+)
+
+// The limits a turn may reach (Result.Limit).
+const (
+	LimitSteps  = "steps"  // the turn made its most model requests
+	LimitTurns  = "turns"  // the run made its most turns
+	LimitBudget = "budget" // the run spent its money budget
+	LimitLoop   = "loop"   // the model repeated itself without progress
 )
 
 // Denial is an action the turn was refused, as the result lists it.
@@ -161,16 +169,22 @@ type Result struct {
 	// Unread are steering messages the model had not seen when the turn
 	// was cancelled.
 	Unread []string
+	// Limit names the limit that ended the turn (outcome LimitReached):
+	// LimitSteps, LimitTurns, LimitBudget or LimitLoop.
+	Limit string
 	// Cause says more of a failure, for front ends with their own words
-	// for it (ACP's stop reasons): CauseStepLimit, CauseRefused or "".
+	// for it (ACP's stop reasons): CauseRefused or "".
 	Cause string
+	// Structured is the answer as --output-schema checked it.
+	Structured json.RawMessage
 }
 
-// The causes of a failed turn a front end may tell apart.
-const (
-	CauseStepLimit = "step_limit" // the turn made its most model requests
-	CauseRefused   = "refused"    // the provider's content filter refused
-)
+// CauseRefused is a failed turn the provider's content filter refused.
+const CauseRefused = "refused"
+
+// Failure reports whether the turn ended without an answer for a reason
+// other than the person's (a failure or a limit).
+func (r Result) Failure() bool { return r.Outcome == Failed || r.Outcome == LimitReached }
 
 // wired says whether a Text goes on a wire: not reasoning, not the mark
 // of a tool call begun, not empty.
@@ -227,150 +241,4 @@ func OnWire(ev Event, w Wire) bool {
 		return ok
 	}
 	return true
-}
-
-// marshal encodes v without escaping HTML: a shell command's "a && b"
-// stays readable.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
-
-func (e Text) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}{"text", e.Text})
-}
-
-func (e ToolCall) MarshalJSON() ([]byte, error) {
-	params := e.Call.Params
-	if params == nil {
-		params = map[string]json.RawMessage{}
-	}
-	return marshal(struct {
-		Type     string                     `json:"type"`
-		CallID   string                     `json:"call_id"`
-		WindowID string                     `json:"window_id"`
-		ActionID string                     `json:"action_id"`
-		Params   map[string]json.RawMessage `json:"params"`
-		Title    string                     `json:"title,omitempty"`
-		Kind     string                     `json:"kind,omitempty"`
-		Paths    []string                   `json:"paths,omitempty"`
-	}{"tool_call", e.Call.ID, e.Call.WindowID, e.Call.ActionID, params, e.Desc.Title, e.Desc.Kind, e.Desc.Paths})
-}
-
-func (e Output) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type     string `json:"type"`
-		CallID   string `json:"call_id,omitempty"`
-		TaskID   string `json:"task_id,omitempty"`
-		WindowID string `json:"window_id"`
-		Text     string `json:"text"`
-	}{"output", e.CallID, e.TaskID, e.WindowID, e.Text})
-}
-
-// PersonOutput is what an action produced for a person to read: an edit's
-// unified diff, a command's output (cut and redacted as the model sees
-// it), both when there are both; "" when there is neither.
-func PersonOutput(d windows.Result) string { return d.ForPerson() }
-
-func (e ToolResult) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type     string `json:"type"`
-		CallID   string `json:"call_id"`
-		Status   string `json:"status"`
-		Text     string `json:"text"`
-		Output   string `json:"output,omitempty"`
-		ExitCode *int   `json:"exit_code,omitempty"`
-	}{"tool_result", e.Call.ID, e.Result.Status, e.Result.Text, PersonOutput(e.Detail), e.Detail.ExitCode})
-}
-
-func (e Window) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type    string `json:"type"`
-		ID      string `json:"id"`
-		App     string `json:"app"`
-		Title   string `json:"title"`
-		Content string `json:"content"`
-		Closed  bool   `json:"closed,omitempty"`
-	}{"window", e.ID, e.App, e.Title, e.Content, e.Closed})
-}
-
-func (e Approval) MarshalJSON() ([]byte, error) {
-	params := e.Params
-	if params == nil {
-		params = map[string]any{}
-	}
-	return marshal(struct {
-		Type      string `json:"type"`
-		RequestID string `json:"request_id"`
-		WindowID  string `json:"window_id"`
-		ActionID  string `json:"action_id"`
-		Params    any    `json:"params"`
-		Reason    string `json:"reason"`
-		Kind      string `json:"kind"`
-		Subject   string `json:"subject"`
-		Diff      string `json:"diff,omitempty"`
-		Title     string `json:"title,omitempty"`
-	}{"approval", e.RequestID, e.WindowID, e.ActionID, params, e.Reason, e.Kind, e.Subject, e.Diff, e.Title})
-}
-
-func (e StateEvent) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type  string `json:"type"`
-		State State  `json:"state"`
-	}{"state", e.State})
-}
-
-func (e Steer) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type string `json:"type"`
-		Turn int    `json:"turn"`
-		Text string `json:"text"`
-		Step int    `json:"step"`
-	}{"steer", e.Turn, e.Text, e.Step})
-}
-
-func (e Notice) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type      string `json:"type"`
-		Kind      string `json:"kind"`
-		Text      string `json:"text"`
-		RequestID string `json:"request_id,omitempty"`
-		By        string `json:"by,omitempty"`
-	}{"notice", e.Kind, e.Text, e.RequestID, e.By})
-}
-
-func (e Turn) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type     string `json:"type"`
-		Turn     int    `json:"turn"`
-		Question string `json:"question"`
-	}{"turn", e.Turn, e.Question})
-}
-
-func (e Result) MarshalJSON() ([]byte, error) {
-	denials := e.Denials
-	if denials == nil {
-		denials = []Denial{}
-	}
-	return marshal(struct {
-		Type       string   `json:"type"`
-		IsError    bool     `json:"is_error"`
-		Result     string   `json:"result"`
-		Error      string   `json:"error,omitempty"`
-		SessionID  string   `json:"session_id"`
-		NumSteps   int      `json:"num_steps"`
-		DurationMS int64    `json:"duration_ms"`
-		Usage      Usage    `json:"usage"`
-		Cost       *float64 `json:"total_cost_usd"`
-		Denials    []Denial `json:"denials"`
-		Unread     []string `json:"unread,omitempty"`
-	}{"result", e.Outcome != Answered, e.Answer, e.Error, e.SessionID, e.Steps, e.Duration.Milliseconds(), e.Usage, e.Money.TotalCostUSD(), denials, e.Unread})
 }

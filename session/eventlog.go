@@ -13,8 +13,23 @@ import (
 // tool_result carries its output (cut as the transcript keeps outputs),
 // and the window events after each batch give each window's state.
 
+// logQuestion stores the running turn's question as the person typed it,
+// before the question the model gets (asked; "" when none is sent). The
+// person's words are stored once: in a question record when aci added to
+// them (a mode note, a command's expansion, hook context), else as the
+// question message that follows. The turn event is stored without them
+// and given them back when read (StoredEvents, from agent.Session.Asked).
+func (s *Session) logQuestion(typed, asked string) {
+	if typed != asked {
+		s.log.Write(agent.Record{Type: "question", Content: typed})
+	}
+}
+
 // logEvent writes ev, numbered, to the transcript. It runs under s.pub, so
-// records go in the order events were published.
+// records go in the order events were published. The model's words come
+// in many pieces: consecutive ones are written as one text record, with
+// the last piece's id, when the next other event comes (or the session
+// closes), so a replay shows them as one.
 func (s *Session) logEvent(ev Numbered) {
 	if s.log == nil || isLive(ev.Event) {
 		return
@@ -22,13 +37,33 @@ func (s *Session) logEvent(ev Numbered) {
 	if _, ok := ev.Event.(Recorded); ok {
 		return // read back from this transcript: already in it
 	}
-	e := ev.Event
-	if t, ok := e.(Turn); ok {
-		// The question is stored once, as the user message the agent
-		// writes next; replay puts it back (agent/eventlog.go).
-		t.Question = ""
-		e = t
+	if t, ok := ev.Event.(Text); ok {
+		if s.heldWords.ID != 0 {
+			t.Text = s.heldWords.Event.(Text).Text + t.Text
+		}
+		s.heldWords = Numbered{ID: ev.ID, Event: t}
+		return
 	}
+	s.flushWords()
+	if t, ok := ev.Event.(Turn); ok {
+		t.Question = "" // stored once, with the turn's record (logTurn)
+		ev.Event = t
+	}
+	s.writeEvent(ev)
+}
+
+// flushWords writes the words held back by logEvent. It runs under s.pub.
+func (s *Session) flushWords() {
+	if s.heldWords.ID != 0 {
+		w := s.heldWords
+		s.heldWords = Numbered{}
+		s.writeEvent(w)
+	}
+}
+
+// writeEvent writes one event record.
+func (s *Session) writeEvent(ev Numbered) {
+	e := ev.Event
 	if tr, ok := e.(ToolResult); ok {
 		// Kept bounded as the transcript keeps every output (a diff is
 		// not cut for the model); most are within and stay byte for byte.
@@ -46,55 +81,86 @@ func (s *Session) logEvent(ev Numbered) {
 	_ = s.log.WriteEvent(ev.ID, data)
 }
 
-// Recorded is an event read back from a transcript: its type and its wire
-// encoding, byte for byte as it was first sent. A past session's events
-// are replayed as these; Stored turns them back into typed events for the
-// front ends that draw.
+// Recorded is an event read back from a transcript: its type, its wire
+// encoding byte for byte as it was first sent (what the server replays),
+// and Typed, the event it decodes to (what the front ends that draw read;
+// nil for a type this aci does not know).
 type Recorded struct {
-	Kind string
-	Data json.RawMessage
+	Kind  string
+	Data  json.RawMessage
+	Typed Event
 }
 
 func (e Recorded) Type() string                 { return e.Kind }
 func (Recorded) event()                         {}
 func (e Recorded) MarshalJSON() ([]byte, error) { return e.Data, nil }
 
-// StoredEvents are a stored session's events, numbered as they were sent.
+// StoredEvents are a stored session's events, numbered as they were sent,
+// each with its typed event: the one place a transcript's events are read
+// back. An older transcript's are made here from its records (oldEvents).
+// A turn event is stored without its question (logTurn): it is given it
+// back here.
 func StoredEvents(st agent.Session) []Numbered {
+	if len(st.Events) == 0 && len(st.Legacy) > 0 {
+		return oldEvents(st)
+	}
 	out := make([]Numbered, 0, len(st.Events))
-	for _, e := range st.Events {
-		out = append(out, Numbered{ID: e.ID, Event: Recorded{Kind: e.Type, Data: e.Data}})
+	lastFirst := 0 // where the conversation since the last /reset begins
+	for i, e := range st.Events {
+		rec := Recorded{Kind: e.Type, Data: e.Data}
+		if ev, err := Decode(e.Type, e.Data); err == nil {
+			rec.Typed = ev
+			if t, ok := ev.(Turn); ok && t.Turn == 1 {
+				lastFirst = i
+			}
+		}
+		out = append(out, Numbered{ID: e.ID, Event: rec})
+	}
+	for i := lastFirst; i < len(out); i++ {
+		rec := out[i].Event.(Recorded)
+		if t, ok := rec.Typed.(Turn); ok && t.Question == "" && t.Turn >= 1 && t.Turn <= len(st.Asked) {
+			t.Question = st.Asked[t.Turn-1].Text
+			if !st.Asked[t.Turn-1].Typed {
+				t.Question = typedOf(t.Question) // an older aci's: the model's words
+			}
+			rec.Typed = t
+			if data, err := Encode(t); err == nil {
+				rec.Data = data
+			}
+			out[i].Event = rec
+		}
 	}
 	return out
 }
 
 // seedEvents makes a resumed session's stored events the first of its
 // own, so a client reading its events from the start sees its past as it
-// was, and ids carry on from them.
-func (s *Session) seedEvents(st agent.Session) {
+// was, its turns are theirs, and ids carry on from them. It returns them.
+func (s *Session) seedEvents(st agent.Session) []Numbered {
+	evs := StoredEvents(st)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, ev := range StoredEvents(st) {
+	for _, ev := range evs {
 		s.events.main.add(ev)
+		s.turnLog.add(ev.Event)
+		s.events.last = max(s.events.last, ev.ID)
 	}
 	s.events.last = max(s.events.last, st.LastEventID)
+	s.turnN = len(s.turnLog.turns)
+	return evs
 }
 
 // lastWindows gives each of wins the content of its last window event in
-// the stored session: the window as it was when the session ended.
-func lastWindows(st agent.Session, wins []WindowInfo) {
+// evs: the window as it was when the session ended.
+func lastWindows(evs []Numbered, wins []WindowInfo) {
 	at := map[string]int{}
 	for i, w := range wins {
 		at[w.ID] = i
 	}
-	for _, e := range st.Events {
-		if e.Type != "window" {
-			continue
-		}
-		var w struct {
-			ID, Title, Content string
-		}
-		if json.Unmarshal(e.Data, &w) != nil {
+	for _, e := range evs {
+		r, _ := e.Event.(Recorded)
+		w, ok := r.Typed.(Window)
+		if !ok {
 			continue
 		}
 		if i, ok := at[w.ID]; ok {

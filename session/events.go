@@ -97,6 +97,7 @@ func (s *Session) publish(e Event) {
 	if e.Type() != "" && OnWire(e, WireSSE) {
 		s.mu.Lock()
 		ev := s.events.add(e)
+		s.turnLog.add(e)
 		for sub := range s.subs {
 			select {
 			case sub.ch <- ev:

@@ -45,6 +45,9 @@ type Config struct {
 	// URLSecrets are more values a fetched URL must not carry without
 	// asking (what .env set); nil: none.
 	URLSecrets *secrets.Redactor
+	// Limits are the budgets of every session (limits.go); Agent.MaxSteps
+	// is the third.
+	Limits Limits
 	// Endpoint, when set, is a workspace's endpoint for the person's key:
 	// no session starts until the folder is trusted with it (endpoint.go).
 	Endpoint EndpointHold
@@ -109,9 +112,13 @@ type Options struct {
 	// Say receives one-line notes about starting (what was resumed, why a
 	// transcript could not be written, MCP configuration problems).
 	Say func(string)
+	// Answer checks each final answer (--output-schema); nil: none.
+	// A session's agents answer it in words, unchecked.
+	Answer agent.AnswerChecker
 
 	child     bool                // an agent window's conversation: no agents of its own (child.go)
 	modeLimit *windows.ModeSwitch // a child's mode is never freer than its parent's
+	spend     *spending           // a child's parent's: one budget for both (limits.go)
 }
 
 // ErrUsage marks a session that cannot start as asked (an unknown id).
@@ -184,13 +191,35 @@ func (f *Factory) SessionsDir() (string, error) {
 	return agent.SessionsDir()
 }
 
+// Listed is a stored session as a list shows it (--sessions, the page):
+// titled by its first question as the person typed it.
+type Listed struct {
+	ID, Path, Parent string
+	FromTurn         int
+	Started          time.Time
+	Turns            []TurnInfo
+}
+
+// Title is the session's first question as the person typed it.
+func (l Listed) Title() string {
+	if len(l.Turns) == 0 {
+		return ""
+	}
+	return l.Turns[0].Question
+}
+
 // List is workdir's stored sessions, newest first.
-func (f *Factory) List(workdir string) ([]agent.Session, error) {
+func (f *Factory) List(workdir string) ([]Listed, error) {
 	dir, err := f.SessionsDir()
 	if err != nil {
 		return nil, err
 	}
-	return agent.ListSessions(dir, workdir)
+	list, err := agent.ListSessions(dir, workdir)
+	out := make([]Listed, len(list))
+	for i, st := range list {
+		out[i] = Listed{ID: st.ID, Path: st.Path, Parent: st.Parent, FromTurn: st.FromTurn, Started: st.Started, Turns: StoredTurns(st)}
+	}
+	return out, err
 }
 
 // build makes the parts: client, guard, windows and agent.
@@ -210,6 +239,10 @@ func (f *Factory) build(opt Options) (*Session, error) {
 	}
 	s := &Session{f: f, workdir: opt.Workdir, say: say, pending: map[string]chan windows.Decision{}, subs: map[*subscriber]bool{}, views: map[string]windowView{}, state: StateIdle}
 	s.opt = opt
+	s.spend = opt.spend
+	if s.spend == nil {
+		s.spend = &spending{}
+	}
 	if opt.Events != nil {
 		s.inbox = newInbox(opt.Events)
 	}
@@ -297,6 +330,7 @@ func (f *Factory) build(opt Options) (*Session, error) {
 		Instructions: prompt.LoadAllInstructions(prompt.UserInstructionsPath(), opt.Workdir),
 	}
 	s.instructions = acfg.Hints.Instructions
+	acfg.Budget, acfg.Answer = s.checkBudget, opt.Answer
 	s.agent = agent.New(s.client, s.wm, acfg, s.onEvent)
 	s.agent.SetSteer(s.takeSteers)
 	s.setupHooks()
@@ -318,7 +352,7 @@ func (s *Session) attach(ctx context.Context, opt Options) error {
 		t, found, err := agent.ResumeSession(dir, opt.Workdir, opt.ResumeID, key)
 		if err == nil {
 			reopened := s.resumeFrom(ctx, t, found)
-			msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(len(found.Turns), "earlier turn"))
+			msg := fmt.Sprintf("resumed %s (%s", found.ID, plural(s.turnN, "earlier turn"))
 			if len(reopened) > 0 {
 				msg += ", reopened " + strings.Join(reopened, ", ")
 			}
@@ -353,10 +387,8 @@ func (s *Session) resumeFrom(ctx context.Context, t *agent.Transcript, stored ag
 	s.agent.SetTranscript(t)
 	s.log = t
 	s.id = strings.TrimSuffix(filepath.Base(t.Path), ".jsonl")
-	s.resumed = &stored
 	s.parent, s.fromTurn = stored.Parent, stored.FromTurn
-	s.turns = append([]agent.TurnInfo(nil), stored.Turns...)
-	s.seedEvents(stored)
+	s.resumed = pastOf(stored.ID, s.seedEvents(stored))
 	s.snapshotWindows(false)
 	return reopened
 }

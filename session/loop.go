@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,7 +18,6 @@ import (
 // here: no front end sees them.
 func (s *Session) onEvent(ev agent.Event) {
 	s.tel.agentEvent(ev)
-	s.history(ev)
 	switch ev.Kind {
 	case agent.EventSteer:
 		s.publish(s.steerEvent(ev))
@@ -69,7 +69,7 @@ func (s *Session) onEvent(ev agent.Event) {
 		}
 		desc := s.describe(ev.Call)
 		s.mu.Lock()
-		s.call = &callInfo{id: ev.Call.ID, windowID: ev.Call.WindowID, actionID: ev.Call.ActionID, params: params, title: desc.Title, kind: desc.Kind}
+		s.call = &callInfo{id: ev.Call.ID, windowID: ev.Call.WindowID, actionID: ev.Call.ActionID, params: params, title: desc.Title}
 		s.mu.Unlock()
 		s.setState(StateExecuting)
 		s.publish(ToolCall{Call: ev.Call, Title: s.f.cfg.Agent.Redact(ev.Title), Desc: desc})
@@ -90,6 +90,7 @@ func (s *Session) onEvent(ev agent.Event) {
 			s.snapshotWindows(true)
 		}
 	case agent.EventUsage:
+		s.spend.add(ev.Usage.Cost, s.currentModel())
 		s.mu.Lock()
 		s.steps++
 		s.usage.PromptTokens += ev.Usage.PromptTokens
@@ -149,14 +150,25 @@ func (s *Session) result(ctx context.Context, answer string, err error, after, b
 		Money: moneyOf(after.Cost, before.Cost),
 	}
 	s.takeChildUsage(&r.Usage)
+	if v := s.agent.StructuredOutput(); err == nil && v != nil {
+		// Checked before redaction; a secret in a JSON string becomes
+		// [REDACTED], which keeps it JSON.
+		if red := s.f.cfg.Agent.Redact(string(v)); json.Valid([]byte(red)) {
+			r.Structured = json.RawMessage(red)
+		} else {
+			err = errors.New("the answer holds a secret that cannot be removed from its JSON")
+		}
+	}
 	if err != nil {
 		r.Outcome, r.Err, r.Answer = Failed, err, ""
 		msg := s.describeError(err)
 		switch {
 		case ctx.Err() != nil:
 			r.Outcome, msg = Interrupted, "interrupted"
-		case errors.Is(err, agent.ErrStepLimit):
-			msg, r.Cause = err.Error(), CauseStepLimit
+		case errors.Is(err, agent.ErrLimit):
+			r.Outcome, r.Limit, msg = LimitReached, agent.LimitOf(err), err.Error()
+		case errors.Is(err, agent.ErrBadAnswer):
+			msg = err.Error()
 		case agent.Classify(err).Class == agent.ClassContentFilter:
 			r.Cause = CauseRefused
 		}

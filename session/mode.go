@@ -18,14 +18,6 @@ type ModeEvent struct {
 func (ModeEvent) Type() string { return "mode" }
 func (ModeEvent) event()       {}
 
-func (e ModeEvent) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
-		Type      string `json:"type"`
-		Mode      string `json:"mode"`
-		PlanReady bool   `json:"plan_ready,omitempty"`
-	}{"mode", string(e.Mode), e.PlanReady})
-}
-
 // ErrNoPlan is AcceptPlan with no plan waiting.
 var ErrNoPlan = errors.New("no plan is waiting to be accepted (the last turn did not end in plan mode)")
 

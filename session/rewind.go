@@ -67,8 +67,8 @@ func (s *Session) Rewind(ctx context.Context, turn int, files, conversation bool
 	case s.running:
 		s.mu.Unlock()
 		return RewindResult{}, ErrBusy
-	case turn < 1 || turn > len(s.turns):
-		n := len(s.turns)
+	case turn < 1 || turn > len(s.turnLog.turns):
+		n := len(s.turnLog.turns)
 		s.mu.Unlock()
 		if n == 0 {
 			return RewindResult{}, fmt.Errorf("%w: the conversation has no question yet", ErrNoTurn)
@@ -80,7 +80,7 @@ func (s *Session) Rewind(ctx context.Context, turn int, files, conversation bool
 	}
 	// Held as a turn holds it: no turn starts while files and windows move.
 	s.running = true
-	res := RewindResult{Turn: turn, Question: s.turns[turn-1].Question}
+	res := RewindResult{Turn: turn, Question: s.turnLog.turns[turn-1].Question}
 	id := s.id
 	s.mu.Unlock()
 	s.run.Lock()

@@ -45,6 +45,7 @@ type Session struct {
 	workdir      string
 	model        string
 	say          func(string)
+	spend        *spending // what it and its agents spent (limits.go)
 	client       agent.Client
 	wm           *windows.Manager
 	agent        *agent.Agent
@@ -53,7 +54,7 @@ type Session struct {
 	lsp          *lsp.Pool // language servers for diagnostics (diagnostics.go)
 	log          *agent.Transcript
 	instructions []prompt.Instruction
-	resumed      *agent.Session
+	resumed      *Past
 
 	// run is held by the running turn, and by readers of the windows
 	// while none runs: a window is only read where no action changes it.
@@ -69,7 +70,8 @@ type Session struct {
 	closed   bool
 	cancel   context.CancelFunc
 	done     chan struct{} // closed when the running turn ends
-	turns    []agent.TurnInfo
+	turnLog  turnLog       // the turns, as the session's events tell them (turns.go)
+	turnN    int           // the number of the last turn begun
 	usage    agent.Usage
 	steps    int
 	call     *callInfo // the call running now, for approval and output events
@@ -87,12 +89,13 @@ type Session struct {
 	text      *secrets.RedactStream // the reply's words, secrets held back across pieces
 	reasoning *secrets.RedactStream
 
-	pub    sync.Mutex // one event published at a time, in order
-	inbox  *inbox     // the inline front end's queue (Options.Events), or nil
-	events eventLog
-	live   liveStreams // running commands' output (live.go)
-	subs   map[*subscriber]bool
-	views  map[string]windowView // what window events said last
+	pub       sync.Mutex // one event published at a time, in order
+	heldWords Numbered   // the model's words not written yet, joined (under pub; eventlog.go)
+	inbox     *inbox     // the inline front end's queue (Options.Events), or nil
+	events    eventLog
+	live      liveStreams // running commands' output (live.go)
+	subs      map[*subscriber]bool
+	views     map[string]windowView // what window events said last
 
 	stopTicker chan struct{}
 
@@ -118,7 +121,7 @@ type Session struct {
 type callInfo struct {
 	id, windowID, actionID string
 	params                 any
-	title, kind            string // as a person reads it (its description)
+	title                  string // as a person reads it
 }
 
 // ID is the session's id: its transcript's name ("" when none is written).
@@ -148,7 +151,7 @@ func (s *Session) Workdir() string { return s.workdir }
 func (s *Session) Instructions() []prompt.Instruction { return s.instructions }
 
 // Resumed is the stored session this one continues, or nil.
-func (s *Session) Resumed() *agent.Session { return s.resumed }
+func (s *Session) Resumed() *Past { return s.resumed }
 
 // State is where the loop stands now.
 func (s *Session) State() State {
@@ -231,8 +234,8 @@ func (s *Session) begin(ctx context.Context, question string) (context.Context, 
 	s.denials = []Denial{}
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
-	s.turns = append(s.turns, agent.TurnInfo{Index: len(s.turns) + 1, Question: s.f.cfg.Agent.Redact(question)})
-	return ctx, len(s.turns), nil
+	s.turnN++
+	return ctx, s.turnN, nil
 }
 
 // Ask answers one question like Run and returns how the turn ended, the
@@ -262,35 +265,40 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	question := p.Typed
 	s.run.Lock()
 	start := time.Now()
-	defer func() {
-		s.mu.Lock()
-		s.running, s.call = false, nil
-		s.queued = append(s.queued, s.steers...)
-		s.steers = nil
-		s.cancel()
-		close(s.done)
-		s.mu.Unlock()
-		s.run.Unlock()
-	}()
+	err := s.checkTurns(n)
+	if err == nil {
+		err = s.checkBudget()
+	}
+	if err != nil {
+		defer s.endTurn()
+		r := s.refused(ctx, n, err)
+		if out != nil {
+			*out = r
+		}
+		return "", err
+	}
+	defer s.endTurn()
 	defer s.journalTurn(n)()
 	q := s.f.cfg.Agent.Redact(question)
-	// The question itself is stored once, as the user message the agent
-	// writes next; the turn record only marks where the turn begins.
-	s.log.Write(agent.Record{Type: "turn"})
+	// Where the turn begins (forks and rewinds cut there); the person's
+	// words follow once it is known what the model gets (logQuestion).
+	s.log.Write(agent.Record{Type: "turn", Turn: n})
 	s.publish(Turn{Turn: n, Question: q})
 	s.publishStartNotices()
 	s.setState(StateAwaitingModel)
 	before := s.agent.Stats()
-	answer, err := "", error(nil)
+	answer := ""
 	restoreMode := s.readOnlyMode(p)
 	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
+		s.logQuestion(q, "")
 		err = herr
 	} else {
-		p.Text = s.withModeNote(text)
+		p.Text = s.withAnswerNote(s.withModeNote(text))
+		s.logQuestion(q, p.Text)
 		answer, err = s.runPrompt(ctx, p)
 	}
-	if ctx.Err() != nil {
-		s.stopChildren() // an interrupted turn stops its agents
+	if ctx.Err() != nil || errors.Is(err, agent.ErrLimit) {
+		s.stopChildren() // an interrupted turn stops its agents, as does one out of budget
 	}
 	s.endPlanTurn(err)
 	restoreMode()
@@ -299,11 +307,6 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	if err == nil {
 		s.log.Write(agent.Record{Type: "answer", Content: answer})
 	}
-	s.mu.Lock()
-	if n <= len(s.turns) && err == nil {
-		s.turns[n-1].Answer = answer
-	}
-	s.mu.Unlock()
 	s.snapshotWindows(true)
 	result := s.result(ctx, answer, err, after, before, time.Since(start))
 	result.Unread = s.unreadOnFailure(err)
@@ -313,6 +316,18 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	s.publish(result)
 	s.setState(StateIdle)
 	return answer, err
+}
+
+// endTurn marks the running turn as ended and lets the next begin.
+func (s *Session) endTurn() {
+	s.mu.Lock()
+	s.running, s.call = false, nil
+	s.queued = append(s.queued, s.steers...)
+	s.steers = nil
+	s.cancel()
+	close(s.done)
+	s.mu.Unlock()
+	s.run.Unlock()
 }
 
 // Cancel ends the running turn as Ctrl-C does: the model request is
@@ -367,6 +382,9 @@ func (s *Session) Close() {
 		s.pool.Close()
 	}
 	s.closeDiagnostics()
+	s.pub.Lock()
+	s.flushWords()
+	s.pub.Unlock()
 	s.log.Close()
 	if s.inbox != nil {
 		s.inbox.close()
@@ -385,7 +403,7 @@ func (s *Session) Reset() {
 	defer s.run.Unlock()
 	s.agent.Reset()
 	s.mu.Lock()
-	s.turns, s.queued = nil, nil
+	s.turnLog, s.turnN, s.queued = turnLog{}, 0, nil
 	s.mu.Unlock()
 	s.snapshotWindows(true)
 }

@@ -31,7 +31,7 @@ func (s *Session) Steer(text string) (int, error) {
 		return 0, ErrIdle
 	}
 	s.steers = append(s.steers, text)
-	return len(s.turns), nil
+	return s.turnN, nil
 }
 
 // Send is a message from a client: it joins the running turn (steered),
@@ -120,54 +120,11 @@ func (s *Session) Unread() []string {
 	return q
 }
 
-// history keeps the running turn's actions and steered messages, as GET
-// /api/sessions/{id} lists them (a loaded transcript's come from its
-// replay).
-func (s *Session) history(ev agent.Event) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := len(s.turns)
-	if n == 0 || !s.running {
-		return
-	}
-	t := &s.turns[n-1]
-	switch ev.Kind {
-	case agent.EventSteer:
-		t.Steers = append(t.Steers, ev.Text)
-	case agent.EventResult:
-		params := any(ev.Call.Params)
-		if ev.Call.Params == nil {
-			params = map[string]any{}
-		}
-		a := agent.ActionInfo{CallID: ev.Call.ID, WindowID: ev.Call.WindowID, ActionID: ev.Call.ActionID,
-			Params: params, Status: ev.Result.Status, Output: agent.CutOutput(PersonOutput(ev.Detail)), ExitCode: ev.Detail.ExitCode}
-		if c := s.call; c != nil && c.id == ev.Call.ID {
-			a.Title, a.Kind = s.f.cfg.Agent.Redact(c.title), c.kind // as its tool_call described it
-		} else {
-			d := ToolCall{Call: ev.Call}.Described("")
-			a.Title, a.Kind = d.Title, d.Kind
-		}
-		t.Actions = append(t.Actions, a)
-	}
-}
-
 // steerEvent says the message reached the model in the turn's step-th
 // request.
 func (s *Session) steerEvent(ev agent.Event) Steer {
 	s.mu.Lock()
-	n := len(s.turns)
+	n := s.turnN
 	s.mu.Unlock()
 	return Steer{Turn: n, Text: ev.Text, Step: ev.Step}
-}
-
-// turnsCopy is the turns with every list present (empty, not null, on
-// the wire).
-func turnsCopy(in []agent.TurnInfo) []agent.TurnInfo {
-	out := make([]agent.TurnInfo, len(in))
-	for i, t := range in {
-		t.Actions = append([]agent.ActionInfo{}, t.Actions...)
-		t.Steers = append([]string{}, t.Steers...)
-		out[i] = t
-	}
-	return out
 }

@@ -11,10 +11,30 @@ func StoredInfo(st agent.Session, workdir string) Info {
 	for _, w := range st.Windows {
 		wins = append(wins, WindowInfo{ID: w.ID, App: w.App, Title: w.Target})
 	}
-	lastWindows(st, wins)
+	evs := StoredEvents(st)
+	lastWindows(evs, wins)
 	return Info{
 		ID: st.ID, Model: st.Model, Cwd: workdir, State: StateIdle, Parent: st.Parent, FromTurn: st.FromTurn,
-		Turns: turnsCopy(TurnsOf(st.Events)), Windows: wins,
+		Turns: TurnsOf(evs), Windows: wins,
 		Usage: map[string]int64{"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0, "steps": 0},
 	}
+}
+
+// Past is a stored session as a front end shows it again on resuming it:
+// its id and its events, typed.
+type Past struct {
+	ID     string
+	Events []Event
+}
+
+// pastOf is a stored session's events (StoredEvents) as the front ends
+// replay them.
+func pastOf(id string, evs []Numbered) *Past {
+	p := &Past{ID: id}
+	for _, e := range evs {
+		if r, _ := e.Event.(Recorded); r.Typed != nil {
+			p.Events = append(p.Events, r.Typed)
+		}
+	}
+	return p
 }

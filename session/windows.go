@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/aci-dev/aci/agent"
 )
 
 // windowView is what a window showed when last looked at.
@@ -154,7 +152,7 @@ type Info struct {
 	State     State            `json:"state"`
 	Parent    string           `json:"parent"`
 	FromTurn  int              `json:"from_turn"`
-	Turns     []agent.TurnInfo `json:"turns"`
+	Turns     []TurnInfo       `json:"turns"`
 	Windows   []WindowInfo     `json:"windows"`
 	Usage     map[string]int64 `json:"usage"`
 	Mode      string           `json:"mode"`       // the permission mode
@@ -167,7 +165,7 @@ func (s *Session) Info() Info {
 	ws, mode := s.WindowList(), s.Mode()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	turns := turnsCopy(s.turns)
+	turns := s.turnLog.list()
 	return Info{
 		ID: s.id, Model: s.model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
 		Turns: turns, Windows: ws, Mode: string(mode), PlanReady: s.planReady && s.mode.Get() == "plan",

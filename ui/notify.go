@@ -190,8 +190,10 @@ func (r *REPL) notifyTurn(res session.Result) {
 		text += ": " + res.Answer
 	case res.Outcome == session.Interrupted:
 		text = "aci: the turn was interrupted"
-	case res.Outcome == session.Failed:
+	case res.Failure():
 		text = "aci: the turn failed: " + res.Error
+	case res.Outcome == session.LimitReached:
+		text = "aci: the turn stopped at a limit: " + res.Error
 	}
 	r.notify.turnEnded(res.SessionID, res.Duration, text)
 }

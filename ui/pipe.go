@@ -186,6 +186,11 @@ func RunPipe(ctx context.Context, a Runner, question string, p *Pipe, stdout, st
 		}
 		return exitCode(res)
 	}
+	if res.Structured != nil {
+		// --output-schema: the checked value alone, fence or none.
+		fmt.Fprintln(stdout, string(res.Structured))
+		return ExitOK
+	}
 	fmt.Fprintln(stdout, res.Answer)
 	return ExitOK
 }

@@ -143,6 +143,8 @@ func (r *renderer) event(ev session.Event) {
 			fmt.Fprintln(r.w, r.yellow.Sprint("⊘ interrupted"))
 		case session.Failed:
 			fmt.Fprintln(r.w, r.red.Sprint("error: "+sanitize(e.Error)))
+		case session.LimitReached:
+			fmt.Fprintln(r.w, r.yellow.Sprint("⊘ limit ("+e.Limit+"): "+sanitize(e.Error)))
 		}
 		if e.Steps > 0 {
 			r.summaryLocked(e.Steps, e.Usage.PromptTokens, e.Usage.CachedTokens, e.Usage.CompletionTokens, e.Duration, e.Money.Line())

@@ -8,9 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
-	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/imagefile"
 )
 
@@ -152,52 +150,3 @@ func (r *REPL) cmdClear(arg string) bool {
 
 // replayedTurns is how many of a resumed session's last turns are shown.
 const replayedTurns = 10
-
-// replay shows a resumed session's turns again, as they looked: the
-// questions, the answers and one line per tool call.
-func (r *REPL) replay(s agent.Session) {
-	if r.replayEvents(s) {
-		return
-	}
-	o := r.out
-	if len(s.Shown) == 0 {
-		return
-	}
-	o.note("── resumed session " + s.ID + " ──")
-	items := s.Shown
-	// A long session shows its last turns; the model still has them all.
-	var questions []int
-	for i, it := range items {
-		if it.Kind == "question" {
-			questions = append(questions, i)
-		}
-	}
-	if n := len(questions); n > replayedTurns {
-		o.note("… " + plural(n-replayedTurns, "earlier turn") + " not shown")
-		items = items[questions[n-replayedTurns]:]
-	}
-	for _, it := range items {
-		switch it.Kind {
-		case "question":
-			o.println(o.cyan.Sprint("›") + " " + sanitize(strings.ReplaceAll(it.Text, "\n", "\n  ")))
-		case "answer":
-			o.answer(it.Text)
-		case "steer":
-			o.println(o.cyan.Sprint("›") + " " + sanitize(strings.ReplaceAll(it.Text, "\n", "\n  ")) + o.dim.Sprint("  ↳ added to the turn"))
-		case "call":
-			c := protocol.Call{ID: it.Call.ID, WindowID: it.Call.WindowID, ActionID: it.Call.ActionID, Params: it.Params}
-			line := o.dim.Sprint("▸ " + firstLine(sanitize(session.ToolCall{Call: c}.Described("").Title), screenWidth()-4))
-			switch it.Call.Status {
-			case protocol.StatusOK:
-				line += " " + o.green.Sprint("✓")
-			case protocol.StatusDenied:
-				line += " " + o.yellow.Sprint("⊘")
-			case protocol.StatusError:
-				line += " " + o.red.Sprint("✗")
-			}
-			o.println(line)
-		}
-	}
-	o.note("── now ──")
-	o.println("")
-}

@@ -3,23 +3,22 @@ package ui
 import (
 	"strings"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 )
 
-// replayEvents shows a resumed session's last turns from its events (the
+// replay shows a resumed session's last turns from its events (the
 // transcript's log) through the renderer that drew them live: the
-// question, the model's words, each action with how it ended, the
-// messages added to the turn, how each question was answered, and the
-// turn's figures or its interrupted mark. It reports false when the
-// session has no events to show.
-func (r *REPL) replayEvents(s agent.Session) bool {
+// question as the person typed it, the model's words, each action with
+// how it ended, the messages added to the turn, how each question was
+// answered, and the turn's figures or its interrupted mark.
+func (r *REPL) replay(s session.Past) {
 	var evs []session.Event
 	var turns []int // where each turn's events start
-	for _, e := range s.Events {
-		ev, ok := session.Typed(e)
-		if !ok {
-			continue
+	for _, ev := range s.Events {
+		switch ev.(type) {
+		case session.Turn, session.Text, session.ToolCall, session.ToolResult, session.Steer, session.Decision, session.Result:
+		default:
+			continue // drawn live only (windows, states, notices)
 		}
 		if t, ok := ev.(session.Turn); ok {
 			if t.Turn == 1 {
@@ -32,7 +31,7 @@ func (r *REPL) replayEvents(s agent.Session) bool {
 		evs = append(evs, ev)
 	}
 	if len(turns) == 0 {
-		return false
+		return
 	}
 	o := r.out
 	o.note("── resumed session " + s.ID + " ──")
@@ -67,7 +66,6 @@ func (r *REPL) replayEvents(s agent.Session) bool {
 	}
 	o.note("── now ──")
 	o.println("")
-	return true
 }
 
 // decisionWords says how a question was answered, and by whom.

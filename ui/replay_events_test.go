@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 )
 
 // A resumed session's last turns are drawn from its events as they were
@@ -16,12 +16,17 @@ import (
 func TestReplayDrawsTheStoredEvents(t *testing.T) {
 	var out bytes.Buffer
 	r := &REPL{out: newRenderer(&out, false, false)}
-	s := agent.Session{ID: "sid"}
+	var s session.Past
+	s.ID = "sid"
 	add := func(typ, data string) {
 		if !json.Valid([]byte(data)) {
 			t.Fatalf("bad event %s", data)
 		}
-		s.Events = append(s.Events, agent.StoredEvent{ID: int64(len(s.Events) + 1), Type: typ, Data: json.RawMessage(data)})
+		ev, err := session.Decode(typ, []byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Events = append(s.Events, ev)
 	}
 	for i := range 12 {
 		add("turn", fmt.Sprintf(`{"type":"turn","turn":%d,"question":"question %d"}`, i+1, i))

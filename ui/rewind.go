@@ -9,7 +9,6 @@ import (
 
 	"github.com/chzyer/readline"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 )
 
@@ -73,19 +72,19 @@ func (r *REPL) cmdRewind(arg string) bool {
 	r.pending = nil
 	r.mu.Unlock()
 	r.out.note(fmt.Sprintf("back before question %d; the later turns stay in session %s (aci --resume %s)", n, old.ID(), old.ID()))
-	r.in.prefill(encodeEntry(typedQuestion(res.Question)))
+	r.in.prefill(encodeEntry(res.Question))
 	return false
 }
 
 // pickQuestion lists the questions newest first and reads the one chosen
 // (Enter: the newest). ok is false when the person cancels (Ctrl-C, Esc
 // Esc, or anything that is not one of the numbers).
-func (r *REPL) pickQuestion(turns []agent.TurnInfo) (int, bool) {
+func (r *REPL) pickQuestion(turns []session.TurnInfo) (int, bool) {
 	o := r.out
 	o.println(o.bold.Sprint("Rewind to just before which question?"))
 	shown := 0
 	for i := len(turns) - 1; i >= 0 && shown < rewindListed; i, shown = i-1, shown+1 {
-		q := strings.ReplaceAll(typedQuestion(turns[i].Question), "\n", " ⏎ ")
+		q := strings.ReplaceAll(turns[i].Question, "\n", " ⏎ ")
 		o.println(fmt.Sprintf("  %s  %s", o.cyan.Sprintf("%3d", turns[i].Index), clip(sanitize(q), paneClip)))
 	}
 	if len(turns) > rewindListed {
@@ -138,24 +137,6 @@ func (r *REPL) showRewind(res session.RewindResult, files bool) {
 	for _, l := range undoSummary(*res.Files, r.cfg.Workdir) {
 		r.out.note("files: " + l)
 	}
-}
-
-// typedQuestion is a question as the person typed it: without the notes
-// aci put before it (what /undo or !cmd did) or the list of files its
-// @mentions opened.
-func typedQuestion(q string) string {
-	for strings.HasPrefix(q, "[aci: ") {
-		_, rest, ok := strings.Cut(q, "\n")
-		if !ok {
-			break
-		}
-		q = rest
-	}
-	q = strings.TrimLeft(q, "\n")
-	if i := strings.LastIndex(q, "\n\nFiles referenced: "); i >= 0 && !strings.Contains(q[i+2:], "\n") {
-		q = q[:i]
-	}
-	return q
 }
 
 // armedAsk reads one answer in which Esc Esc at an empty line counts

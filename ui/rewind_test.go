@@ -5,20 +5,6 @@ import (
 	"time"
 )
 
-func TestTypedQuestion(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"fix it", "fix it"},
-		{"[aci: the person ran /undo: restored a.txt.]\n\nfix it", "fix it"},
-		{"[aci: one]\n[aci: two]\n\nfix it\nplease", "fix it\nplease"},
-		{"look at @a.go\n\nFiles referenced: a.go (in file_1)", "look at @a.go"},
-		{"[aci: x]\n\nsee @b\n\nFiles referenced: b (in file_2)", "see @b"},
-	} {
-		if got := typedQuestion(tc.in); got != tc.want {
-			t.Errorf("typedQuestion(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // Esc pressed twice is one pair, whether both come in one read or one
 // after the other soon enough; other keys starting with Esc are not.
 func TestEscPair(t *testing.T) {

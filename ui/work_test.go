@@ -3,14 +3,12 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
@@ -219,8 +217,8 @@ func TestPipeEventsShowTheWork(t *testing.T) {
 	emit(session.ToolCall{Call: ed, Title: "calc.go"})
 	emit(session.ToolResult{Call: ed, Result: protocol.Result{Status: protocol.StatusOK, Text: "replaced 1 occurrence"},
 		Detail: windows.Result{Status: protocol.StatusOK, Diff: "--- a/calc.go\n+++ b/calc.go\n@@ -1 +1 @@\n-a\n+b\n"}})
-	want := "✗ run make test · failed: exit 2, 0.1s\n    … 2 earlier lines\n    │ 3\n    │ 4\n    │ FAIL\n" +
-		"✓ edit calc.go · ok: replaced 1 occurrence\n    @@ -1 +1 @@\n    -a\n    +b\n"
+	want := "✗ bash_1 run failed: exit 2, 0.1s · $ make test\n    … 2 earlier lines\n    │ 3\n    │ 4\n    │ FAIL\n" +
+		"✓ file_1 edit ok: replaced 1 occurrence · calc.go\n    @@ -1 +1 @@\n    -a\n    +b\n"
 	if w.String() != want {
 		t.Errorf("pipe progress:\n%s\nwant\n%s", w.String(), want)
 	}
@@ -289,27 +287,5 @@ func TestMarkdownCodeIsNotWrapped(t *testing.T) {
 	out := plainText.ReplaceAllString(md.render("A paragraph long enough to be wrapped at forty columns, surely.\n"), "")
 	if !strings.Contains(out, "\n") {
 		t.Errorf("prose is not wrapped: %q", out)
-	}
-}
-
-func TestReplayShowsTheLastTurns(t *testing.T) {
-	var out bytes.Buffer
-	r := &REPL{out: newRenderer(&out, false, false)}
-	var s agent.Session
-	s.ID = "sid"
-	for i := range 12 {
-		s.Shown = append(s.Shown, agent.ShownItem{Kind: "question", Text: fmt.Sprintf("question %d", i)})
-		s.Shown = append(s.Shown, agent.ShownItem{Kind: "call", Call: &agent.CallRecord{ID: "c", WindowID: "bash_1", ActionID: "run", Status: protocol.StatusError}})
-		s.Shown = append(s.Shown, agent.ShownItem{Kind: "answer", Text: fmt.Sprintf("answer %d", i)})
-	}
-	r.replay(s)
-	got := out.String()
-	for _, want := range []string{"── resumed session sid ──", "… 2 earlier turns not shown", "› question 2\n▸ run ✗\nanswer 2\n", "answer 11", "── now ──"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("replay lacks %q:\n%s", want, got)
-		}
-	}
-	if strings.Contains(got, "question 1\n") {
-		t.Errorf("an early turn is shown:\n%s", got)
 	}
 }

@@ -30,7 +30,7 @@ func BenchmarkBwrapCommand(b *testing.B) {
 				p.Protected = nil
 			}
 			s := mustSandbox(b, p, Bwrap)
-			defer Cleanup()
+			defer cleanupForTest()
 			cpu := childCPU()
 			for b.Loop() {
 				argv, release, err := s.Command([]string{"true"}, ws)

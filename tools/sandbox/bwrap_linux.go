@@ -98,6 +98,13 @@ func bwrapArgv(p Policy, argv []string, dir string) ([]string, error) {
 	out = protectedArgs(out, p)
 	out = keptArgs(out, p)
 	out = hiddenArgs(out, p)
+	// Its caches are read-only here (only the session's sandbox layers
+	// them): the tools that need a writable one get theirs in its /tmp.
+	if len(p.Layered) > 0 && p.PrivateTmp != "" {
+		for _, kv := range cacheEnv(oneShotCacheBase) {
+			out = append(out, "--setenv", kv[0], kv[1])
+		}
+	}
 	if dir != "" {
 		out = append(out, "--chdir", dir)
 	}

@@ -51,6 +51,13 @@ func landlockExec(policyJSON string, argv []string) error {
 	if err := restrictLandlock(p); err != nil {
 		return err
 	}
+	if len(p.Layered) > 0 && p.PrivateTmp != "" {
+		// Landlock cannot layer the caches: they are read-only, and the
+		// tools that need a writable one get theirs in the private /tmp.
+		for _, kv := range cacheEnv(filepath.Join(p.PrivateTmp, "tmp", ".aci-cache")) {
+			os.Setenv(kv[0], kv[1])
+		}
+	}
 	dropCapabilities()
 	return syscall.Exec(path, argv, os.Environ())
 }

@@ -15,8 +15,13 @@ import (
 // paths.
 type Policy struct {
 	Workspace []string // writable: the workspace (working dir or git root) and its git dirs
-	Writable  []string // writable: temp dirs and build caches
-	Hidden    []string // neither readable nor writable: secret stores
+	Writable  []string // writable: /dev/shm, and what a command is given on top (its run folder)
+	// Layered are the person's build and package caches, seen
+	// copy-on-write in the session's sandbox: read as they are, written
+	// into the session's folder (caches.go). Read-only where they cannot
+	// be layered.
+	Layered []string `json:",omitempty"`
+	Hidden  []string // neither readable nor writable: secret stores
 	// ReadOnly are paths inside the writable roots that stay read-only:
 	// what a command could plant there would run later, outside the
 	// sandbox (git hooks and config, shell startup files when the
@@ -90,17 +95,11 @@ func within(path, root string) bool {
 var controlSockets = []string{"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
 	"/run/podman/podman.sock", "/var/run/crio/crio.sock", "/run/user/%d/docker.sock", "/run/user/%d/podman/podman.sock"}
 
-// cacheDirs are home-relative build caches commands may fill.
-var cacheDirs = []string{
-	".cache", "go/pkg/mod", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository",
-	".gradle/caches", ".gradle/wrapper", ".yarn", ".pnpm-store", ".local/share/pnpm",
-	".bun/install/cache", ".nuget/packages", ".ivy2/cache", ".sbt", ".deno", ".cpan",
-}
-
 // DefaultPolicy is the policy for a session started in workdir: the
 // workspace is workdir's git root (or workdir), with the git directories a
-// worktree points to; temp dirs and existing build caches are writable; the
-// secret stores that exist are hidden.
+// worktree points to; the session's temp folders are writable and the
+// existing build caches layered (caches.go); the secret stores that exist
+// are hidden.
 func DefaultPolicy(workdir string) Policy {
 	home, _ := os.UserHomeDir()
 	var p Policy
@@ -110,27 +109,15 @@ func DefaultPolicy(workdir string) Policy {
 	}
 	p.Workspace = append(p.Workspace, ws)
 	p.Workspace = append(p.Workspace, gitDirs(ws)...)
-	for _, d := range []string{"/tmp", "/var/tmp", os.Getenv("TMPDIR"), "/dev/shm"} {
-		p.Writable = appendDir(p.Writable, d)
-	}
-	if home != "" {
-		for _, c := range cacheDirs {
-			p.Writable = appendDir(p.Writable, filepath.Join(home, c))
-		}
-	}
-	for _, v := range []string{"GOCACHE", "GOMODCACHE", "XDG_CACHE_HOME", "npm_config_cache", "CARGO_HOME", "PIP_CACHE_DIR"} {
-		if d := os.Getenv(v); d != "" && v != "CARGO_HOME" {
-			p.Writable = appendDir(p.Writable, d)
-		} else if d != "" {
-			p.Writable = appendDir(p.Writable, filepath.Join(d, "registry"))
-		}
-	}
-	if gp := os.Getenv("GOPATH"); gp != "" {
-		p.Writable = appendDir(p.Writable, filepath.Join(strings.Split(gp, string(os.PathListSeparator))[0], "pkg", "mod"))
-	}
+	// The temp folders are the session's own (tmp.go), not the machine's.
+	p.Writable = appendDir(p.Writable, "/dev/shm")
 	p.Hidden = SecretStores()
+	p.Layered = layerable(cacheRoots(home), p.Workspace, p.Hidden)
 	p.Protected, p.StandIns = protectedCandidates(ws, real(workdir))
 	p.ReadOnly = readOnlyUnder(p.ReadOnly, ws, p.Workspace[1:], home, p.WritableRoots())
+	for _, d := range pathDirsUnder(os.Getenv("PATH"), append(p.WritableRoots(), p.Layered...), p.Workspace) {
+		p.ReadOnly = appendUnique(p.ReadOnly, d)
+	}
 	return p
 }
 

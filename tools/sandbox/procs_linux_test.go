@@ -55,7 +55,7 @@ func TestPrivateTmp(t *testing.T) {
 			if out, _ := runIn(t, s, tr.ws, `cat "${TMPDIR:-/tmp}/scratch"`, s.Env()...); out != "kept\n" {
 				t.Errorf("the next command does not find it: %q", out)
 			}
-			Cleanup()
+			cleanupForTest()
 			if _, err := os.Stat(priv); err == nil {
 				t.Errorf("%s left after Cleanup", priv)
 			}
@@ -122,5 +122,5 @@ func TestProtectedContained(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "example.com/r.git") {
 		t.Errorf("git: exit %d %q", code, out)
 	}
-	Cleanup()
+	cleanupForTest()
 }

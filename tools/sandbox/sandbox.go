@@ -168,7 +168,8 @@ func (s *Sandbox) WrapGranted(argv []string, dir string, l *Link, g Grant, extra
 	}
 	if s.kind == Bwrap || s.kind == Landlock {
 		if p.PrivateTmp = s.privateTmp(); p.PrivateTmp != "" && s.kind == Landlock {
-			p.Writable = appendUnique(p.Writable, filepath.Join(p.PrivateTmp, "tmp"))
+			// Landlock cannot put them at /tmp: TMPDIR names them (Env).
+			p.Writable = appendUnique(appendUnique(p.Writable, filepath.Join(p.PrivateTmp, "tmp")), filepath.Join(p.PrivateTmp, "var-tmp"))
 		}
 	}
 	p = g.apply(s.kind, p)

@@ -232,8 +232,10 @@ func TestDefaultPolicyWorktreeAndSecrets(t *testing.T) {
 			t.Errorf("workspace %v lacks %s", p.Workspace, want)
 		}
 	}
-	if !contains(p.Writable, filepath.Join(home, ".cache")) || !contains(p.Writable, "/tmp") {
-		t.Errorf("writable = %v", p.Writable)
+	// The caches are layered, and the temp folders are the session's own:
+	// none of the machine's is writable.
+	if !contains(p.Layered, filepath.Join(home, ".cache")) || contains(p.Writable, "/tmp") || contains(p.Writable, filepath.Join(home, ".cache")) {
+		t.Errorf("writable = %v, layered = %v", p.Writable, p.Layered)
 	}
 	if !contains(p.Hidden, filepath.Join(home, ".ssh")) {
 		t.Errorf("hidden = %v", p.Hidden)
@@ -241,10 +243,10 @@ func TestDefaultPolicyWorktreeAndSecrets(t *testing.T) {
 	os.MkdirAll(filepath.Join(main, ".git", "hooks"), 0o755)
 	os.WriteFile(filepath.Join(home, ".bashrc"), nil, 0o644)
 	p = DefaultPolicy(filepath.Join(wt, "sub"))
-	// The fake home lies in /tmp, which is writable: its startup files
-	// are carved out.
-	if !contains(p.ReadOnly, filepath.Join(main, ".git", "hooks")) || !contains(p.ReadOnly, filepath.Join(home, ".bashrc")) {
-		t.Errorf("read-only = %v (hooks of the common git dir, ~/.bashrc in a writable home)", p.ReadOnly)
+	// The fake home lies in /tmp, which is the session's own now: its
+	// startup files are not writable at all.
+	if !contains(p.ReadOnly, filepath.Join(main, ".git", "hooks")) || p.canWrite(filepath.Join(home, ".bashrc")) {
+		t.Errorf("read-only = %v (hooks of the common git dir; ~/.bashrc not writable)", p.ReadOnly)
 	}
 }
 

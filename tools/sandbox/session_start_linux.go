@@ -52,11 +52,22 @@ func (s *Sandbox) startSession() (*session, error) {
 	sess.cmd = exec.Command(bwrapProbe.path, s.sessionArgs()...)
 	sess.cmd.ExtraFiles = []*os.File{theirs, exe}
 	sess.cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
+	if layers := s.layers(); layers != "" {
+		sess.cmd.Env = append(sess.cmd.Env, sessiond.LayersEnv+"="+layers)
+	}
 	sess.cmd.Stderr = &boundedWriter{b: sess.stderr, max: 4096}
 	// Its own session: a Ctrl-C at aci's terminal is not for it. Should aci
 	// die, it dies, and every command in it (--die-with-parent).
 	sess.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	if err := sess.cmd.Start(); err != nil {
+	// Through the gate (end_linux.go): none starts once aci is ending,
+	// and Cleanup finds every one that did.
+	if !enter() {
+		c.Close()
+		return nil, errors.New("aci is ending")
+	}
+	err = sess.cmd.Start()
+	leave()
+	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("start the session's sandbox: %w", err)
 	}
@@ -121,6 +132,13 @@ func (s *Sandbox) sessionArgs() []string {
 	sort.Strings(roots)
 	out, roots = privateTmpArgs(out, p, roots)
 	out = append(out, "--bind", s.tmpDir, s.tmpDir)
+	// A cache below /tmp is the machine's, under the session's own /tmp:
+	// bound there for the helper to layer.
+	for _, l := range p.Layered {
+		if privateTmpPath(l) {
+			out = append(out, "--ro-bind-try", l, l)
+		}
+	}
 	for _, r := range roots {
 		if r == "/dev/shm" || strings.HasPrefix(r, "/dev/") || r == "/proc" || strings.HasPrefix(r, "/proc/") {
 			continue
@@ -171,7 +189,7 @@ func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held
 // session's mounts stay on what was there when it started.
 func (s *Sandbox) boundPaths() []string {
 	p := s.policy
-	return append(append(append(p.WritableRoots(), p.ReadOnly...), p.Hidden...), s.sealedEntries()...)
+	return append(append(append(append(p.WritableRoots(), p.ReadOnly...), p.Hidden...), p.Layered...), s.sealedEntries()...)
 }
 
 // rootsUnchanged reports whether each path the session mounted something

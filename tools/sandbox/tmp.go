@@ -75,7 +75,12 @@ func (s *Sandbox) PrivateTmp() string {
 // Cleanup removes the session temp folders this process made. aci calls
 // it once its commands and background tasks have ended.
 func Cleanup() {
+	closeGate() // no session's sandbox starts from now on (end_linux.go)
 	closeSessions()
+	// What a kill has not ended yet, or what started alongside (a
+	// session warming up while aci exits, a language server's sandbox):
+	// ended and waited for, briefly.
+	endOwnSandboxes(endWait)
 	privateTmps.Lock()
 	dirs := privateTmps.dirs
 	privateTmps.dirs = nil

@@ -91,6 +91,7 @@ func serve() error {
 		return fmt.Errorf("control socket: %w", err)
 	}
 	prepareNetns()
+	mountLayers() // layers.go
 	if _, err := ctl.Write([]byte{Ready}); err != nil {
 		return fmt.Errorf("control socket: %w", err)
 	}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testbin"
+)
+
+// Nothing aci starts outlives it, on a loaded machine too: a turn whose
+// command is denied (the session's sandbox warming up meanwhile) or whose
+// command ran, then aci exits; the moment it has exited, no sandbox of it
+// is left (not even one being killed). Run many times with every core
+// kept busy alongside (ACI_EXIT_RUNS, default 6).
+func TestE2EExitLeavesNoSandbox(t *testing.T) {
+	work := t.TempDir()
+	containedOrSkip(t, work)
+	runs := 6
+	if n, err := strconv.Atoi(os.Getenv("ACI_EXIT_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	bin := testbin.Build(t) // before the load: the build is not what is measured
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	for range runtime.NumCPU() {
+		burn := exec.CommandContext(ctx, "sh", "-c", "while :; do :; done")
+		if burn.Start() == nil {
+			defer burn.Wait()
+		}
+	}
+	target := filepath.Join(t.TempDir(), "keep")
+	os.MkdirAll(target, 0o755)
+	for i := range runs {
+		cmds := []string{"rm -rf " + target, "true"} // denied in pipe mode; runs
+		srv := fakeai.New(t,
+			fakeai.Reply{Content: fakeai.ToolCall(
+				call("launcher", "open", map[string]any{"app": "bash"}),
+				call("bash_1", "run", map[string]any{"command": cmds[i%2]}),
+			)},
+			fakeai.Reply{Content: "done"},
+		)
+		cmd := exec.Command(bin, "-p", "tidy up")
+		cmd.Dir = work
+		cmd.Env = baseEnv(t, srv, "HOME="+t.TempDir())
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		pid := cmd.Process.Pid
+		cmd.Wait()
+		if left := procsOf("/aci-session-" + strconv.Itoa(pid) + "-"); len(left) > 0 {
+			t.Errorf("run %d (%s): left running after aci exited:\n%s", i, cmds[i%2], strings.Join(left, "\n"))
+		}
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the denied command ran: %v", err)
+	}
+}

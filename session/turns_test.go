@@ -1,0 +1,200 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/windows"
+)
+
+// A session's turns are derived from its events alike whether it runs
+// (Info), is read from its transcript (StoredInfo, the list) or is resumed;
+// each turn's question is what the person typed, though the model got
+// aci's additions too: the plan mode's note, a command's expansion, /init's
+// prompt. The model's words are stored as one record, however they were
+// streamed, and the result keeps its outcome.
+func TestTurnsLiveStoredAndResumedAlike(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	long := strings.Repeat("The answer, streamed in many pieces. ", 20)
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: "Plan: 1. read a.go"},
+		fakeai.Reply{Content: call("launcher", "open", `{"app":"bash"}`)},
+		fakeai.Reply{Content: call("bash_1", "run", `{"command":"echo fixed"}`)},
+		fakeai.Reply{Content: long},
+		fakeai.Reply{Content: "Wrote AGENTS.md."},
+	)
+	f, work := newFactory(t, srv)
+	writeFile(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care.")
+	s, err := f.New(context.Background(), Options{Workdir: work, Mode: windows.ModePlan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	typed := []string{"how would you fix calc?", "/fix-issue 9 low", "/init"}
+	s.Run(ctx, typed[0])
+	s.SetMode(windows.ModeDefault)
+	for _, q := range typed[1:] {
+		if _, err := s.Run(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := srv.Requests()
+	if got := reqs[0].LastUser(); !strings.Contains(got, "[aci: permission mode plan") {
+		t.Errorf("the model was not told the mode: %q", got)
+	}
+	if got := reqs[1].LastUser(); !strings.Contains(got, "Fix issue #9 (9 low) with care.") {
+		t.Errorf("the model did not get the command's prompt: %q", got)
+	}
+	live := s.Info().Turns
+	id := s.ID()
+	s.Close()
+	for i, q := range typed {
+		if i >= len(live) || live[i].Question != q {
+			t.Fatalf("live turns %+v, want the questions %q", live, typed)
+		}
+	}
+	if live[1].Answer != strings.TrimSpace(long) || len(live[1].Actions) != 2 || live[1].Actions[1].Output == "" {
+		t.Errorf("live turn 2: %+v", live[1])
+	}
+
+	dir, _ := f.SessionsDir()
+	st, err := agent.FindSession(dir, work, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored := StoredInfo(st, work).Turns; !reflect.DeepEqual(jsonOf(t, stored), jsonOf(t, live)) {
+		t.Errorf("stored turns\n%s\nlive\n%s", jsonOf(t, stored), jsonOf(t, live))
+	}
+	list, err := f.List(work)
+	if err != nil || len(list) != 1 || list[0].Title() != typed[0] || len(list[0].Turns) != 3 {
+		t.Errorf("listed %+v, %v", list, err)
+	}
+	back, err := f.Open(context.Background(), id, Options{Workdir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	if resumed := back.Info().Turns; !reflect.DeepEqual(jsonOf(t, resumed), jsonOf(t, live)) {
+		t.Errorf("resumed turns\n%s\nlive\n%s", jsonOf(t, resumed), jsonOf(t, live))
+	}
+	var questions []string
+	for _, ev := range back.Resumed().Events {
+		if tu, ok := ev.(Turn); ok {
+			questions = append(questions, tu.Question)
+		}
+	}
+	if !reflect.DeepEqual(questions, typed) {
+		t.Errorf("replayed questions %q", questions)
+	}
+
+	data, _ := os.ReadFile(st.Path)
+	texts, results := 0, 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, `"event":{"type":"text"`) {
+			texts++
+		}
+		if strings.Contains(line, `"event":{"type":"result"`) {
+			results++
+			if !strings.Contains(line, `"outcome":"answered"`) {
+				t.Errorf("a stored result without its outcome: %s", line)
+			}
+		}
+	}
+	if texts != 3 || results != 3 {
+		t.Errorf("%d text records (want one a reply with words), %d results", texts, results)
+	}
+}
+
+// A transcript an older aci wrote, with no event records, gives the turns
+// its records tell, as the person typed them.
+func TestOldTranscriptTurns(t *testing.T) {
+	data, err := os.ReadFile("../serve/testdata/old-session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, work := t.TempDir(), t.TempDir()
+	const id = "20261127-195156-0ldf0rm0"
+	os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(strings.ReplaceAll(string(data), "/WORKDIR", work)), 0o600)
+	st, err := agent.FindSession(dir, work, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := StoredTurns(st)
+	if len(turns) != 2 || turns[0].Question != "fix calc" || turns[0].Answer != "Done & dusted." || len(turns[0].Actions) != 5 ||
+		len(turns[0].Steers) != 1 || turns[0].Actions[0].Status != "ok" {
+		t.Fatalf("old transcript's turns: %s", jsonOf(t, turns))
+	}
+	evs := StoredEvents(st)
+	for _, e := range evs {
+		if r := e.Event.(Recorded); r.Typed == nil {
+			t.Errorf("event %d (%s) is not typed", e.ID, r.Kind)
+		}
+	}
+	if !reflect.DeepEqual(jsonOf(t, TurnsOf(evs)), jsonOf(t, turns)) {
+		t.Error("the turns of its events differ from its turns")
+	}
+}
+
+// Each event reads back as it was sent: its one encoding, both ways.
+func TestEventsDecodeThemselves(t *testing.T) {
+	code := 2
+	for _, ev := range []Event{
+		Text{Text: "a && b"},
+		Turn{Turn: 3, Question: "why?"},
+		Steer{Turn: 1, Text: "also x", Step: 2},
+		Notice{Kind: "retry", Text: "retrying"},
+		Decision{RequestID: "req_1", Decision: "allow", By: "web page"},
+		StateEvent{State: StateExecuting},
+		ModeEvent{Mode: windows.ModePlan, PlanReady: true},
+		Window{ID: "bash_1", App: "bash", Title: "/w", Content: "$ ls"},
+		Output{CallID: "c1", WindowID: "bash_1", Text: "out"},
+		ToolResult{Call: callOf("c1"), Result: resultOf("ok", "exit 2"), Detail: windows.Result{Output: "x", ExitCode: &code, Failed: true}},
+		Result{Outcome: LimitReached, Limit: LimitSteps, Error: "the turn made 50 model requests", SessionID: "s", Denials: []Denial{}},
+		Result{Outcome: Failed, Cause: CauseRefused, Error: "refused", Denials: []Denial{}},
+		Result{Outcome: Interrupted, Error: "interrupted", Denials: []Denial{}},
+	} {
+		data, err := Encode(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decode(ev.Type(), data)
+		if err != nil {
+			t.Fatalf("%s: %v", data, err)
+		}
+		again, _ := Encode(back)
+		if string(again) != string(data) {
+			t.Errorf("%s read back as %s", data, again)
+		}
+	}
+	// A result an older aci stored has no outcome: its error said it.
+	old, _ := Decode("result", []byte(`{"type":"result","is_error":true,"result":"","error":"interrupted","session_id":"s"}`))
+	if r := old.(Result); r.Outcome != Interrupted {
+		t.Errorf("old interrupted result: %+v", r)
+	}
+	if _, err := Decode("nonsense", []byte(`{}`)); err == nil {
+		t.Error("an unknown type decodes")
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func callOf(id string) protocol.Call { return protocol.Call{ID: id} }
+
+func resultOf(status, text string) protocol.Result {
+	return protocol.Result{Status: status, Text: text}
+}
