@@ -1,10 +1,9 @@
 package acp
 
 import (
-	"strings"
-
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/windows"
 )
 
 // An agent window's open is a tool call that stays in progress while the
@@ -15,15 +14,10 @@ import (
 // agentOpened keeps the call that opened an agent in progress, and
 // remembers it for the window's updates. Call with u.mu held.
 func (u *updates) agentOpened(ev session.ToolResult, tc *toolCall) {
-	if ev.Call.WindowID != "launcher" || ev.Result.Status != protocol.StatusStarted {
-		return
-	}
-	rest, ok := strings.CutPrefix(ev.Result.Text, "opened ")
-	if !ok {
-		return
-	}
-	id, _, _ := strings.Cut(rest, ":")
-	if appOf(id) != "agent" {
+	// A window opened to work on in the background (started, not done):
+	// its window events carry how it goes (Progress).
+	id := ev.Detail.Opened
+	if ev.Result.Status != protocol.StatusStarted || id == "" {
 		return
 	}
 	if u.agents == nil {
@@ -37,16 +31,14 @@ func (u *updates) agentOpened(ev session.ToolResult, tc *toolCall) {
 // that opened it. Call with u.mu held.
 func (u *updates) agentWindow(w session.Window) {
 	callID, ok := u.agents[w.ID]
-	if !ok || w.App != "agent" {
+	if !ok || w.Progress == "" && !w.Closed {
 		return
 	}
 	status := statusInProgress
 	switch {
-	case w.Closed:
+	case w.Closed, w.Progress == windows.AgentAnswered:
 		status = statusCompleted
-	case strings.HasPrefix(w.Content, "answered"):
-		status = statusCompleted
-	case strings.HasPrefix(w.Content, "failed"):
+	case w.Progress == windows.AgentFailed:
 		status = statusFailed
 	}
 	tc := toolCall{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: status}

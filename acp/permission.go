@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -102,12 +103,9 @@ func (a *approver) toolCall(req windows.ApprovalRequest) toolCall {
 	if req.Diff != "" {
 		text += "\n\n" + fence(req.Diff)
 	}
-	kind := map[string]string{"command": "execute", "file": "edit", "fetch": "fetch"}[req.Kind]
-	if kind == "" {
-		kind = "other"
-	}
-	if req.Kind == "file" && strings.HasPrefix(req.Subject, "open ") {
-		kind = "read"
+	kind := protocol.AskKindOf(req.Kind).Kind
+	if req.Kind == protocol.AskFile && strings.HasPrefix(req.Subject, "open ") {
+		kind = protocol.KindRead // opening a file reads it
 	}
 	raw, _ := json.Marshal(map[string]string{"kind": req.Kind, "subject": req.Subject, "reason": req.Reason})
 	return toolCall{ToolCallID: id, Title: req.Subject, Kind: kind, Status: statusPending,
@@ -116,11 +114,11 @@ func (a *approver) toolCall(req windows.ApprovalRequest) toolCall {
 
 func alwaysName(req windows.ApprovalRequest) string {
 	switch req.Kind {
-	case "command":
+	case protocol.AskCommand:
 		return "Always allow this command"
-	case "file":
+	case protocol.AskFile:
 		return "Always allow this file"
-	case "fetch":
+	case protocol.AskFetch:
 		return "Always allow this address"
 	}
 	return "Always allow"

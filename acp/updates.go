@@ -2,8 +2,6 @@ package acp
 
 import (
 	"encoding/json"
-	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -108,16 +106,19 @@ func (u *updates) runningCall() string {
 }
 
 // described is a call as a tool call: the title, kind and files its
-// window described it with (the same words every front end shows).
+// window described it with (the same words every front end shows). A
+// stored call an older aci kept no description of is described by the
+// same table, from the app its window id names.
 func (u *updates) described(e session.ToolCall) toolCall {
-	if e.Desc.Title == "" {
-		return u.describe(e.Call, e.Title)
+	if e.Title == "" {
+		e.Title = u.windowTitle(e.Call.WindowID)
 	}
-	tc := toolCall{ToolCallID: e.Call.ID, Kind: e.Desc.Kind, Title: e.Desc.Title}
+	d := e.Described(u.cwd)
+	tc := toolCall{ToolCallID: e.Call.ID, Kind: d.Kind, Title: d.Title}
 	if raw, err := json.Marshal(e.Call.Params); err == nil && e.Call.Params != nil {
 		tc.RawInput = raw
 	}
-	for _, p := range e.Desc.Paths {
+	for _, p := range d.Paths {
 		loc := location{Path: p}
 		if e.Call.ActionID == "view" {
 			var n int
@@ -125,112 +126,6 @@ func (u *updates) described(e session.ToolCall) toolCall {
 			loc.Line = max(n, 1)
 		}
 		tc.Locations = append(tc.Locations, loc)
-	}
-	return tc
-}
-
-// describe is a stored call (a loaded session's replay, which keeps no
-// description) as a tool call: its kind, a title a person reads, the
-// files it touches. title is the window's title when known.
-func (u *updates) describe(c protocol.Call, title string) toolCall {
-	tc := toolCall{ToolCallID: c.ID, Kind: "other"}
-	if raw, err := json.Marshal(c.Params); err == nil && c.Params != nil {
-		tc.RawInput = raw
-	}
-	str := func(k string) string {
-		var s string
-		json.Unmarshal(c.Params[k], &s)
-		return s
-	}
-	num := func(k string) int {
-		var n int
-		json.Unmarshal(c.Params[k], &n)
-		return n
-	}
-	if title == "" {
-		title = u.windowTitle(c.WindowID)
-	}
-	app := appOf(c.WindowID)
-	switch {
-	case c.Err != "":
-		tc.Title = fmt.Sprintf("%s.%s (malformed call)", c.WindowID, c.ActionID)
-	case app == "launcher" && c.ActionID == "open":
-		target := str("target")
-		switch str("app") {
-		case "file":
-			tc.Kind, tc.Title = "read", "Open "+target
-			tc.Locations = []location{{Path: u.abs(target)}}
-		case "bash":
-			tc.Kind, tc.Title = "execute", "Open a shell"
-			if target != "" {
-				tc.Title += " in " + target
-			}
-		case "web_fetch":
-			tc.Kind, tc.Title = "fetch", "Fetch "+target
-		case "search":
-			tc.Kind, tc.Title = "fetch", "Search the web for "+target
-		default:
-			tc.Title = strings.TrimSpace("Open " + str("app") + " " + target)
-		}
-	case c.ActionID == "close":
-		tc.Title = "Close " + title
-	case app == "file":
-		loc := location{Path: u.abs(title)}
-		switch c.ActionID {
-		case "view":
-			tc.Kind = "read"
-			start := max(num("start_line"), 1)
-			loc.Line = start
-			tc.Title = fmt.Sprintf("Read %s from line %d", title, start)
-		case "edit":
-			tc.Kind, tc.Title = "edit", "Edit "+title
-		case "write":
-			tc.Kind, tc.Title = "edit", "Write "+title
-		default:
-			tc.Title = c.ActionID + " " + title
-		}
-		tc.Locations = []location{loc}
-	case app == "bash":
-		tc.Kind = "execute"
-		switch c.ActionID {
-		case "run":
-			tc.Title = str("command")
-		case "start":
-			tc.Title = str("command") + " (in the background)"
-		case "kill":
-			tc.Title = "Stop task " + str("task_id")
-		default:
-			tc.Title = c.ActionID + " in " + c.WindowID
-		}
-	case app == "web_fetch":
-		tc.Kind = "fetch"
-		switch c.ActionID {
-		case "fetch":
-			tc.Title = "Fetch " + str("url")
-		case "page":
-			tc.Title = fmt.Sprintf("Page %d of %s", num("n"), title)
-		default:
-			tc.Title = c.ActionID + " " + title
-		}
-	case app == "search":
-		tc.Kind = "fetch"
-		switch c.ActionID {
-		case "search":
-			tc.Title = "Search the web for " + str("query")
-		case "more":
-			tc.Title = "More results for " + title
-		case "open":
-			tc.Title = fmt.Sprintf("Open result %d of %s", num("n"), title)
-		default:
-			tc.Title = c.ActionID + " " + title
-		}
-	case app == "mcp":
-		tc.Title = fmt.Sprintf("%s: %s", title, c.ActionID)
-	default:
-		tc.Title = fmt.Sprintf("%s.%s", c.WindowID, c.ActionID)
-	}
-	if strings.TrimSpace(tc.Title) == "" {
-		tc.Title = fmt.Sprintf("%s.%s", c.WindowID, c.ActionID)
 	}
 	return tc
 }
@@ -271,15 +166,12 @@ func (u *updates) result(ev session.ToolResult) toolCall {
 func (u *updates) changedWindow(ev session.ToolResult) string {
 	id := ev.Call.WindowID
 	if id == "launcher" {
-		rest, ok := strings.CutPrefix(ev.Result.Text, "opened ")
-		if !ok {
+		if id = ev.Detail.Opened; id == "" {
 			return ""
 		}
-		id, _, _ = strings.Cut(rest, " ")
-		id = strings.TrimSuffix(id, ":")
 	}
 	action := ev.Call.ActionID
-	switch appOf(id) {
+	switch windows.AppOf(id) {
 	case "file", "launcher":
 		return "" // files show in the editor
 	case "bash":
@@ -327,30 +219,12 @@ func fence(s string) string {
 	return f + "\n" + strings.TrimSuffix(s, "\n") + "\n" + f
 }
 
-// appOf is the app of a window id ("file_3" → "file").
-func appOf(id string) string {
-	if i := strings.LastIndexByte(id, '_'); i > 0 {
-		return id[:i]
-	}
-	return id
-}
-
+// windowTitle is an open window's title, "" when none is open by id.
 func (u *updates) windowTitle(id string) string {
 	for _, w := range u.windows() {
 		if w.ID() == id {
 			return u.redact(w.Title())
 		}
 	}
-	return id
-}
-
-// abs is a path as given to a window, made absolute in the session's cwd.
-func (u *updates) abs(p string) string {
-	if strings.HasPrefix(p, "~/") {
-		return p
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(u.cwd, p)
-	}
-	return filepath.Clean(p)
+	return ""
 }

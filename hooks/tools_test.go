@@ -6,26 +6,21 @@ import (
 	"testing"
 )
 
-// Web calls reach hooks under Claude Code's names, so a hook written for
-// WebFetch or WebSearch sees aci's too.
-func TestDescribeWebTools(t *testing.T) {
-	tests := []struct {
-		window, action, params string
-		name                   string
-		input                  map[string]any
-	}{
-		{"launcher", "open", `{"app":"web_fetch","target":"https://go.dev"}`, "WebFetch", map[string]any{"url": "https://go.dev"}},
-		{"web_fetch_2", "fetch", `{"url":"https://go.dev/doc"}`, "WebFetch", map[string]any{"url": "https://go.dev/doc"}},
-		{"launcher", "open", `{"app":"search","target":"go context"}`, "WebSearch", map[string]any{"query": "go context"}},
-		{"search_1", "search", `{"query":"go modules"}`, "WebSearch", map[string]any{"query": "go modules"}},
-		{"search_1", "open", `{"n":2}`, "search.open", map[string]any{"n": float64(2)}},
+// A hook sees a call under the name and input its description gives
+// (windows' table of calls), and aci's own call beside them.
+func TestNewTool(t *testing.T) {
+	p := map[string]json.RawMessage{"command": json.RawMessage(`"go test"`), "timeout_s": json.RawMessage(`5`)}
+	got := NewTool("Bash", map[string]any{"command": "go test", "timeout": float64(5000)}, "bash_1", "run", p)
+	want := Tool{Name: "Bash", Input: map[string]any{"command": "go test", "timeout": float64(5000)},
+		Call: map[string]any{"window": "bash_1", "action": "run", "params": map[string]any{"command": "go test", "timeout_s": float64(5)}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%+v, want %+v", got, want)
 	}
-	for _, tt := range tests {
-		var p map[string]json.RawMessage
-		json.Unmarshal([]byte(tt.params), &p)
-		got := Describe(tt.window, tt.action, "", "/w", p)
-		if got.Name != tt.name || !reflect.DeepEqual(got.Input, tt.input) {
-			t.Errorf("%s.%s: %s %v, want %s %v", tt.window, tt.action, got.Name, got.Input, tt.name, tt.input)
-		}
+	// No input: the parameters as written.
+	if got := NewTool("search.open", nil, "search_1", "open", map[string]json.RawMessage{"n": json.RawMessage(`2`)}); !reflect.DeepEqual(got.Input, map[string]any{"n": float64(2)}) {
+		t.Errorf("%+v", got)
+	}
+	if r := Response(Tool{Name: "Edit", Input: map[string]any{"file_path": "/w/a.go"}}, "ok", "edited", ""); r["filePath"] != "/w/a.go" || r["success"] != true {
+		t.Errorf("%v", r)
 	}
 }

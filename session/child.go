@@ -219,7 +219,8 @@ func (s *Session) drawAgent(id string, running bool) {
 	for _, w := range s.wm.Windows() {
 		if w.ID() == id {
 			redact := s.f.cfg.Agent.Redact
-			s.publish(Window{ID: id, App: w.App(), Title: redact(w.Title()), Content: eventContent(redact(w.View().Content)), Running: running})
+			v := w.View()
+			s.publish(Window{ID: id, App: w.App(), Title: redact(w.Title()), Content: eventContent(redact(v.Content)), Running: running, Progress: v.Progress})
 			return
 		}
 	}

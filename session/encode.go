@@ -87,9 +87,10 @@ func redactParams(redact func(string) string, p map[string]json.RawMessage) map[
 // a call the model wrote wrong says so.
 func (s *Session) describe(c protocol.Call) windows.Description {
 	if c.Err != "" || c.WindowID == "" {
-		return windows.Description{Title: "a malformed call", Kind: "other"}
+		return ToolCall{Call: c}.Described("")
 	}
 	d := s.wm.Describe(c.WindowID, c.ActionID, c.Params)
 	d.Title = PersonText(d.Title)
+	d.Input = nil // the hooks' (unredacted): events carry the parameters, redacted
 	return d
 }

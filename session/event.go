@@ -77,6 +77,10 @@ type Window struct {
 	// Running marks the content of a window while a command runs in it
 	// (kept for replay apart from the turns' events).
 	Running bool
+	// Progress is how a window working in the background goes (an agent
+	// window: running, answered, failed; windows.View.Progress): front
+	// ends read it here, never from the content.
+	Progress string
 }
 
 // Approval is a question waiting for Decide (sessions with no Approver).

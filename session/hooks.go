@@ -115,11 +115,18 @@ type sessionHooks struct {
 	r *hooks.Runner
 }
 
+// tool is c as hooks see it, by the description every front end reads
+// (the table of calls in windows).
+func (h sessionHooks) tool(c protocol.Call) hooks.Tool {
+	d := h.s.wm.Describe(c.WindowID, c.ActionID, c.Params)
+	return hooks.NewTool(d.Tool, d.Input, c.WindowID, c.ActionID, c.Params)
+}
+
 func (h sessionHooks) BeforeCall(ctx context.Context, c protocol.Call, title string) (context.Context, *windows.Result) {
 	if !h.r.Has("PreToolUse") {
 		return ctx, nil
 	}
-	t := hooks.Describe(c.WindowID, c.ActionID, title, h.s.workdir, c.Params)
+	t := h.tool(c)
 	out := h.r.Run(ctx, "PreToolUse", t.Name, map[string]any{"tool_name": t.Name, "tool_input": t.Input, "aci_call": t.Call, "tool_use_id": c.ID})
 	if out.Block || out.Stop {
 		why := strings.TrimSpace(out.Reason + " " + out.StopReason)
@@ -138,7 +145,7 @@ func (h sessionHooks) AfterCall(ctx context.Context, c protocol.Call, title stri
 	if !h.r.Has("PostToolUse") {
 		return ""
 	}
-	t := hooks.Describe(c.WindowID, c.ActionID, title, h.s.workdir, c.Params)
+	t := h.tool(c)
 	out := h.r.Run(ctx, "PostToolUse", t.Name, map[string]any{"tool_name": t.Name, "tool_input": t.Input, "aci_call": t.Call,
 		"tool_use_id": c.ID, "tool_response": hooks.Response(t, string(res.Status), res.Text, res.Output)})
 	var note []string

@@ -21,8 +21,12 @@ type ActionInfo struct {
 	WindowID string `json:"window_id"`
 	ActionID string `json:"action_id"`
 	Params   any    `json:"params"`
-	Status   string `json:"status"`
-	Output   string `json:"output,omitempty"`
+	// Title and Kind are the call as a person reads it (its one
+	// description): the page shows these, as it does live.
+	Title  string `json:"title,omitempty"`
+	Kind   string `json:"kind,omitempty"`
+	Status string `json:"status"`
+	Output string `json:"output,omitempty"`
 	// ExitCode is a command's exit status (from its tool_result event).
 	ExitCode *int `json:"exit_code,omitempty"`
 }
@@ -56,7 +60,9 @@ func (l *turnLog) add(ev Event) {
 			params = map[string]any{}
 		}
 		l.at[e.Call.ID] = len(t.Actions)
-		t.Actions = append(t.Actions, ActionInfo{CallID: e.Call.ID, WindowID: e.Call.WindowID, ActionID: e.Call.ActionID, Params: params})
+		d := e.Described("")
+		t.Actions = append(t.Actions, ActionInfo{CallID: e.Call.ID, WindowID: e.Call.WindowID, ActionID: e.Call.ActionID, Params: params,
+			Title: d.Title, Kind: d.Kind})
 	case ToolResult:
 		if i, ok := l.at[e.Call.ID]; ok {
 			a := &t.Actions[i]

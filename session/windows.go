@@ -8,8 +8,8 @@ import (
 
 // windowView is what a window showed when last looked at.
 type windowView struct {
-	App, Title, Content string
-	order               int
+	App, Title, Content, Progress string
+	order                         int
 }
 
 // WindowInfo is a window as the wire shows it.
@@ -49,13 +49,14 @@ func (s *Session) snapshotWindows(publish bool) {
 	for i, w := range s.wm.Windows() {
 		id := w.ID()
 		seen[id] = true
-		v := windowView{App: w.App(), Title: redact(w.Title()), Content: PersonText(redact(w.View().Content)), order: i}
+		view := w.View()
+		v := windowView{App: w.App(), Title: redact(w.Title()), Content: PersonText(redact(view.Content)), Progress: view.Progress, order: i}
 		s.mu.Lock()
 		old, had := s.views[id]
 		s.views[id] = v
 		s.mu.Unlock()
-		if !had || old.Content != v.Content || old.Title != v.Title {
-			events = append(events, Window{ID: id, App: v.App, Title: v.Title, Content: eventContent(v.Content)})
+		if !had || old.Content != v.Content || old.Title != v.Title || old.Progress != v.Progress {
+			events = append(events, Window{ID: id, App: v.App, Title: v.Title, Content: eventContent(v.Content), Progress: v.Progress})
 		}
 	}
 	s.mu.Lock()

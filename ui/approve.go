@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
 )
@@ -37,7 +38,7 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 	defer a.out.resumeSpinner()
 	a.show(req)
 	prefix := alwaysPrefix(req)
-	scope := "this exact " + map[bool]string{true: "command", false: "action"}[req.Kind == "command"]
+	scope := "this exact " + map[bool]string{true: "command", false: "action"}[req.Kind == protocol.AskCommand]
 	if prefix != "" {
 		scope = "every `" + prefix + " …`"
 	}
@@ -90,7 +91,7 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 // first two words, when both are plain words the person can see and the
 // danger is not in them (then only the exact command is remembered).
 func alwaysPrefix(req windows.ApprovalRequest) string {
-	if req.Kind != "command" {
+	if req.Kind != protocol.AskCommand {
 		return ""
 	}
 	words := strings.Fields(req.Subject)

@@ -38,7 +38,7 @@ func PipeApprover(yes bool, stderr io.Writer) windows.Approver {
 			return windows.Decision{Allow: true}
 		}
 		d := windows.Decision{By: "aci in pipe mode (no terminal to ask)", Message: "the person must run it themselves, or rerun aci with --yes"}
-		if req.Kind == "network" {
+		if req.Kind == protocol.AskNetwork {
 			// A host refused inside a command has no result line of its
 			// own to say so: this is its one line.
 			fmt.Fprintln(stderr, "aci:", windows.DenialText(req, d))
@@ -56,7 +56,6 @@ type Pipe struct {
 	w io.Writer
 
 	mu     sync.Mutex
-	titles map[string]string // window id → title, from the calls
 	descs  map[string]string // call id → the call as a person reads it
 	words  strings.Builder   // the reply's words so far: shown if it has calls
 	result *session.Result
@@ -64,7 +63,7 @@ type Pipe struct {
 
 // NewPipe writes progress on w.
 func NewPipe(w io.Writer) *Pipe {
-	return &Pipe{w: w, titles: map[string]string{}, descs: map[string]string{}}
+	return &Pipe{w: w, descs: map[string]string{}}
 }
 
 // Event takes one of the session's events: give it as Options.Events.
@@ -86,16 +85,15 @@ func (p *Pipe) Event(ev session.Event) {
 			fmt.Fprintln(w, sanitize(t))
 		}
 		p.words.Reset()
-		p.titles[e.Call.WindowID] = e.Title
-		p.descs[e.Call.ID] = e.Desc.Title
+		p.descs[e.Call.ID] = e.Described("").Title
 	case session.ToolResult:
 		d := e.Detail
-		line := pipeCallLine(e.Call, e.Result, d, p.titles[e.Call.WindowID])
-		if desc := p.descs[e.Call.ID]; desc != "" {
-			line = describedLine(desc, e.Result, d)
+		desc, ok := p.descs[e.Call.ID]
+		if !ok {
+			desc = session.ToolCall{Call: e.Call}.Described("").Title // a result with no call seen
 		}
 		delete(p.descs, e.Call.ID)
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, describedLine(desc, e.Result, d))
 		if d.Diff != "" {
 			lines, more := diffLines(d.Diff, diffLinesPipe)
 			for _, l := range lines {
@@ -149,31 +147,6 @@ func exitCode(res session.Result) int {
 	return ExitFailed
 }
 
-// pipeCallLine is CallLine marking a failed command as failed, and
-// naming what the call worked on: the file opened, the command run.
-func pipeCallLine(c protocol.Call, r protocol.Result, d windows.Result, title string) string {
-	if d.Failed && r.Status == protocol.StatusOK {
-		r.Status = "failed"
-	}
-	line := CallLine(c, r)
-	if d.Failed {
-		line = "✗" + strings.TrimPrefix(line, "✓")
-	}
-	what := title
-	switch {
-	case c.WindowID == "launcher" && c.ActionID == "open":
-		what = strings.TrimSpace(stringParam(c, "app") + " " + stringParam(c, "target"))
-	case stringParam(c, "command") != "":
-		what = "$ " + stringParam(c, "command")
-	case stringParam(c, "url") != "":
-		what = stringParam(c, "url")
-	}
-	if what = firstLine(sanitize(what), 80); what != "" {
-		line += " · " + what
-	}
-	return line
-}
-
 // describedLine is a finished call in one line, as a person reads it:
 // its mark, what it did as its window described it, how it ended.
 func describedLine(desc string, r protocol.Result, d windows.Result) string {
@@ -188,19 +161,6 @@ func describedLine(desc string, r protocol.Result, d windows.Result) string {
 		}
 	}
 	return fmt.Sprintf("%s %s · %s: %s", mark, firstLine(sanitize(desc), 80), status, firstLine(r.Text, 100))
-}
-
-// CallLine summarizes a finished call in one line: window, action, status
-// and the start of the result.
-func CallLine(c protocol.Call, r protocol.Result) string {
-	mark := map[string]string{
-		protocol.StatusOK: "✓", protocol.StatusError: "✗", protocol.StatusDenied: "⊘", protocol.StatusStarted: "…",
-	}[r.Status]
-	win, act := c.WindowID, c.ActionID
-	if win == "" {
-		win, act = "(bad call)", ""
-	}
-	return fmt.Sprintf("%s %s %s %s: %s", mark, win, act, r.Status, firstLine(r.Text, 100))
 }
 
 func firstLine(s string, n int) string {

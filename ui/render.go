@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -119,10 +118,7 @@ func (r *renderer) event(ev session.Event) {
 	case session.ToolCall:
 		r.endReasoningLocked()
 		r.endReplyLocked()
-		head := callHeadline(e.Call, e.Title, screenWidth()-4)
-		if e.Desc.Title != "" {
-			head = firstLine(sanitize(e.Desc.Title), screenWidth()-4)
-		}
+		head := firstLine(sanitize(e.Described("").Title), screenWidth()-4)
 		fmt.Fprintln(r.w, r.dim.Sprint("▸ "+head))
 		r.tail = liveTail{call: e.Call.ID}
 		r.spin.startLocked(spinRunning)
@@ -327,32 +323,6 @@ func (r *renderer) resultLine(res protocol.Result, d windows.Result, width int) 
 		return r.dim.Sprint("… " + firstLine(text, width))
 	}
 	return r.red.Sprint("✗") + " " + r.dim.Sprint(firstLine(text, width))
-}
-
-// callHeadline names a call in a few words: window, action and what it
-// works on (the command, the URL, the app and target, or the title).
-func callHeadline(c protocol.Call, title string, width int) string {
-	if c.WindowID == "" {
-		return "(unreadable tool call)"
-	}
-	detail := title
-	switch {
-	case c.WindowID == "launcher" && c.ActionID == "open":
-		detail = strings.TrimSpace(stringParam(c, "app") + " " + stringParam(c, "target"))
-	case stringParam(c, "command") != "":
-		detail = stringParam(c, "command")
-	case stringParam(c, "url") != "":
-		detail = stringParam(c, "url")
-	}
-	return firstLine(sanitize(strings.TrimSpace(c.WindowID+" "+c.ActionID+" "+detail)), width)
-}
-
-func stringParam(c protocol.Call, name string) string {
-	var s string
-	if raw, ok := c.Params[name]; ok && json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return ""
 }
 
 // screenWidth is the terminal's width, or a reasonable one.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/windows"
 )
 
 // renderDeltas renders one reply streamed in the given pieces.
@@ -63,9 +64,9 @@ func TestRendererCallLines(t *testing.T) {
 	r.event(session.ToolResult{Call: call, Result: protocol.Result{Status: protocol.StatusDenied, Text: "the person did not approve"}})
 	r.endTurn()
 	want := "Fixing it\n" +
-		"▸ file_1 edit calc/calc.go\n" +
+		"▸ edit calc/calc.go\n" +
 		"  ✓ replaced 1 occurrence …\n" +
-		"▸ (unreadable tool call)\n" +
+		"▸ a malformed call\n" +
 		"  ✗ malformed JSON\n" +
 		"  ⊘ the person did not approve\n"
 	if got := b.String(); got != want {
@@ -73,7 +74,10 @@ func TestRendererCallLines(t *testing.T) {
 	}
 }
 
-func TestCallHeadline(t *testing.T) {
+// The REPL names a call by the one description (windows' table of
+// calls): the window's own when it ran, the table's from the event for a
+// call stored with none; never by a switch of its own.
+func TestRendererCallFromDescription(t *testing.T) {
 	raw := func(kv ...string) map[string]json.RawMessage {
 		m := map[string]json.RawMessage{}
 		for i := 0; i < len(kv); i += 2 {
@@ -85,15 +89,31 @@ func TestCallHeadline(t *testing.T) {
 	for _, tc := range []struct {
 		call  protocol.Call
 		title string
+		desc  windows.Description
 		want  string
 	}{
-		{protocol.Call{WindowID: "launcher", ActionID: "open", Params: raw("app", "file", "target", "a.go")}, "Launcher", "launcher open file a.go"},
-		{protocol.Call{WindowID: "bash_1", ActionID: "run", Params: raw("command", "go test ./...\necho done")}, "~/src", "bash_1 run go test ./... …"},
-		{protocol.Call{WindowID: "web_fetch_1", ActionID: "fetch", Params: raw("url", "https://go.dev")}, "", "web_fetch_1 fetch https://go.dev"},
-		{protocol.Call{WindowID: "file_2", ActionID: "close"}, "x.go", "file_2 close x.go"},
+		{protocol.Call{WindowID: "launcher", ActionID: "open", Params: raw("app", "file", "target", "a.go")}, "Launcher", windows.Description{}, "open a.go"},
+		{protocol.Call{WindowID: "bash_1", ActionID: "run", Params: raw("command", "go test ./...\necho done")}, "~/src", windows.Description{}, "run go test ./... …"},
+		{protocol.Call{WindowID: "web_fetch_1", ActionID: "fetch", Params: raw("url", "https://go.dev")}, "", windows.Description{}, "fetch https://go.dev"},
+		{protocol.Call{WindowID: "file_2", ActionID: "close"}, "x.go", windows.Description{}, "close x.go"},
+		{protocol.Call{WindowID: "file_2", ActionID: "edit"}, "x.go", windows.Description{Title: "edit src/x.go", Kind: "edit"}, "edit src/x.go"},
 	} {
-		if got := callHeadline(tc.call, tc.title, 80); got != tc.want {
-			t.Errorf("got %q, want %q", got, tc.want)
+		var b strings.Builder
+		r := newRenderer(&b, false, false)
+		r.beginTurn()
+		ev := session.ToolCall{Call: tc.call, Title: tc.title, Desc: tc.desc}
+		r.event(ev)
+		r.endTurn()
+		if got := strings.TrimSpace(b.String()); got != "▸ "+tc.want {
+			t.Errorf("got %q, want %q", got, "▸ "+tc.want)
+		}
+		if d := ev.Described(""); d.Title != tc.want {
+			t.Errorf("described %q, want %q", d.Title, tc.want)
+		}
+		if tc.desc.Title == "" {
+			if d := windows.DescribeCall(windows.Call{WindowID: tc.call.WindowID, Title: tc.title, Action: tc.call.ActionID, Params: tc.call.Params}); d.Title != tc.want {
+				t.Errorf("the table says %q, the REPL %q", d.Title, tc.want)
+			}
 		}
 	}
 }

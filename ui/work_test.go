@@ -217,8 +217,8 @@ func TestPipeEventsShowTheWork(t *testing.T) {
 	emit(session.ToolCall{Call: ed, Title: "calc.go"})
 	emit(session.ToolResult{Call: ed, Result: protocol.Result{Status: protocol.StatusOK, Text: "replaced 1 occurrence"},
 		Detail: windows.Result{Status: protocol.StatusOK, Diff: "--- a/calc.go\n+++ b/calc.go\n@@ -1 +1 @@\n-a\n+b\n"}})
-	want := "✗ bash_1 run failed: exit 2, 0.1s · $ make test\n    … 2 earlier lines\n    │ 3\n    │ 4\n    │ FAIL\n" +
-		"✓ file_1 edit ok: replaced 1 occurrence · calc.go\n    @@ -1 +1 @@\n    -a\n    +b\n"
+	want := "✗ run make test · failed: exit 2, 0.1s\n    … 2 earlier lines\n    │ 3\n    │ 4\n    │ FAIL\n" +
+		"✓ edit calc.go · ok: replaced 1 occurrence\n    @@ -1 +1 @@\n    -a\n    +b\n"
 	if w.String() != want {
 		t.Errorf("pipe progress:\n%s\nwant\n%s", w.String(), want)
 	}

@@ -69,6 +69,13 @@ func AgentApp(sp Spawner) func(*Env) App {
 	}
 }
 
+// How an agent window's child goes (View.Progress).
+const (
+	AgentRunning  = "running"
+	AgentAnswered = "answered"
+	AgentFailed   = "failed"
+)
+
 // agentStep is one action of the child, as its one-line list shows it.
 type agentStep struct {
 	callID, what, status string
@@ -151,14 +158,15 @@ func (w *agentWindow) View() View {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var b strings.Builder
+	progress := AgentRunning
 	switch {
 	case !w.ended:
-		b.WriteString("running")
 	case w.err != nil:
-		b.WriteString("failed")
+		progress = AgentFailed
 	default:
-		b.WriteString("answered")
+		progress = AgentAnswered
 	}
+	b.WriteString(progress)
 	switch w.mode {
 	case ModePlan:
 		b.WriteString(" (plan: read-only)")
@@ -192,7 +200,7 @@ func (w *agentWindow) View() View {
 	case w.ended:
 		b.WriteString("\nanswer:\n" + w.answer)
 	}
-	return View{Content: b.String()}
+	return View{Content: b.String(), Progress: progress}
 }
 
 // Changes is the window's new content without its actions list: the

@@ -300,7 +300,7 @@ func (w *bashWindow) approveNamed(ctx context.Context, command string, args Args
 	if !v.Dangerous {
 		return opts, v.Machine, eff, nil
 	}
-	return opts, v.Machine, eff, w.env.askReads(ctx, ApprovalRequest{Kind: "command", WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part}, readFiles)
+	return opts, v.Machine, eff, w.env.askReads(ctx, ApprovalRequest{Kind: protocol.AskCommand, WindowID: w.id, Subject: command, Reason: v.Reason, Part: v.Part}, readFiles)
 }
 
 func (w *bashWindow) run(ctx context.Context, args Args) Result {

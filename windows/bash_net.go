@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/shell"
 )
@@ -23,7 +24,7 @@ func (w *bashWindow) netOption(command string, background bool) shell.RunOption 
 // gets only the hosts already allowed for the session.
 func (w *bashWindow) netAsker(command string, background bool) netproxy.Asker {
 	return func(ctx context.Context, host string, port int) (bool, string) {
-		req := ApprovalRequest{Kind: "network", WindowID: w.id, Subject: "connect to " + hostLabel(host, port),
+		req := ApprovalRequest{Kind: protocol.AskNetwork, WindowID: w.id, Subject: "connect to " + hostLabel(host, port),
 			Reason: "`" + oneLine(command) + "` wants a host that is not on the network allow list"}
 		if background {
 			if w.env.remembered(req) {

@@ -2,48 +2,72 @@ package windows
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
 // Description is a call as a person reads it: what it does, in words,
-// with no internal ids or markup.
+// with no internal ids or markup; and as hooks see it, under Claude
+// Code's tool name. Every front end (the REPL, pipe, ACP, the page,
+// hooks) reads this one description; the table in calls.go makes it.
 type Description struct {
 	Title string // "edit calc.py", "run go test ./..."
 	// Kind is what the call does, one of ACP's tool kinds: read, edit,
-	// delete, move, search, execute, think, fetch, other.
+	// execute, fetch, other (protocol/kinds.go).
 	Kind string
 	// Paths are the files the call touches, absolute.
 	Paths []string
+	// Tool is Claude Code's name for the call where one fits (Bash,
+	// Read, Edit, Write, WebFetch, WebSearch, mcp__SERVER__TOOL), else
+	// APP.ACTION: what a hook's matcher is tried on.
+	Tool string
+	// Input is the call's input as Claude Code's tool takes it (command,
+	// file_path, old_string, …), else its parameters as written. It holds
+	// the call's parameters unredacted: for hooks, never for a wire.
+	Input map[string]any
 }
 
-// Describer windows describe their own calls for people (every front end
-// shows the same words). params are the call's as the model wrote them,
-// not yet validated.
-type Describer interface {
-	Describe(actionID string, params map[string]json.RawMessage) Description
-}
-
-// Describe is a call described for a person: by its window when the
-// window describes its calls, else by its action and the window's title.
+// Describe is a call described for a person, by the table of calls
+// (calls.go), with what its window knows (its file, its results). A call
+// of a window that is gone (closed by the call itself) is described by
+// the app its id names.
 func (m *Manager) Describe(windowID, actionID string, params map[string]json.RawMessage) Description {
-	w := m.find(windowID)
-	if w == nil {
-		return Description{Title: actionID, Kind: "other"}
+	c := Call{WindowID: windowID, Action: actionID, Params: params, Workdir: m.env.Workdir, App: AppOf(windowID)}
+	if w := m.find(windowID); w != nil {
+		c.App, c.Title = w.App(), w.Title()
+		if k, ok := w.(callKnower); ok {
+			k.know(&c)
+		}
 	}
-	var d Description
-	if dw, ok := w.(Describer); ok {
-		d = dw.Describe(actionID, params)
+	return DescribeCall(c)
+}
+
+// callKnower windows add what only they know to a call's description: a
+// file window its absolute path, a search window its results' addresses.
+type callKnower interface{ know(c *Call) }
+
+func (w *fileWindow) know(c *Call)  { c.Path = w.path }
+func (w *imageWindow) know(c *Call) { c.Path = w.path }
+
+func (w *searchWindow) know(c *Call) {
+	if c.Action != "open" {
+		return
 	}
-	if strings.TrimSpace(d.Title) == "" {
-		d.Title = strings.TrimSpace(actionID + " " + w.Title())
+	n := c.num("n")
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if n >= 1 && n <= len(w.results) {
+		c.Link = w.results[n-1].URL
 	}
-	if d.Kind == "" {
-		d.Kind = "other"
+}
+
+// AppOf is the app a window id names ("file_3" → "file").
+func AppOf(windowID string) string {
+	if i := strings.LastIndexByte(windowID, '_'); i > 0 {
+		return windowID[:i]
 	}
-	return d
+	return windowID
 }
 
 // paramString is a call's string parameter, "" when absent or not one.
@@ -83,75 +107,15 @@ func absPath(workdir, target string) string {
 	return filepath.Clean(p)
 }
 
-func (l *launcher) Describe(actionID string, p map[string]json.RawMessage) Description {
-	app, target := paramString(p, "app"), paramString(p, "target")
-	switch app {
-	case "file":
-		return Description{Title: "open " + target, Kind: "read", Paths: []string{absPath(l.m.env.Workdir, target)}}
-	case "bash":
-		if target != "" {
-			return Description{Title: "open a shell in " + target, Kind: "execute"}
+// plainParams is a call's parameters as JSON values (hooks' tool_input
+// for a call with no Claude Code tool).
+func plainParams(p map[string]json.RawMessage) map[string]any {
+	out := map[string]any{}
+	for k, v := range p {
+		var x any
+		if json.Unmarshal(v, &x) == nil {
+			out[k] = x
 		}
-		return Description{Title: "open a shell", Kind: "execute"}
-	case "web_fetch":
-		return Description{Title: "fetch " + target, Kind: "fetch"}
-	case "search":
-		if target != "" {
-			return Description{Title: "search the web for " + target, Kind: "fetch"}
-		}
-		return Description{Title: "open a web search", Kind: "fetch"}
-	case "image":
-		return Description{Title: "look at " + target, Kind: "read", Paths: []string{absPath(l.m.env.Workdir, target)}}
 	}
-	return Description{Title: strings.TrimSpace("open " + app + " " + target), Kind: "other"}
-}
-
-func (w *fileWindow) Describe(actionID string, p map[string]json.RawMessage) Description {
-	d := Description{Title: actionID + " " + w.title, Kind: "other", Paths: []string{w.path}}
-	switch actionID {
-	case "view":
-		d.Kind = "read"
-		if n := paramInt(p, "start_line"); n > 1 {
-			d.Title = fmt.Sprintf("read %s from line %d", w.title, n)
-		} else {
-			d.Title = "read " + w.title
-		}
-	case "edit", "write":
-		d.Kind = "edit"
-	case "close":
-		d.Paths = nil
-	}
-	return d
-}
-
-func (w *bashWindow) Describe(actionID string, p map[string]json.RawMessage) Description {
-	d := Description{Kind: "execute"}
-	switch actionID {
-	case "run":
-		d.Title = "run " + firstLine(paramString(p, "command"))
-	case "start":
-		d.Title = "start " + firstLine(paramString(p, "command")) + " in the background"
-	case "kill":
-		d.Title = "stop task " + paramString(p, "task_id")
-	case "close":
-		d.Title, d.Kind = "close the shell in "+w.Title(), "other"
-	}
-	return d
-}
-
-func (w *webWindow) Describe(actionID string, p map[string]json.RawMessage) Description {
-	switch actionID {
-	case "fetch":
-		return Description{Title: "fetch " + paramString(p, "url"), Kind: "fetch"}
-	case "page":
-		return Description{Title: fmt.Sprintf("page %d of %s", paramInt(p, "n"), w.Title()), Kind: "fetch"}
-	}
-	return Description{}
-}
-
-func (w *mcpWindow) Describe(actionID string, p map[string]json.RawMessage) Description {
-	if actionID == "close" {
-		return Description{Title: "close " + w.name, Kind: "other"}
-	}
-	return Description{Title: w.name + ": " + actionID, Kind: "other"}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/aci-dev/aci/guard"
+	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/output"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/textfile"
@@ -91,7 +92,7 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 	// machine's when its top folder exists there, else the session's own.
 	path = sandbox.For(env.Workdir).HostPath(path)
 	if v := env.Guard.CheckPath(path, env.Workdir, false); v.Dangerous {
-		req := ApprovalRequest{Kind: "file", WindowID: id, Subject: "open " + target, Reason: v.Reason, Part: v.Part}
+		req := ApprovalRequest{Kind: protocol.AskFile, WindowID: id, Subject: "open " + target, Reason: v.Reason, Part: v.Part}
 		if r := env.ask(ctx, req); r != nil {
 			return nil, "", deniedError{*r}
 		}
@@ -277,7 +278,7 @@ func (w *fileWindow) approveWrite(ctx context.Context, diff string) *Result {
 	if !v.Dangerous {
 		return nil
 	}
-	if r := w.env.ask(ctx, ApprovalRequest{Kind: "file", WindowID: w.id, Subject: "write " + w.path, Reason: v.Reason, Part: v.Part, Diff: diff}); r != nil {
+	if r := w.env.ask(ctx, ApprovalRequest{Kind: protocol.AskFile, WindowID: w.id, Subject: "write " + w.path, Reason: v.Reason, Part: v.Part, Diff: diff}); r != nil {
 		return r
 	}
 	w.access.AllowWrite(w.path) // where it leads now, outside the workspace: asked and allowed

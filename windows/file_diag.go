@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/textfile"
 )
@@ -51,7 +52,7 @@ func (w *fileWindow) serverAllowed(ctx context.Context, pool *lsp.Pool) bool {
 	if !pending {
 		return true
 	}
-	req := ApprovalRequest{Kind: "command", WindowID: w.id, Subject: strings.Join(argv, " "),
+	req := ApprovalRequest{Kind: protocol.AskCommand, WindowID: w.id, Subject: strings.Join(argv, " "),
 		Reason: "the language server for " + w.title + "'s diagnostics; it runs contained, like a command"}
 	if r := w.env.ask(ctx, req); r != nil {
 		pool.Decline(w.path, r.Text)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
@@ -70,7 +71,7 @@ func openImage(ctx context.Context, env *Env, id, target string) (Window, string
 	}
 	path = sandbox.For(env.Workdir).HostPath(filepath.Clean(path))
 	if v := env.Guard.CheckPath(path, env.Workdir, false); v.Dangerous {
-		req := ApprovalRequest{Kind: "file", WindowID: id, Subject: "open " + target, Reason: v.Reason, Part: v.Part}
+		req := ApprovalRequest{Kind: protocol.AskFile, WindowID: id, Subject: "open " + target, Reason: v.Reason, Part: v.Part}
 		if r := env.ask(ctx, req); r != nil {
 			return nil, "", deniedError{*r}
 		}

@@ -48,7 +48,9 @@ func (l *launcher) View() View {
 func (l *launcher) open(ctx context.Context, args Args) Result {
 	app, target := args.String("app"), args.String("target")
 	if w := l.m.findOpen(app, target); w != nil && target != "" && app != "bash" && app != "agent" {
-		return OK("opened %s (it was already open)", w.ID())
+		res := OK("opened %s (it was already open)", w.ID())
+		res.Opened = w.ID()
+		return res
 	}
 	_, res := l.m.Open(withOpenArgs(ctx, args), app, target)
 	return res

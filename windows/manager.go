@@ -203,6 +203,7 @@ func (m *Manager) open(ctx context.Context, appName, target string, n int) (Wind
 		text += ": " + msg
 	}
 	res := OK("%s", text)
+	res.Opened = id
 	if app.Started {
 		res.Status = protocol.StatusStarted
 	}

@@ -67,7 +67,7 @@ func openMCP(ctx context.Context, env *Env, pool *mcp.Pool, id, name string) (Wi
 		if sc.Trust {
 			reason += `; it says "trust": true, so its tools will run without asking`
 		}
-		req := ApprovalRequest{Kind: "tool", WindowID: id, Subject: "start MCP server " + name + ": " + sc.Describe(), Reason: reason}
+		req := ApprovalRequest{Kind: protocol.AskTool, WindowID: id, Subject: "start MCP server " + name + ": " + sc.Describe(), Reason: reason}
 		if r := env.ask(ctx, req); r != nil {
 			return nil, "", deniedError{*r}
 		}
@@ -357,7 +357,7 @@ func (w *mcpWindow) approve(ctx context.Context, tool string, readOnly bool, par
 	if len(subject) > 500 {
 		subject = subject[:500] + "…"
 	}
-	req := ApprovalRequest{Kind: "tool", WindowID: w.id, Subject: subject,
+	req := ApprovalRequest{Kind: protocol.AskTool, WindowID: w.id, Subject: subject,
 		Reason: "calls a tool of MCP server " + w.name + " that is not annotated read-only (always: this tool, any arguments)"}
 	d := w.env.Approver.Approve(ctx, req)
 	if d.Allow {

@@ -52,8 +52,8 @@ func ProjectRule(req ApprovalRequest, prefix string) (string, bool) {
 // chained to another): the session then remembers that exact action.
 func ruleFor(req ApprovalRequest, prefix string) (rules.Rule, bool) {
 	var r rules.Rule
-	switch req.Kind {
-	case "command":
+	switch protocol.AskKindOf(req.Kind).Rule { // the table of kinds (protocol/kinds.go)
+	case protocol.RuleBash:
 		p := req.Subject
 		if prefix != "" {
 			p = prefix
@@ -61,23 +61,23 @@ func ruleFor(req ApprovalRequest, prefix string) (rules.Rule, bool) {
 		if strings.ContainsAny(p, "*?[") {
 			return r, false // a * in a rule stands for words: wider than what was asked
 		}
-		r = rules.Rule{Kind: "bash", Pattern: p}
-	case "fetch", "network":
+		r = rules.Rule{Kind: protocol.RuleBash, Pattern: p}
+	case protocol.RuleWeb:
 		host := rules.HostOf(req.Kind, req.Subject)
 		if host == "" {
 			return r, false
 		}
-		r = rules.Rule{Kind: "web", Pattern: host}
-	case "tool":
+		r = rules.Rule{Kind: protocol.RuleWeb, Pattern: host}
+	case protocol.RuleMCP:
 		name, _, _ := strings.Cut(req.Subject, " ")
 		if !strings.Contains(name, ".") || strings.HasPrefix(req.Subject, "start MCP server") {
 			return r, false
 		}
-		r = rules.Rule{Kind: "mcp", Pattern: name}
+		r = rules.Rule{Kind: protocol.RuleMCP, Pattern: name}
 	default:
 		return r, false
 	}
-	if req.Kind == "command" {
+	if req.Kind == protocol.AskCommand {
 		// The guard's reasons differ by what a command does; a host or a
 		// tool is asked about for one reason only.
 		r.Reason = reasonKey(req)

@@ -2,7 +2,6 @@ package windows
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -195,23 +194,4 @@ func (w *searchWindow) open(ctx context.Context, args Args) Result {
 		return Fail("this window cannot open others")
 	}
 	return w.env.openWindow(ctx, "web_fetch", link)
-}
-
-// Describe says a call in words.
-func (w *searchWindow) Describe(actionID string, p map[string]json.RawMessage) Description {
-	switch actionID {
-	case "search":
-		return Description{Title: "search the web for " + paramString(p, "query"), Kind: "fetch"}
-	case "more":
-		return Description{Title: "more results for " + w.Title(), Kind: "fetch"}
-	case "open":
-		n := paramInt(p, "n")
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if n >= 1 && n <= len(w.results) {
-			return Description{Title: "fetch " + w.results[n-1].URL, Kind: "fetch"}
-		}
-		return Description{Title: fmt.Sprintf("open result %d", n), Kind: "fetch"}
-	}
-	return Description{}
 }

@@ -101,7 +101,7 @@ func (w *webWindow) fetch(ctx context.Context, url string) Result {
 		return *r
 	}
 	if why := fetch.SecretInURL(url, w.env.Secrets, w.env.URLSecrets); why != "" {
-		req := ApprovalRequest{Kind: "fetch", WindowID: w.id, Subject: "fetch " + w.env.Secrets.Redact(url), Reason: why}
+		req := ApprovalRequest{Kind: protocol.AskFetch, WindowID: w.id, Subject: "fetch " + w.env.Secrets.Redact(url), Reason: why}
 		if r := w.env.ask(ctx, req); r != nil {
 			return *r
 		}
@@ -113,7 +113,7 @@ func (w *webWindow) fetch(ctx context.Context, url string) Result {
 		}
 		// A page can ask the model to fetch a cloud metadata endpoint or an
 		// intranet service: the person decides.
-		req := ApprovalRequest{Kind: "fetch", WindowID: w.id, Subject: "fetch " + url + " (" + ip.String() + ")",
+		req := ApprovalRequest{Kind: protocol.AskFetch, WindowID: w.id, Subject: "fetch " + url + " (" + ip.String() + ")",
 			Reason: "connects to a private or link-local address (" + ip.String() + ")"}
 		if refused = w.env.ask(ctx, req); refused != nil {
 			return errors.New("refused: " + req.Reason)

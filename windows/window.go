@@ -33,6 +33,10 @@ type Result struct {
 	// File is the file the action changed, whole, for front ends that
 	// show a change side by side (an editor's diff view).
 	File *FileChange
+	// Opened is the id of the window the action opened, or found already
+	// open (the launcher's open, a search result's): front ends follow
+	// the window by it, never by the text.
+	Opened string
 }
 
 // FileChange is a file's text before and after an action changed it.
@@ -83,6 +87,9 @@ type View struct {
 	// State is what the window needs to tell two views apart and render
 	// only their difference (see Incremental); opaque to everyone else.
 	State any
+	// Progress is how the work of a window working in the background
+	// goes: running, answered or failed (an agent window); "" for others.
+	Progress string
 }
 
 // Window is one open window.

@@ -74,6 +74,16 @@ func TestPageShowsAPastSessionAsItWasLive(t *testing.T) {
 	first := `document.querySelector('.turn[data-turn="1"] .turn-body')`
 	waitFor(t, ctx, "the words before the first action", first+`.firstElementChild.matches('.md') && `+first+`.firstElementChild.textContent.includes('Checking a && b <now>.')`)
 	waitFor(t, ctx, "the exit code mark", `[...document.querySelectorAll('.action .act-status')].some(e => e.textContent.startsWith('✗ exit 3'))`)
+	// Each action as its one description says it, as live: no window ids.
+	rows := eval[string](t, ctx, `[...document.querySelectorAll('.turn[data-turn="1"] .action summary')].map(s => s.textContent).join('|')`)
+	for _, want := range []string{"open calc.py", "edit calc.py", "run echo 'a && <b>'; exit 3"} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("the loaded actions lack %q: %s", want, rows)
+		}
+	}
+	if strings.Contains(rows, "file_1") || strings.Contains(rows, "bash_1") {
+		t.Errorf("a loaded action names a window id: %s", rows)
+	}
 	waitFor(t, ctx, "the approval and its answer", `[...document.querySelectorAll('.approval.settled .ap-note')].some(e => e.textContent === 'allowed')`)
 	waitFor(t, ctx, "the steered message", `document.querySelector('.turn[data-turn="1"]').textContent.includes('and keep it short')`)
 	waitFor(t, ctx, "the answer", `[...document.querySelectorAll('.turn[data-turn="1"] .md')].some(e => e.textContent.includes('Done and dusted.'))`)

@@ -12,11 +12,13 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/aci-dev/aci/protocol"
 )
 
 // Rule is one pattern.
 type Rule struct {
-	Kind    string // "bash", "web" or "mcp"
+	Kind    string // protocol.RuleBash, RuleWeb or RuleMCP
 	Pattern string // what follows "KIND:"
 	// Reason, for a rule saved from a question, is why that question was
 	// asked: the rule covers only requests asked for the same reason.
@@ -41,15 +43,15 @@ func Parse(s string) (Rule, error) {
 		if cut, ok := strings.CutSuffix(p, ":*"); ok {
 			p = cut + " *"
 		}
-		r = Rule{Kind: "bash", Pattern: p}
-	case strings.HasPrefix(s, "WebFetch(domain:") && strings.HasSuffix(s, ")"):
-		r = Rule{Kind: "web", Pattern: strings.TrimSuffix(strings.TrimPrefix(s, "WebFetch(domain:"), ")")}
-	case strings.HasPrefix(s, "mcp__"):
-		server, tool, ok := strings.Cut(strings.TrimPrefix(s, "mcp__"), "__")
+		r = Rule{Kind: protocol.RuleBash, Pattern: p}
+	case strings.HasPrefix(s, protocol.ToolWebFetch+"(domain:") && strings.HasSuffix(s, ")"):
+		r = Rule{Kind: protocol.RuleWeb, Pattern: strings.TrimSuffix(strings.TrimPrefix(s, protocol.ToolWebFetch+"(domain:"), ")")}
+	case strings.HasPrefix(s, protocol.ToolMCP):
+		server, tool, ok := strings.Cut(strings.TrimPrefix(s, protocol.ToolMCP), "__")
 		if !ok || tool == "" {
 			tool = "*"
 		}
-		r = Rule{Kind: "mcp", Pattern: server + "." + tool}
+		r = Rule{Kind: protocol.RuleMCP, Pattern: server + "." + tool}
 	default:
 		kind, pat, ok := strings.Cut(s, ":")
 		if !ok {
@@ -70,27 +72,27 @@ func (r Rule) check() error {
 		return errors.New("the pattern is empty: it would match nothing (or, as *, everything)")
 	}
 	switch r.Kind {
-	case "bash":
+	case protocol.RuleBash:
 		if strings.ContainsAny(p, "\n\r") {
 			return errors.New("a command pattern is one line")
 		}
 		if strings.ContainsAny(p, ";&|`$<>") {
 			return errors.New("a command pattern names one command: ; & | ` $ < > never match (a rule covers that command, not what is chained to it)")
 		}
-	case "web":
+	case protocol.RuleWeb:
 		if strings.ContainsAny(p, "/: ") {
 			return fmt.Errorf("a web pattern is a host name (docs.python.org or *.python.org), not %q", p)
 		}
 		if strings.Contains(strings.TrimPrefix(p, "*."), "*") {
 			return errors.New("a web pattern may start with *. and hold no other *")
 		}
-	case "mcp":
+	case protocol.RuleMCP:
 		server, tool, ok := strings.Cut(p, ".")
 		if !ok || server == "" || tool == "" || strings.Contains(p, " ") {
 			return errors.New("an MCP pattern is SERVER.TOOL (or SERVER.*)")
 		}
 	default:
-		return fmt.Errorf("unknown kind %q (kinds: bash, web, mcp)", r.Kind)
+		return fmt.Errorf("unknown kind %q (kinds: %s)", r.Kind, strings.Join(protocol.RuleKinds(), ", "))
 	}
 	return nil
 }
@@ -101,13 +103,16 @@ func (r Rule) Covers(kind, subject, reason string) bool {
 	if r.Reason != "" && r.Reason != reason {
 		return false
 	}
+	if protocol.AskKindOf(kind).Rule != r.Kind {
+		return false // the table of kinds says which rules answer which questions
+	}
 	switch r.Kind {
-	case "bash":
-		return kind == "command" && commandMatch(subject, r.Pattern, false)
-	case "web":
-		return (kind == "fetch" || kind == "network") && hostMatch(hostOf(kind, subject), r.Pattern)
-	case "mcp":
-		return kind == "tool" && toolMatch(subject, r.Pattern)
+	case protocol.RuleBash:
+		return commandMatch(subject, r.Pattern, false)
+	case protocol.RuleWeb:
+		return hostMatch(hostOf(kind, subject), r.Pattern)
+	case protocol.RuleMCP:
+		return toolMatch(subject, r.Pattern)
 	}
 	return false
 }
@@ -120,7 +125,7 @@ func (r Rule) Refuses(kind, subject string) bool {
 
 // refuses is Refuses with the command's parts split once for all rules.
 func (r Rule) refuses(kind, subject string, parts []string) bool {
-	if r.Kind == "bash" && kind == "command" {
+	if r.Kind == protocol.RuleBash && kind == protocol.AskCommand {
 		for _, part := range parts {
 			if commandMatch(part, r.Pattern, true) {
 				return true
@@ -133,7 +138,7 @@ func (r Rule) refuses(kind, subject string, parts []string) bool {
 
 // commandParts are a command line's simple commands (nil for other kinds).
 func commandParts(kind, subject string) []string {
-	if kind != "command" {
+	if kind != protocol.AskCommand {
 		return nil
 	}
 	parts := separators().Split(subject, -1)
@@ -184,7 +189,7 @@ func HostOf(kind, subject string) string { return hostOf(kind, subject) }
 // hostOf finds the host a fetch ("fetch URL" or "fetch URL (IP)") or a
 // connection ("connect to HOST:PORT") is for.
 func hostOf(kind, subject string) string {
-	if kind == "network" {
+	if kind == protocol.AskNetwork {
 		h := strings.TrimPrefix(subject, "connect to ")
 		if i := strings.LastIndexByte(h, ':'); i > 0 {
 			h = h[:i]

@@ -234,17 +234,11 @@ export class Conversation {
     rec.text = null;
     const status = el('span', { class: 'act-status' }, 'running');
     const body = el('div', { class: 'act-body' });
-    let head;
-    if (d.title) {
-      // The call as its window describes it to a person: "edit calc.py".
-      head = [el('span', { class: 'act-arg', title: d.title }, firstLine(d.title))];
-      if (d.kind && d.kind !== 'other') head.unshift(el('span', { class: 'act-kind' }, d.kind));
-    } else {
-      const { arg, rest } = summarize(d.params);
-      if (rest) body.append(el('pre', { class: 'act-params' }, JSON.stringify(rest, null, 2)));
-      head = [el('span', { class: 'act-win' }, d.window_id || ''), el('span', { class: 'act-id' }, d.action_id || ''),
-        el('span', { class: 'act-arg', title: arg }, firstLine(arg))];
-    }
+    // The call as its one description says it to a person ("edit calc.py"),
+    // live and in a loaded turn alike: the page has no names of its own.
+    const title = d.title || '';
+    const head = [el('span', { class: 'act-arg', title }, firstLine(title))];
+    if (d.kind && d.kind !== 'other') head.unshift(el('span', { class: 'act-kind' }, d.kind));
     const node = el('details', { class: 'action running' }, el('summary', {}, ...head, status), body);
     rec.body.append(node);
     this.calls.set(d.call_id, { node, body, status });
