@@ -88,7 +88,7 @@ func acquireKeptLayer(base string, workspace []string, cache string) *keptLayer 
 	if err != nil {
 		return nil
 	}
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil || !sameFile(f) {
 		f.Close()
 		return nil
 	}
@@ -168,6 +168,14 @@ func pruneKeptLayers(base string) {
 		}
 		f.Close()
 	}
+}
+
+// sameFile reports whether the lock f is still the file at its path: one
+// pruneKeptLayers removed after this process opened it locks nothing.
+func sameFile(f *os.File) bool {
+	a, err1 := f.Stat()
+	b, err2 := os.Lstat(f.Name())
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 func removeTree(d string) {
