@@ -31,11 +31,19 @@ func TestE2EExitLeavesNoSandbox(t *testing.T) {
 	}
 	bin := testbin.Build(t) // before the load: the build is not what is measured
 	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
+	var burns []*exec.Cmd
+	// Stopped, then waited for: waiting first (a defer per burner, run
+	// before the stop) never returned, and kept every core busy.
+	defer func() {
+		stop()
+		for _, b := range burns {
+			b.Wait()
+		}
+	}()
 	for range runtime.NumCPU() {
 		burn := exec.CommandContext(ctx, "sh", "-c", "while :; do :; done")
 		if burn.Start() == nil {
-			defer burn.Wait()
+			burns = append(burns, burn)
 		}
 	}
 	target := filepath.Join(t.TempDir(), "keep")
