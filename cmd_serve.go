@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -20,6 +21,8 @@ import (
 // servers ended, transcripts kept) and exit 0.
 func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 	say := func(line string) { fmt.Fprintln(stderr, "aci:", line) }
+	bgState := os.Getenv(bgServerEnv) // a workspace's background server (bg.go)
+	os.Unsetenv(bgServerEnv)
 	if cfg.Found != "" {
 		say(cfg.Found)
 	}
@@ -45,6 +48,7 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 		Redact:   cfg.Secrets.Redact,
 		Log:      stderr,
 		Page:     web.Handler(),
+		Events:   bgNotify(bgState),
 	})
 	if err != nil {
 		say(err.Error())
@@ -52,7 +56,27 @@ func runServe(cfg config, workdir string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if bgState != "" {
+		signal.Ignore(syscall.SIGHUP) // setsid already; a terminal's hang-up is never this server's end
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go stopWhenIdle(ctx, srv, bgIdleFor(), cancel, say)
+		defer removeBgState(bgState)
+	}
 	err = srv.ListenAndServe(ctx, cfg.Addr, func(addr net.Addr) {
+		if bgState != "" {
+			data, _ := json.Marshal(bgServer{PID: os.Getpid(), Addr: addr.String(), Token: srv.Token(), Workdir: workdir})
+			if err := writeFileAtomic(bgState, data); err != nil {
+				say("cannot write " + bgState + ": " + err.Error())
+				stop()
+			}
+		}
+		if bgState != "" {
+			// The log is a file: the token stays in server.json alone.
+			fmt.Fprintf(stdout, "aci serve: background server on http://%s (its token is in %s)\n", addr, bgState)
+			return
+		}
 		fmt.Fprintln(stdout, "aci serve:", srv.URL(addr))
 		if !serve.IsLoopback(cfg.Addr) {
 			host, _, _ := net.SplitHostPort(cfg.Addr)

@@ -54,14 +54,20 @@ type config struct {
 	// Endpoint is set when a workspace .env names the endpoint the
 	// person's key would go to: sessions refuse it unless the folder is
 	// trusted with it (config_endpoint.go).
-	Endpoint     session.EndpointHold
-	Sandbox      string            // ACI_SANDBOX or --sandbox: workspace, container or off
-	DotEnv       map[string]string // entries .env set (safety switches excluded), for the secret checks
-	Resume       bool
-	ResumeID     string // --resume ID; empty: the latest
-	Sessions     bool   // --sessions: list them and exit
-	Prompt       string
-	PromptSet    bool
+	Endpoint  session.EndpointHold
+	Sandbox   string            // ACI_SANDBOX or --sandbox: workspace, container or off
+	DotEnv    map[string]string // entries .env set (safety switches excluded), for the secret checks
+	Resume    bool
+	ResumeID  string // --resume ID; empty: the latest
+	Sessions  bool   // --sessions: list them and exit
+	Prompt    string
+	PromptSet bool
+	// Bg is --bg's task: it runs in the workspace's background server
+	// (bg.go). Worktree is --worktree's name ("" picks one); WorktreeSet
+	// says it was given (worktree.go).
+	Bg           string
+	Worktree     string
+	WorktreeSet  bool
 	Images       []string // -i, --image: pictures for the -p question
 	Version      bool
 	Help         bool
@@ -145,6 +151,9 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	resume := &resumeFlag{c: &c}
 	fs.Var(resume, "resume", "")
 	fs.BoolVar(&c.Sessions, "sessions", false, "")
+	fs.StringVar(&c.Bg, "bg", "", "")
+	wt := &worktreeFlag{c: &c}
+	fs.Var(wt, "worktree", "")
 	serveAt := &serveFlag{c: &c}
 	fs.Var(serveAt, "serve", "")
 	fs.String("sandbox", "", "")
@@ -160,7 +169,7 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	if err != nil {
 		return c, fs, nil, err
 	}
-	set, err := parseArgs(cmd, fs, args, &c, resume, serveAt)
+	set, err := parseArgs(cmd, fs, args, &c, resume, serveAt, wt)
 	if err != nil {
 		return c, fs, set, err
 	}
@@ -182,7 +191,7 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 
 // parseArgs parses args with fs, taking the word after a bare --resume or
 // --serve as its value, and returns the flags given.
-func parseArgs(cmd command, fs *flag.FlagSet, args []string, c *config, resume *resumeFlag, serveAt *serveFlag) (map[string]bool, error) {
+func parseArgs(cmd command, fs *flag.FlagSet, args []string, c *config, resume *resumeFlag, serveAt *serveFlag, wt *worktreeFlag) (map[string]bool, error) {
 	set := map[string]bool{}
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -203,7 +212,7 @@ func parseArgs(cmd command, fs *flag.FlagSet, args []string, c *config, resume *
 			resume.bare = false
 			continue
 		}
-		if serveAt.takesNext(fs) {
+		if serveAt.takesNext(fs) || wt.takesNext(fs) {
 			args = fs.Args()[1:]
 			continue
 		}

@@ -21,7 +21,7 @@ type command struct {
 
 var (
 	mainCmd = command{name: "aci", help: mainHelp, flags: names(
-		"p", "yes", "model", "effort", "max-steps", "max-turns", "max-budget-usd", "output-schema", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode", "trust", "i", "image"),
+		"p", "yes", "model", "effort", "max-steps", "max-turns", "max-budget-usd", "output-schema", "resume", "sessions", "output-format", "sandbox", "serve", "version", "help", "h", "permission-mode", "trust", "i", "image", "bg", "worktree"),
 		refused: func(f string) string {
 			if f == "addr" {
 				return "--addr is for aci serve: aci serve --addr HOST:PORT (see aci serve --help)"

@@ -18,6 +18,15 @@ Usage:
   aci serve                  sessions over HTTP, with a web page (aci serve --help)
   aci acp                    an agent for editors over the Agent Client
                              Protocol (aci acp --help)
+  aci --bg "task"            run the task in the background; prints its id
+  aci ps                     this folder's background sessions: id, state,
+                             cost, last words
+  aci attach ID              follow a background session live and answer its
+                             questions; other lines are new messages
+  aci logs [-f] ID           a background session's transcript (-f: follow it)
+  aci worktree list|diff|merge|drop ID|NAME
+                             what a --worktree session changed: show it, merge
+                             it into the current branch, or drop it
 
 Flags:
   -p QUESTION          ask one question and exit (without QUESTION: stdin);
@@ -48,6 +57,10 @@ Flags:
                        object) or stream-json (one event a line)
   --sandbox MODE       workspace (commands contained), container (the container
                        aci runs in is the boundary) or off (also ACI_SANDBOX)
+  --bg TASK            start TASK as a background session (aci ps, attach, logs)
+  --worktree [NAME]    work in a new git worktree REPO.worktrees/NAME beside the
+                       repository, on branch aci/NAME; at the end of the REPL
+                       you merge, keep or drop it (else aci worktree ...)
   --serve [HOST:PORT]  the REPL, with aci serve's server on its session
                        (default 127.0.0.1:7433); prints the page's address
   --version            print the version
@@ -161,4 +174,34 @@ Environment:
 
 Example (Zed's settings.json):
   {"agent_servers": {"aci": {"type": "custom", "command": "aci", "args": ["acp"]}}}
+`
+
+const bgHelp = `Background sessions and worktrees
+
+Usage:
+  aci --bg "task" [--worktree [NAME]] [--model M] [--permission-mode M]
+                       start the task in this folder's background server (started
+                       when none runs, detached from the terminal; it stops by
+                       itself after 10 minutes with nothing to do); prints the id
+  aci ps               this folder's background sessions, newest first: id,
+                       state (running, waiting for an answer, finished, stopped),
+                       cost and last words
+  aci attach ID        the session live in this terminal: its past, then each
+                       event; a question is answered with y, n or a; any other
+                       line is a message (to a finished session: a new turn in
+                       the background); /exit or Ctrl-D leaves it running
+  aci logs [-f] ID     its transcript as text; -f follows it (Ctrl-C ends)
+  aci worktree list    the worktrees of --worktree sessions (branches aci/NAME)
+  aci worktree diff ID|NAME    what it changed, as one diff
+  aci worktree merge ID|NAME   merge it into the current branch, then remove it
+  aci worktree drop ID|NAME    remove the worktree and its branch unmerged
+
+A question in a background session waits (ACI_SERVE_APPROVAL_TIMEOUT seconds,
+default 600, then denied) for an answer from aci attach or the web page, and
+runs ACI_NOTIFY when it names a program. An unknown id is exit 2.
+
+Environment:
+  ACI_NOTIFY           a program told (JSON on stdin) when a background session
+                       asks a question or ends a turn
+  ACI_BG_IDLE_S        seconds an idle background server lives (default 600)
 `

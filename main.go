@@ -14,6 +14,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/tools/worktree"
 	"github.com/aci-dev/aci/ui"
 )
 
@@ -39,6 +40,12 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}()
 	if len(args) > 0 && args[0] == "acp" {
 		return runACP(args[1:], stdin, stdout, stderr)
+	}
+	if len(args) > 0 {
+		switch args[0] {
+		case "ps", "attach", "logs", "worktree": // background sessions, worktrees (bg.go)
+			return runBgCommand(args[0], args[1:], stdin, stdout, stderr)
+		}
 	}
 	cfg, err := loadConfigAsking(args, stdin, stderr)
 	if err != nil {
@@ -70,6 +77,27 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 	if cfg.Sessions {
 		return listSessions(newFactory(cfg, nil), workdir, stdout, stderr)
+	}
+	if cfg.Bg != "" {
+		return runBg(cfg, args, workdir, stdout, stderr)
+	}
+	if cfg.WorktreeSet {
+		if cfg.Serve {
+			fmt.Fprintln(stderr, "aci: aci serve does not take --worktree: start it in the worktree's folder")
+			return ui.ExitUsage
+		}
+		wt, err := worktree.New(workdir, cfg.Worktree)
+		if err != nil {
+			fmt.Fprintln(stderr, "aci:", err)
+			return exitFor(err)
+		}
+		if err := os.Chdir(wt.Path); err != nil {
+			fmt.Fprintln(stderr, "aci:", err)
+			return ui.ExitFailed
+		}
+		fmt.Fprintf(stderr, "aci: working in the worktree %s on branch %s\n", wt.Path, wt.Branch)
+		workdir = wt.Path
+		defer func() { worktreeEnd(wt, canAsk(stdin, stderr) && !cfg.PromptSet, stdin, stderr) }()
 	}
 	limitsNote, cleanup := applyLimits(workdir, stderr)
 	defer cleanup()

@@ -99,7 +99,7 @@ func TestE2EMCPServer(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	first := reqs[0].Messages[1].Content
-	if !strings.Contains(first, "- mcp: use the tools and resources of an MCP server (target: server name: everything)") {
+	if !strings.Contains(first, "- mcp: use an MCP server's tools and resources (target: server: everything)") {
 		t.Errorf("the launcher does not list the server:\n%s", first)
 	}
 	second := reqs[1].Messages[len(reqs[1].Messages)-1].Content

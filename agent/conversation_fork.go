@@ -5,6 +5,7 @@ import (
 	"html"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aci-dev/aci/windows"
 )
@@ -98,7 +99,9 @@ func (c *Conversation) restoreMarks(questions int) {
 }
 
 // windowHeader reads a rendering's first line.
-var windowHeader = regexp.MustCompile(`^<window id="([^"]*)"(?: app="([^"]*)" title="([^"]*)")?([^>]*)>`)
+var windowHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^<window id="([^"]*)"(?: app="([^"]*)" title="([^"]*)")?([^>]*)>`)
+})
 
 // windowsIn lists the windows a history shows open at its end, from its
 // renderings: what a restored session knows of the windows at an earlier
@@ -108,7 +111,7 @@ func windowsIn(history []entry) []windows.WindowState {
 	open := map[string]windows.WindowState{}
 	for _, e := range history {
 		for _, el := range e.Elements {
-			m := windowHeader.FindStringSubmatch(el.Text)
+			m := windowHeader().FindStringSubmatch(el.Text)
 			if m == nil || m[1] == "launcher" {
 				continue
 			}

@@ -1,7 +1,7 @@
 # Sourced by the start-up benchmarks: builds aci unless ACI_BIN names a
 # build (into $1), starts the fake model looping over reply file $2, and
 # sets bin, base (the model's URL), work (a temp folder) and server; all
-# are cleaned up on exit.
+# are cleaned up on exit. FAKEMODEL_ARGS adds flags to the fake model's.
 bin=${ACI_BIN:-}
 if [ -z "$bin" ]; then
   bin=$1
@@ -9,7 +9,7 @@ if [ -z "$bin" ]; then
 fi
 go build -o /tmp/aci-fakemodel ./bench/fakemodel
 urlfile=$(mktemp)
-/tmp/aci-fakemodel -loop -reply-file "$2" >"$urlfile" &
+/tmp/aci-fakemodel -loop ${FAKEMODEL_ARGS:-} -reply-file "$2" >"$urlfile" &
 server=$!
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null; rm -rf "$work" "$urlfile"' EXIT

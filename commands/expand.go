@@ -5,13 +5,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mattn/go-shellwords"
 )
 
 // placeholder finds what may be a placeholder: $NAME, ${NAME}, $DIGITS, and
 // gemini-cli's {{args}}.
-var placeholder = regexp.MustCompile(`\$\{([^}]*)\}|\$([A-Za-z_][A-Za-z0-9_]*|[0-9]+)|\{\{\s*args\s*\}\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([^}]*)\}|\$([A-Za-z_][A-Za-z0-9_]*|[0-9]+)|\{\{\s*args\s*\}\}`)
+})
 
 // kind sorts a placeholder match: "args" ($ARGUMENTS), "1".."9" (a word),
 // "" (not a placeholder: $HOME in a shell example, awk's $0), or an error
@@ -38,7 +41,7 @@ func kind(match []string) (string, error) {
 
 // checkPlaceholders says what is wrong with a body's placeholders.
 func checkPlaceholders(body string) error {
-	for _, m := range placeholder.FindAllStringSubmatch(body, -1) {
+	for _, m := range placeholder().FindAllStringSubmatch(body, -1) {
 		if _, err := kind(m); err != nil {
 			return err
 		}
@@ -62,8 +65,8 @@ func (c Command) Expand(args string) (string, error) {
 		words = strings.Fields(args)
 	}
 	used := false
-	out := placeholder.ReplaceAllStringFunc(c.body, func(s string) string {
-		k, _ := kind(placeholder.FindStringSubmatch(s))
+	out := placeholder().ReplaceAllStringFunc(c.body, func(s string) string {
+		k, _ := kind(placeholder().FindStringSubmatch(s))
 		switch k {
 		case "":
 			return s

@@ -252,10 +252,10 @@ func TestImageRunsAci(t *testing.T) {
 		t.Logf("default profile: aci refused: %s", strings.TrimSpace(out))
 	default:
 		res := lastResult(srv)
-		if !strings.Contains(res, "ok-inside") || strings.Contains(res, "ok-outside") {
+		if !strings.Contains(res, `\nok-inside`) || strings.Contains(res, `\nok-outside`) {
 			t.Errorf("contained command's result: %s", tail(res))
 		}
-		t.Log("default profile: commands contained")
+		t.Logf("default profile: commands contained (%s)", mechanism(res))
 	}
 
 	// Told that the container is the boundary: it runs, uncontained, as
@@ -265,9 +265,27 @@ func TestImageRunsAci(t *testing.T) {
 	if err != nil || !strings.Contains(out, "done") || !strings.Contains(out, "the container is the boundary") {
 		t.Fatalf("ACI_SANDBOX=container: %v\n%s", err, out)
 	}
-	if res := lastResult(srv); !strings.Contains(res, "10001") || !strings.Contains(res, "ok-outside") {
+	if res := lastResult(srv); !strings.Contains(res, `\n10001`) || !strings.Contains(res, `\nok-outside`) {
 		t.Errorf("uncontained command's result: %s", tail(res))
 	}
+}
+
+// TestImageRefusesUncontained: in a container where neither bwrap nor
+// Landlock can work (a seccomp profile that takes Landlock away), aci
+// does not run commands uncontained unasked: it exits 2 before asking the
+// model anything, naming ACI_SANDBOX=container.
+func TestImageRefusesUncontained(t *testing.T) {
+	pm := podman(t)
+	buildImage(t, pm)
+	profile := filepath.Join(t.TempDir(), "no-landlock.json")
+	os.WriteFile(profile, []byte(`{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+		{"names": ["landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self", "unshare"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38}]}`), 0o644)
+	srv := markerReplies(t)
+	out, err := aciIn(t, pm, srv, []string{"--security-opt", "seccomp=" + profile})
+	if err == nil || !strings.Contains(out, "ACI_SANDBOX=container") || len(srv.Requests()) != 0 {
+		t.Fatalf("want exit 2 naming ACI_SANDBOX=container before any request; err %v, %d requests:\n%s", err, len(srv.Requests()), out)
+	}
+	t.Logf("refused: %s", strings.TrimSpace(out))
 }
 
 // TestImageSandboxWithUserNamespaces: where the runtime lets the
@@ -285,14 +303,25 @@ func TestImageSandboxWithUserNamespaces(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	res := lastResult(srv)
-	if !strings.Contains(res, "ok-inside") || strings.Contains(res, "ok-outside") {
+	if !strings.Contains(res, `\nok-inside`) || strings.Contains(res, `\nok-outside`) {
 		t.Errorf("the command was not contained: %s", tail(res))
 	}
+	t.Logf("contained by %s", mechanism(res))
+}
+
+// mechanism is what the containment hint names, when a write was refused.
+func mechanism(res string) string {
+	for _, k := range []string{"(bwrap)", "(landlock)"} {
+		if strings.Contains(res, k) {
+			return strings.Trim(k, "()")
+		}
+	}
+	return "bwrap or landlock"
 }
 
 // tail is the end of a request body: the results the model got last.
 func tail(s string) string {
-	if i := strings.LastIndex(s, "<tool_results>"); i >= 0 {
+	if i := strings.LastIndex(s, "$ id -u"); i >= 0 {
 		return s[i:]
 	}
 	return s

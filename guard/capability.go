@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -15,28 +16,32 @@ import (
 // guard cannot follow, so the code counts as dangerous.
 
 // capTokens are names of capabilities that run commands or delete files.
-var capTokens = nameSet(
-	// processes
-	"system", "popen", "popen2", "popen3", "popen4", "Popen", "subprocess", "child_process",
-	"execSync", "execFileSync", "execFile", "spawnSync", "spawn", "execv", "execve", "execvp",
-	"execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve", "spawnvp", "spawnl",
-	"spawnlp", "posix_spawn", "posix_spawnp", "shell_exec", "passthru", "proc_open", "pcntl_exec",
-	"Open3", "capture2", "capture2e", "capture3", "getoutput", "getstatusoutput", "check_output",
-	"check_call", "pty", "ProcessBuilder", "execa", "shelljs", "startProcess", "spawn_sync", "binding",
-	// native calls, which reach everything
-	"ctypes", "CDLL", "cdll", "ffi", "dlopen",
-	// file deletion
-	"unlink", "rmdir", "rmtree", "rmSync", "rmdirSync", "unlinkSync", "rm_rf", "rm_r", "remove_tree", "removedirs",
-	"rimraf", "remove_entry", "remove_entry_secure")
+var capTokens = sync.OnceValue(func() map[string]bool {
+	return nameSet(
+		// processes
+		"system", "popen", "popen2", "popen3", "popen4", "Popen", "subprocess", "child_process",
+		"execSync", "execFileSync", "execFile", "spawnSync", "spawn", "execv", "execve", "execvp",
+		"execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve", "spawnvp", "spawnl",
+		"spawnlp", "posix_spawn", "posix_spawnp", "shell_exec", "passthru", "proc_open", "pcntl_exec",
+		"Open3", "capture2", "capture2e", "capture3", "getoutput", "getstatusoutput", "check_output",
+		"check_call", "pty", "ProcessBuilder", "execa", "shelljs", "startProcess", "spawn_sync", "binding",
+		// native calls, which reach everything
+		"ctypes", "CDLL", "cdll", "ffi", "dlopen",
+		// file deletion
+		"unlink", "rmdir", "rmtree", "rmSync", "rmdirSync", "unlinkSync", "rm_rf", "rm_r", "remove_tree", "removedirs",
+		"rimraf", "remove_entry", "remove_entry_secure")
+})
 
 // judgedCalls are the capability names codeWhy reads as direct calls and
 // judges by their literal arguments; a direct call of any other
 // capability (Open3.capture2, ctypes) cannot be judged.
-var judgedCalls = nameSet("system", "popen", "Popen", "execSync", "execFileSync", "execFile",
-	"spawnSync", "spawn", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp",
-	"execlpe", "spawnv", "spawnve", "spawnvp", "spawnl", "spawnlp", "shell_exec", "passthru",
-	"proc_open", "getoutput", "getstatusoutput", "check_output", "check_call", "rmtree", "rmSync",
-	"rmdirSync", "unlinkSync", "rm_rf", "rm_r", "remove_tree", "removedirs", "rimraf", "unlink", "rmdir")
+var judgedCalls = sync.OnceValue(func() map[string]bool {
+	return nameSet("system", "popen", "Popen", "execSync", "execFileSync", "execFile",
+		"spawnSync", "spawn", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp",
+		"execlpe", "spawnv", "spawnve", "spawnvp", "spawnl", "spawnlp", "shell_exec", "passthru",
+		"proc_open", "getoutput", "getstatusoutput", "check_output", "check_call", "rmtree", "rmSync",
+		"rmdirSync", "unlinkSync", "rm_rf", "rm_r", "remove_tree", "removedirs", "rimraf", "unlink", "rmdir")
+})
 
 // reComputedWrite opens or writes a file whose path is computed from the
 // home folder or the environment (open(os.path.expanduser("~/.bashrc"), "a")).
@@ -44,7 +49,9 @@ var reComputedWrite = lazyRegexp(`(?:open|writeFileSync|appendFileSync|writeFile
 
 // capModules may be named as a module (import subprocess, require("child_process"),
 // subprocess.run): only other uses of them count.
-var capModules = nameSet("subprocess", "child_process", "pty", "Open3", "shelljs", "execa", "rimraf")
+var capModules = sync.OnceValue(func() map[string]bool {
+	return nameSet("subprocess", "child_process", "pty", "Open3", "shelljs", "execa", "rimraf")
+})
 
 var (
 	// reConcat joins string literals glued by + (Python, JS), . (PHP, Perl)
@@ -154,7 +161,7 @@ func langCapabilityWhy(lang, norm string) string {
 func indirectCapabilityWhy(lang, norm string, words map[string]bool) string {
 	found := false
 	for w := range words {
-		found = found || capTokens[w]
+		found = found || capTokens()[w]
 	}
 	if !found {
 		return ""
@@ -165,7 +172,7 @@ func indirectCapabilityWhy(lang, norm string, words map[string]bool) string {
 	}
 	why := ""
 	forEachWord(stripped, func(tok string, i, j int) bool {
-		if capTokens[tok] && (indirectUse(lang, stripped, i, j, capModules[tok]) || !judgedCalls[tok] && !capModules[tok]) {
+		if capTokens()[tok] && (indirectUse(lang, stripped, i, j, capModules()[tok]) || !judgedCalls()[tok] && !capModules()[tok]) {
 			why = "reaches " + tok + " in a way the guard cannot follow (an alias, a string or a computed name)"
 			return false
 		}

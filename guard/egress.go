@@ -3,6 +3,7 @@ package guard
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -16,8 +17,10 @@ import (
 
 // netOutputOpts name files a tool writes locally: a substitution there
 // names a file, it is not sent.
-var netOutputOpts = nameSet("-o", "--output", "-O", "--output-document", "-P", "--directory-prefix",
-	"--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr")
+var netOutputOpts = sync.OnceValue(func() map[string]bool {
+	return nameSet("-o", "--output", "-O", "--output-document", "-P", "--directory-prefix",
+		"--output-dir", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr")
+})
 
 // egressWhy judges what a network tool's arguments carry.
 func (c *cmdChecker) egressWhy(in *guardCall, spec *cmdSpec) string {
@@ -37,7 +40,7 @@ func (c *cmdChecker) egressWhy(in *guardCall, spec *cmdSpec) string {
 		return "changes remote state through an HTTP API (" + m + ")"
 	}
 	for i, a := range in.args {
-		if i > 0 && netOutputOpts[in.args[i-1].val] {
+		if i > 0 && netOutputOpts()[in.args[i-1].val] {
 			continue
 		}
 		if authArg(in.args, i) && (a.word == nil || c.credentialFitsHost(c.text(a.word), hosts)) {
@@ -46,7 +49,7 @@ func (c *cmdChecker) egressWhy(in *guardCall, spec *cmdSpec) string {
 		if a.secret {
 			return "sends a secret environment variable over the network"
 		}
-		if a.word != nil && hasCmdSubst(a.word) && (dnsTools[in.name] || !c.harmlessSubst(a.word)) {
+		if a.word != nil && hasCmdSubst(a.word) && (dnsTools()[in.name] || !c.harmlessSubst(a.word)) {
 			return "sends a command's output over the network"
 		}
 	}
@@ -161,13 +164,17 @@ func authArg(args []shArg, i int) bool {
 
 // dnsTools resolve names: a substitution in a name is the classic way to
 // smuggle data out through DNS.
-var dnsTools = nameSet("dig", "nslookup", "host", "drill", "delv", "kdig", "ping", "ping6", "traceroute", "resolvectl", "getent")
+var dnsTools = sync.OnceValue(func() map[string]bool {
+	return nameSet("dig", "nslookup", "host", "drill", "delv", "kdig", "ping", "ping6", "traceroute", "resolvectl", "getent")
+})
 
 // harmlessValues print values that say nothing about the machine's files
 // or secrets: a timestamp, a commit, a JSON body built from literals.
-var harmlessValues = nameSet("date", "uuidgen", "seq", "expr", "basename", "dirname", "git", "jq",
-	"printf", "echo", "wc", "sha256sum", "sha1sum", "md5sum", "tr", "cut", "sed", "awk", "head", "tail",
-	"xargs", "node", "python", "uname", "nproc", "openssl")
+var harmlessValues = sync.OnceValue(func() map[string]bool {
+	return nameSet("date", "uuidgen", "seq", "expr", "basename", "dirname", "git", "jq",
+		"printf", "echo", "wc", "sha256sum", "sha1sum", "md5sum", "tr", "cut", "sed", "awk", "head", "tail",
+		"xargs", "node", "python", "uname", "nproc", "openssl")
+})
 
 // harmlessSubst reports that every command inside w's substitutions only
 // computes a value (date, git rev-parse, jq -n) and reads no file other
@@ -184,7 +191,7 @@ func (c *cmdChecker) harmlessSubst(w *syntax.Word) bool {
 				return true
 			}
 			in := c.effective(n)
-			if !harmlessValues[in.name] || c.refsSecret(n.Args[len(n.Args)-1].Parts) {
+			if !harmlessValues()[in.name] || c.refsSecret(n.Args[len(n.Args)-1].Parts) {
 				ok = false
 				return false
 			}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/aci-dev/aci/tools/secrets"
 )
@@ -88,7 +89,7 @@ func (c *cmdChecker) writeWhy(a shArg) string {
 	}
 	p = c.viaLinks(p)
 	switch {
-	case safeDevices[p], strings.HasPrefix(p, "/dev/fd/"), strings.HasPrefix(p, "/proc/self/fd/"),
+	case safeDevices()[p], strings.HasPrefix(p, "/dev/fd/"), strings.HasPrefix(p, "/proc/self/fd/"),
 		strings.HasPrefix(p, "/dev/shm/"):
 		return ""
 	case strings.HasPrefix(p, "/dev/tcp/"), strings.HasPrefix(p, "/dev/udp/"):
@@ -117,8 +118,10 @@ func (c *cmdChecker) writeWhy(a shArg) string {
 	return c.granted("writes outside the workspace", c.effect(real, false, grantWrite(real)))
 }
 
-var safeDevices = nameSet("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
-	"/dev/tty", "/dev/full", "/dev/random", "/dev/urandom")
+var safeDevices = sync.OnceValue(func() map[string]bool {
+	return nameSet("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
+		"/dev/tty", "/dev/full", "/dev/random", "/dev/urandom")
+})
 
 // persistWhy names files whose change persists beyond the session.
 func (e *guardPaths) persistWhy(p string) string {

@@ -191,7 +191,7 @@ func gitPush(_ *cmdChecker, g gitCall) string {
 		if i == 0 && (!a.ok || strings.Contains(a.val, "://") || remoteHostOperand(a) && strings.Contains(a.val, "@")) {
 			return "pushes code to an ad-hoc remote"
 		}
-		if i == 0 && deployRemotes[a.val] {
+		if i == 0 && deployRemotes()[a.val] {
 			return "deploys by pushing to " + a.val
 		}
 	}

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 )
 
 // Git configuration keys whose value git runs as a command. Setting one
@@ -42,10 +43,12 @@ func gitCommandKey(key string) bool {
 
 // gitSafeValues are programs and values that are fine to set as pagers,
 // editors, helpers and the like.
-var gitSafeValues = nameSet("less", "more", "cat", "most", "delta", "diff-so-fancy", "bat",
-	"vim", "vi", "nvim", "nano", "emacs", "code", "subl", "true", "false", "0", "1", "yes", "no",
-	"store", "cache", "manager", "manager-core", "osxkeychain", "libsecret", "wincred", "ssh",
-	"gpg", "gpg2", "never", "user", "")
+var gitSafeValues = sync.OnceValue(func() map[string]bool {
+	return nameSet("less", "more", "cat", "most", "delta", "diff-so-fancy", "bat",
+		"vim", "vi", "nvim", "nano", "emacs", "code", "subl", "true", "false", "0", "1", "yes", "no",
+		"store", "cache", "manager", "manager-core", "osxkeychain", "libsecret", "wincred", "ssh",
+		"gpg", "gpg2", "never", "user", "")
+})
 
 // gitConfigWhy judges setting key to val (val.ok=false: unknown, as with
 // --config-env). where says how it is set, for the reason.
@@ -90,7 +93,7 @@ func (c *cmdChecker) gitConfigWhy(key string, val shArg) string {
 		return why
 	}
 	f := strings.Fields(v)
-	if len(f) == 0 || gitSafeValues[f[0]] {
+	if len(f) == 0 || gitSafeValues()[f[0]] {
 		return ""
 	}
 	return why

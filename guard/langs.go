@@ -3,6 +3,7 @@ package guard
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -127,7 +128,9 @@ var (
 		"php": "r", "lua": "e", "Rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c"}
 	valLetters = map[string]string{"python": "WXQ", "perl": "MmIFxCdDl0", "ruby": "rICEFxTWK",
 		"node": "r", "php": "dcfz", "lua": "l", "osascript": "l", "bun": "r"}
-	longCodeFlags = nameSet("--eval", "--print", "-command", "--command", "-encodedcommand", "-enc", "-ec")
+	longCodeFlags = sync.OnceValue(func() map[string]bool {
+		return nameSet("--eval", "--print", "-command", "--command", "-encodedcommand", "-enc", "-ec")
+	})
 )
 
 func parseInterpArgs(lang string, args []shArg) langInvocation {
@@ -155,7 +158,7 @@ func parseInterpArgs(lang string, args []shArg) langInvocation {
 			return inv
 		}
 		lower := strings.ToLower(v)
-		if name, val, eq := strings.Cut(lower, "="); longCodeFlags[name] || lang == "pwsh" && (name == "-c" || name == "-e") {
+		if name, val, eq := strings.Cut(lower, "="); longCodeFlags()[name] || lang == "pwsh" && (name == "-c" || name == "-e") {
 			code := shArg{val: val, ok: true}
 			if !eq && i+1 < len(args) {
 				i++

@@ -194,10 +194,10 @@ func (e *guardPaths) relWork(p string) string {
 // regenerable build artifact, which deleting loses nothing.
 func isBuildArtifact(rel string) bool {
 	for _, c := range strings.Split(rel, "/") {
-		if artifactDirs[c] {
+		if artifactDirs()[c] {
 			return true
 		}
-		for pat := range artifactFiles {
+		for pat := range artifactFiles() {
 			if ok, _ := filepath.Match(pat, c); ok {
 				return true
 			}

@@ -1,12 +1,17 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Rules for permission and ownership changes.
 
 // chmodFlags are chmod's switches; any other "-..." word is a mode (-x, -w).
-var chmodFlags = nameSet("-R", "--recursive", "-c", "-f", "-v", "--changes", "--silent", "--quiet",
-	"--verbose", "--preserve-root", "-H", "-L", "-P", "-h", "--dereference", "--no-dereference")
+var chmodFlags = sync.OnceValue(func() map[string]bool {
+	return nameSet("-R", "--recursive", "-c", "-f", "-v", "--changes", "--silent", "--quiet",
+		"--verbose", "--preserve-root", "-H", "-L", "-P", "-h", "--dereference", "--no-dereference")
+})
 
 func ruleChmod(c *cmdChecker, in *guardCall) string {
 	var mode *shArg
@@ -15,7 +20,7 @@ func ruleChmod(c *cmdChecker, in *guardCall) string {
 	for i := range in.args {
 		a := in.args[i]
 		switch {
-		case a.ok && chmodFlags[a.val]:
+		case a.ok && chmodFlags()[a.val]:
 		case a.ok && a.val == "--no-preserve-root":
 			return "changes permissions without the root safeguard"
 		case a.ok && strings.HasPrefix(a.val, "--reference"):

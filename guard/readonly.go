@@ -3,6 +3,7 @@ package guard
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -126,8 +127,10 @@ func readOnlyCall(c *syntax.CallExpr) bool {
 // sedPrint is a sed script that only prints or deletes lines (1,20p;
 // $d; /re/p), and sedSubst one substitution with no w or e flag.
 var (
-	sedPrint = regexp.MustCompile(`^\s*([0-9$]*(,[0-9$]*)?|/[^/]*/)\s*[pdqn=]?\s*(;\s*([0-9$]*(,[0-9$]*)?|/[^/]*/)\s*[pdqn=]?\s*)*$`)
-	sedSubst = regexp.MustCompile(`^\s*([0-9$]*(,[0-9$]*)?)?s(.)(.*)$`)
+	sedPrint = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*([0-9$]*(,[0-9$]*)?|/[^/]*/)\s*[pdqn=]?\s*(;\s*([0-9$]*(,[0-9$]*)?|/[^/]*/)\s*[pdqn=]?\s*)*$`)
+	})
+	sedSubst = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([0-9$]*(,[0-9$]*)?)?s(.)(.*)$`) })
 )
 
 // readOnlySed allows sed without in-place editing whose script only
@@ -151,10 +154,10 @@ func readOnlySed(args []string) bool {
 			script = a
 		}
 	}
-	if sedPrint.MatchString(script) {
+	if sedPrint().MatchString(script) {
 		return true
 	}
-	m := sedSubst.FindStringSubmatch(script)
+	m := sedSubst().FindStringSubmatch(script)
 	if m == nil || m[3] == "\\" || m[3] == "\n" {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/aci-dev/aci/tools/gitconf"
 )
@@ -39,9 +40,11 @@ func dryRun(args []shArg) bool {
 	return false
 }
 
-var kubectlVerbs = nameSet("apply", "create", "delete", "replace", "patch", "edit", "scale", "rollout",
-	"set", "label", "annotate", "drain", "cordon", "uncordon", "taint", "exec", "run", "expose",
-	"autoscale", "cp", "attach", "debug", "certificate")
+var kubectlVerbs = sync.OnceValue(func() map[string]bool {
+	return nameSet("apply", "create", "delete", "replace", "patch", "edit", "scale", "rollout",
+		"set", "label", "annotate", "drain", "cordon", "uncordon", "taint", "exec", "run", "expose",
+		"autoscale", "cp", "attach", "debug", "certificate")
+})
 
 func ruleKubectl(c *cmdChecker, in *guardCall) string {
 	if dryRun(in.args) {
@@ -58,7 +61,7 @@ func ruleKubectl(c *cmdChecker, in *guardCall) string {
 			pos = append(pos, v)
 		}
 	}
-	if len(pos) == 0 || !kubectlVerbs[pos[0]] {
+	if len(pos) == 0 || !kubectlVerbs()[pos[0]] {
 		return ""
 	}
 	if pos[0] == "rollout" && len(pos) > 1 && (pos[1] == "status" || pos[1] == "history") {
@@ -213,15 +216,17 @@ func ruleDeploy(c *cmdChecker, in *guardCall) string {
 }
 
 // Database resets by migration tools and frameworks.
-var dbResetTasks = nameSet("db:drop", "db:reset", "db:purge", "db:schema:load", "db:truncate_all",
-	"db:wipe", "migrate:fresh", "migrate:reset", "migrate:refresh", "ecto.drop", "ecto.reset",
-	"schema:drop", "flush", "reset_db", "sqlflush", "db:seed:replant", "db:migrate:reset")
+var dbResetTasks = sync.OnceValue(func() map[string]bool {
+	return nameSet("db:drop", "db:reset", "db:purge", "db:schema:load", "db:truncate_all",
+		"db:wipe", "migrate:fresh", "migrate:reset", "migrate:refresh", "ecto.drop", "ecto.reset",
+		"schema:drop", "flush", "reset_db", "sqlflush", "db:seed:replant", "db:migrate:reset")
+})
 
 // ruleDBTask flags rails/rake/artisan/mix/manage.py tasks that drop or
 // empty a database.
 func ruleDBTask(c *cmdChecker, in *guardCall) string {
 	for _, p := range positionalWords(in.args) {
-		if dbResetTasks[p] {
+		if dbResetTasks()[p] {
 			return "drops or empties a database (" + p + ")"
 		}
 	}
@@ -320,7 +325,9 @@ func gitURLHost(u string) string {
 }
 
 // deployRemotes are git remote names that deploy on push.
-var deployRemotes = nameSet("heroku", "dokku", "production", "prod", "live", "deploy", "azure", "flynn", "piku")
+var deployRemotes = sync.OnceValue(func() map[string]bool {
+	return nameSet("heroku", "dokku", "production", "prod", "live", "deploy", "azure", "flynn", "piku")
+})
 
 // ruleTunnel flags tunnels that publish a local port on the internet.
 func ruleTunnel(c *cmdChecker, in *guardCall) string {

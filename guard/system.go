@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -55,13 +56,15 @@ func ruleKill(c *cmdChecker, in *guardCall) string {
 	return ""
 }
 
-var systemctlReadOnly = nameSet("status", "show", "cat", "list-units", "list-unit-files", "list-timers",
-	"list-sockets", "list-dependencies", "list-jobs", "list-machines", "list-automounts", "list-paths",
-	"is-active", "is-enabled", "is-failed", "is-system-running", "help", "get-default", "show-environment")
+var systemctlReadOnly = sync.OnceValue(func() map[string]bool {
+	return nameSet("status", "show", "cat", "list-units", "list-unit-files", "list-timers",
+		"list-sockets", "list-dependencies", "list-jobs", "list-machines", "list-automounts", "list-paths",
+		"is-active", "is-enabled", "is-failed", "is-system-running", "help", "get-default", "show-environment")
+})
 
 func ruleSystemctl(c *cmdChecker, in *guardCall) string {
 	p := parseCmdArgs(in.args, "tpHMnoP", nameSet("--type", "--property", "--host", "--machine", "--lines", "--output", "--state"))
-	if len(p.ops) == 0 || systemctlReadOnly[p.ops[0].val] {
+	if len(p.ops) == 0 || systemctlReadOnly()[p.ops[0].val] {
 		return ""
 	}
 	return c.needsMachine("changes system services (systemctl " + p.ops[0].val + ")")
@@ -93,12 +96,14 @@ func ruleSysctl(c *cmdChecker, in *guardCall) string {
 	return ""
 }
 
-var launchctlReadOnly = nameSet("list", "print", "print-disabled", "print-cache", "blame", "version",
-	"help", "procinfo", "dumpstate", "managerpid", "manageruid", "managername", "error", "hostinfo")
+var launchctlReadOnly = sync.OnceValue(func() map[string]bool {
+	return nameSet("list", "print", "print-disabled", "print-cache", "blame", "version",
+		"help", "procinfo", "dumpstate", "managerpid", "manageruid", "managername", "error", "hostinfo")
+})
 
 func ruleLaunchctl(c *cmdChecker, in *guardCall) string {
 	pos := positionalWords(in.args)
-	if len(pos) == 0 || launchctlReadOnly[pos[0]] {
+	if len(pos) == 0 || launchctlReadOnly()[pos[0]] {
 		return ""
 	}
 	return c.needsMachine("changes system services (launchctl " + pos[0] + ")")

@@ -1,5 +1,7 @@
 package guard
 
+import "sync"
+
 // Tables the guard judges by. Kept apart from the logic so they are easy to
 // review and extend.
 
@@ -13,22 +15,26 @@ func nameSet(words ...string) map[string]bool {
 
 // artifactDirs are regenerable build and cache directories: deleting them
 // inside the workspace loses nothing a build cannot recreate.
-var artifactDirs = nameSet("node_modules", "build", "dist", "target", "out", "bin", "obj",
-	"coverage", ".next", ".nuxt", ".cache", ".venv", "venv", "__pycache__", ".pytest_cache",
-	".mypy_cache", ".ruff_cache", ".tox", ".nox", ".gradle", ".parcel-cache", ".turbo",
-	".svelte-kit", ".angular", ".eggs", "htmlcov", ".nyc_output", "tmp", ".tmp",
-	".terraform", ".sass-cache", "_build", ".stack-work", "dist-newstyle", "zig-cache",
-	"zig-out", ".zig-cache", ".dart_tool", "CMakeFiles", "cmake-build-debug",
-	"cmake-build-release", ".build", "DerivedData", ".expo", ".vite", "storybook-static",
-	".docusaurus", "vendor", "site", "_site", ".jekyll-cache")
+var artifactDirs = sync.OnceValue(func() map[string]bool {
+	return nameSet("node_modules", "build", "dist", "target", "out", "bin", "obj",
+		"coverage", ".next", ".nuxt", ".cache", ".venv", "venv", "__pycache__", ".pytest_cache",
+		".mypy_cache", ".ruff_cache", ".tox", ".nox", ".gradle", ".parcel-cache", ".turbo",
+		".svelte-kit", ".angular", ".eggs", "htmlcov", ".nyc_output", "tmp", ".tmp",
+		".terraform", ".sass-cache", "_build", ".stack-work", "dist-newstyle", "zig-cache",
+		"zig-out", ".zig-cache", ".dart_tool", "CMakeFiles", "cmake-build-debug",
+		"cmake-build-release", ".build", "DerivedData", ".expo", ".vite", "storybook-static",
+		".docusaurus", "vendor", "site", "_site", ".jekyll-cache")
+})
 
 // artifactFiles are file-name patterns of regenerable outputs.
-var artifactFiles = nameSet("*.o", "*.a", "*.so", "*.dylib", "*.dll", "*.exe", "*.obj", "*.pyc",
-	"*.pyo", "*.class", "*.log", "*.tmp", "*.temp", "*.bak", "*.orig", "*.rej", "*.swp",
-	"*~", "*.test", "*.out", "*.prof", "*.pprof", "*.cov", "*.coverprofile", "*.lcov",
-	".coverage", "coverage.*", "*.egg-info", "*.tsbuildinfo", ".DS_Store", "*.gcda",
-	"*.gcno", "*.d", "*.whl", "*.tgz", "*.pyd", "*.lo", "*.la", "*.elc", "*.hi",
-	"*.cmi", "*.cmo", "*.cmx", "*.beam", "*.jar", "*.war", "*.stackdump", "core")
+var artifactFiles = sync.OnceValue(func() map[string]bool {
+	return nameSet("*.o", "*.a", "*.so", "*.dylib", "*.dll", "*.exe", "*.obj", "*.pyc",
+		"*.pyo", "*.class", "*.log", "*.tmp", "*.temp", "*.bak", "*.orig", "*.rej", "*.swp",
+		"*~", "*.test", "*.out", "*.prof", "*.pprof", "*.cov", "*.coverprofile", "*.lcov",
+		".coverage", "coverage.*", "*.egg-info", "*.tsbuildinfo", ".DS_Store", "*.gcda",
+		"*.gcno", "*.d", "*.whl", "*.tgz", "*.pyd", "*.lo", "*.la", "*.elc", "*.hi",
+		"*.cmi", "*.cmo", "*.cmx", "*.beam", "*.jar", "*.war", "*.stackdump", "core")
+})
 
 // sqlDanger matches SQL that drops or empties data; DELETE and UPDATE are
 // judged per statement for a WHERE clause.

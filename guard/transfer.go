@@ -3,6 +3,7 @@ package guard
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Rules for archives and for moving data across the network.
@@ -162,7 +163,7 @@ func ruleCurl(c *cmdChecker, in *guardCall) string {
 			urls = append(urls, name)
 			continue
 		}
-		takes := len(name) == 2 && strings.IndexByte(curlVal, name[1]) >= 0 || curlLongVal[name]
+		takes := len(name) == 2 && strings.IndexByte(curlVal, name[1]) >= 0 || curlLongVal()[name]
 		if !takes {
 			continue
 		}
@@ -249,11 +250,13 @@ func trackCurl(c *cmdChecker, in *guardCall) {
 
 const whyUpload = "uploads a local file"
 
-var curlLongVal = nameSet("--data", "--data-binary", "--data-ascii", "--data-raw", "--data-urlencode",
-	"--json", "--form", "--form-string", "--upload-file", "--output", "--header", "--user-agent",
-	"--user", "--request", "--cookie", "--cookie-jar", "--config", "--max-time", "--connect-timeout",
-	"--proxy", "--referer", "--write-out", "--cacert", "--cert", "--key", "--url", "--resolve",
-	"--retry", "--oauth2-bearer", "--output-dir", "--range", "--limit-rate", "--variable", "--expand-data")
+var curlLongVal = sync.OnceValue(func() map[string]bool {
+	return nameSet("--data", "--data-binary", "--data-ascii", "--data-raw", "--data-urlencode",
+		"--json", "--form", "--form-string", "--upload-file", "--output", "--header", "--user-agent",
+		"--user", "--request", "--cookie", "--cookie-jar", "--config", "--max-time", "--connect-timeout",
+		"--proxy", "--referer", "--write-out", "--cacert", "--cert", "--key", "--url", "--resolve",
+		"--retry", "--oauth2-bearer", "--output-dir", "--range", "--limit-rate", "--variable", "--expand-data")
+})
 
 // curlOpt judges one curl option and its value.
 func (c *cmdChecker) curlOpt(name string, v shArg) string {
@@ -292,7 +295,7 @@ func (c *cmdChecker) curlOpt(name string, v shArg) string {
 }
 
 func ruleWget(c *cmdChecker, in *guardCall) string {
-	p := parseCmdArgs(in.args, "OoaPeiBtTwUQlADRIX", wgetValOpts)
+	p := parseCmdArgs(in.args, "OoaPeiBtTwUQlADRIX", wgetValOpts())
 	for _, f := range []string{"--post-file", "--body-file"} {
 		if _, ok := p.get(f); ok {
 			return "uploads a local file"
@@ -317,13 +320,15 @@ func ruleWget(c *cmdChecker, in *guardCall) string {
 	return ""
 }
 
-var wgetValOpts = nameSet("--output-document", "--post-file", "--body-file", "--directory-prefix",
-	"--output-file", "--post-data", "--header", "--user", "--password", "--input-file", "--method",
-	"--body-data", "--tries", "--timeout")
+var wgetValOpts = sync.OnceValue(func() map[string]bool {
+	return nameSet("--output-document", "--post-file", "--body-file", "--directory-prefix",
+		"--output-file", "--post-data", "--header", "--user", "--password", "--input-file", "--method",
+		"--body-data", "--tries", "--timeout")
+})
 
 // trackWget records the files wget downloads.
 func trackWget(c *cmdChecker, in *guardCall) {
-	p := parseCmdArgs(in.args, "OoaPeiBtTwUQlADRIX", wgetValOpts)
+	p := parseCmdArgs(in.args, "OoaPeiBtTwUQlADRIX", wgetValOpts())
 	if out, ok := p.get("-O", "--output-document"); ok {
 		if pa := c.abs(out); pa != "" && out != "-" {
 			c.downloads[pa] = true

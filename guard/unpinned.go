@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -37,13 +38,15 @@ func pipRemoteWhy(in *guardCall) string {
 
 // wellKnownTools are runner targets common enough in projects that asking
 // each time would only teach users to approve blindly.
-var wellKnownTools = nameSet("ruff", "black", "mypy", "pytest", "isort", "flake8", "pylint",
-	"pre-commit", "tox", "nox", "hatch", "poetry", "build", "pyright", "coverage", "uv",
-	"cookiecutter", "copier", "pip-tools", "pip-compile", "bandit", "yapf", "autopep8",
-	"tsc", "typescript", "eslint", "prettier", "vite", "next", "nuxi", "jest", "vitest", "mocha",
-	"prisma", "turbo", "nx", "storybook", "@angular/cli", "ng", "degit", "tsx", "ts-node", "playwright",
-	"shadcn", "shadcn-ui", "serve", "http-server", "nodemon", "rimraf", "concurrently", "husky",
-	"lint-staged", "drizzle-kit", "wrangler", "knip", "biome", "@biomejs/biome", "oxlint", "npm-check-updates")
+var wellKnownTools = sync.OnceValue(func() map[string]bool {
+	return nameSet("ruff", "black", "mypy", "pytest", "isort", "flake8", "pylint",
+		"pre-commit", "tox", "nox", "hatch", "poetry", "build", "pyright", "coverage", "uv",
+		"cookiecutter", "copier", "pip-tools", "pip-compile", "bandit", "yapf", "autopep8",
+		"tsc", "typescript", "eslint", "prettier", "vite", "next", "nuxi", "jest", "vitest", "mocha",
+		"prisma", "turbo", "nx", "storybook", "@angular/cli", "ng", "degit", "tsx", "ts-node", "playwright",
+		"shadcn", "shadcn-ui", "serve", "http-server", "nodemon", "rimraf", "concurrently", "husky",
+		"lint-staged", "drizzle-kit", "wrangler", "knip", "biome", "@biomejs/biome", "oxlint", "npm-check-updates")
+})
 
 // runnerWhy judges uvx / pipx run / npx-style runners: a tool that is not
 // well known, fetched at its newest version, runs code nobody pinned.
@@ -70,7 +73,7 @@ func runnerWhy(runner string, rest []shArg) string {
 			switch {
 			case remoteSpec(v):
 				return "runs code straight from a URL (" + v + ")"
-			case wellKnownTools[name], strings.HasPrefix(name, "create-"), strings.HasPrefix(name, "@") && strings.Contains(name, "/create"):
+			case wellKnownTools()[name], strings.HasPrefix(name, "create-"), strings.HasPrefix(name, "@") && strings.Contains(name, "/create"):
 				return ""
 			case runner == "npx" && ver != "latest" && ver != "next":
 				return "" // npx prefers the project's own node_modules

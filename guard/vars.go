@@ -3,21 +3,26 @@ package guard
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // commandVars hold commands that programs run later (git runs
 // GIT_SSH_COMMAND, man runs PAGER).
-var commandVars = nameSet("GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_PAGER", "GIT_SEQUENCE_EDITOR",
-	"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PAGER", "MANPAGER", "EDITOR",
-	"VISUAL", "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "BROWSER", "FZF_DEFAULT_COMMAND",
-	"GIT_PROXY_COMMAND", "RSYNC_RSH", "CVS_RSH", "FCEDIT", "SYSTEMD_PAGER", "GH_PAGER", "GH_EDITOR")
+var commandVars = sync.OnceValue(func() map[string]bool {
+	return nameSet("GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_PAGER", "GIT_SEQUENCE_EDITOR",
+		"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PAGER", "MANPAGER", "EDITOR",
+		"VISUAL", "PROMPT_COMMAND", "LESSOPEN", "LESSCLOSE", "BROWSER", "FZF_DEFAULT_COMMAND",
+		"GIT_PROXY_COMMAND", "RSYNC_RSH", "CVS_RSH", "FCEDIT", "SYSTEMD_PAGER", "GH_PAGER", "GH_EDITOR")
+})
 
 // sourcedVars make a program load code: a file a shell sources, a library
 // the loader injects, options that require modules.
-var sourcedVars = nameSet("BASH_ENV", "ENV", "ZDOTDIR", "LD_PRELOAD", "LD_AUDIT",
-	"DYLD_INSERT_LIBRARIES", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "GIT_EXEC_PATH")
+var sourcedVars = sync.OnceValue(func() map[string]bool {
+	return nameSet("BASH_ENV", "ENV", "ZDOTDIR", "LD_PRELOAD", "LD_AUDIT",
+		"DYLD_INSERT_LIBRARIES", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "GIT_EXEC_PATH")
+})
 
 // commandVar judges assignments whose value is run as a command.
 func (c *cmdChecker) commandVar(a *syntax.Assign) {
@@ -41,7 +46,7 @@ func (c *cmdChecker) commandVar(a *syntax.Assign) {
 		}
 	}
 	switch {
-	case commandVars[name]:
+	case commandVars()[name]:
 		v, ok := c.literal(a.Value)
 		if !ok {
 			c.flag(a, "sets a command variable it cannot resolve")
@@ -51,7 +56,7 @@ func (c *cmdChecker) commandVar(a *syntax.Assign) {
 			v = strings.TrimLeft(v, "|-") // "|cmd %s": less pipes from cmd
 		}
 		c.nested(v, a.Value, false)
-	case sourcedVars[name]:
+	case sourcedVars()[name]:
 		v, ok := c.literal(a.Value)
 		if !ok {
 			c.flag(a, "injects code it cannot resolve through "+name)
@@ -176,7 +181,7 @@ func (c *cmdChecker) mktemp(w *syntax.Word) (string, bool) {
 // cmdopts.go: MY_TOOL_COMMAND, DIFF_PAGER, SVN_EDITOR): a value that
 // reads as a command line is judged as one.
 func (c *cmdChecker) programVar(a *syntax.Assign) {
-	if a == nil || a.Name == nil || a.Value == nil || commandVars[a.Name.Value] || sourcedVars[a.Name.Value] ||
+	if a == nil || a.Name == nil || a.Value == nil || commandVars()[a.Name.Value] || sourcedVars()[a.Name.Value] ||
 		!namesProgram(a.Name.Value) {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/aci-dev/aci/agent"
@@ -89,7 +90,8 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ss, err := s.cfg.Factory.New(s.ctx, s.options(req.Model))
+	opt, named := s.options(req.Model)
+	ss, err := s.cfg.Factory.New(s.ctx, opt)
 	if errors.Is(err, session.ErrUsage) { // a provider without its key
 		s.fail(w, http.StatusBadRequest, "start a session: %v", err)
 		return
@@ -98,6 +100,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, "start a session: %v", err)
 		return
 	}
+	named(ss.ID())
 	if err := s.adopt(ss); err != nil {
 		s.fail(w, http.StatusServiceUnavailable, "%v", err)
 		return
@@ -253,7 +256,8 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusBadRequest, "the session has %d turns: a branch keeps 1 to %d of them, not %d", n, n, turn)
 		return
 	}
-	ss, err := s.cfg.Factory.Fork(s.ctx, info.ID, turn, s.options(""))
+	opt, named := s.options("")
+	ss, err := s.cfg.Factory.Fork(s.ctx, info.ID, turn, opt)
 	switch {
 	case errors.Is(err, session.ErrUsage):
 		s.fail(w, http.StatusBadRequest, "fork: %v", err)
@@ -262,6 +266,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, "fork: %v", err)
 		return
 	}
+	named(ss.ID())
 	if err := s.adopt(ss); err != nil {
 		s.fail(w, http.StatusServiceUnavailable, "%v", err)
 		return
@@ -308,10 +313,12 @@ func (s *Server) load(id string) (*session.Session, error) {
 	if err := s.find(id); err != nil {
 		return nil, err
 	}
-	ss, err := s.cfg.Factory.Open(s.ctx, id, s.options(""))
+	opt, named := s.options("")
+	ss, err := s.cfg.Factory.Open(s.ctx, id, opt)
 	if err != nil {
 		return nil, err
 	}
+	named(ss.ID())
 	if err := s.adopt(ss); err != nil {
 		return nil, err
 	}
@@ -344,8 +351,10 @@ func (s *Server) saved() ([]session.Listed, error) {
 
 // options are a server session's: questions become approval events
 // (unless the server has an Approver), notes go to the log.
-func (s *Server) options(model string) session.Options {
-	opt := session.Options{
+// named is to be called with the session's id once it exists.
+func (s *Server) options(model string) (opt session.Options, named func(string)) {
+	named = func(string) {}
+	opt = session.Options{
 		Workdir:  s.cfg.Workdir,
 		Model:    model,
 		Approver: s.cfg.Approver,
@@ -354,10 +363,18 @@ func (s *Server) options(model string) session.Options {
 		Say:      func(line string) { s.log.Print(line) },
 		Journal:  newJournal(),
 	}
+	if s.cfg.Events != nil {
+		// The id is known once the session exists; an event comes only
+		// after a message, which needs the session.
+		var id atomic.Value
+		id.Store("")
+		opt.Events = func(ev session.Event) { s.cfg.Events(id.Load().(string), ev) }
+		named = func(sid string) { id.Store(sid) }
+	}
 	if s.withOptions != nil {
 		s.withOptions(&opt)
 	}
-	return opt
+	return opt, named
 }
 
 // liveSession is a loaded session and when the server loaded it (the

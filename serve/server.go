@@ -56,6 +56,10 @@ type Config struct {
 	// Heartbeat is how often an idle event stream gets a comment line, so
 	// proxies keep it open; 0: 15 seconds.
 	Heartbeat time.Duration
+	// Events, when set, sees every event of every session this server
+	// runs (the background server notifies of questions with it). It runs
+	// on the session's own event goroutine and must not block for long.
+	Events func(sessionID string, ev session.Event)
 }
 
 // Server runs a workspace's sessions for HTTP clients.
@@ -121,6 +125,20 @@ func New(cfg Config) (*Server, error) {
 	s.mux = http.NewServeMux()
 	s.register(s.mux)
 	return s, nil
+}
+
+// Busy reports whether a session runs a turn or waits for an answer, or a
+// client follows one: a background server stops only when none does.
+func (s *Server) Busy() bool {
+	if s.streams.Load() > 0 {
+		return true
+	}
+	for _, l := range s.liveSessions() {
+		if l.s.State() != session.StateIdle {
+			return true
+		}
+	}
+	return false
 }
 
 // Token is the token requests must carry.

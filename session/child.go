@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/aci-dev/aci/tools/worktree"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -30,6 +31,9 @@ type child struct {
 
 	mu    sync.Mutex
 	words string // the reply being written, for the child's last words
+
+	// wt is the worktree the child works in (worktree: true), or nil.
+	wt *worktree.Worktree
 }
 
 // childIntro is what the child is told before its task.
@@ -64,6 +68,16 @@ func (sp childSpawner) Spawn(ctx context.Context, t windows.AgentTask, progress 
 		}
 	}
 	c := &child{parent: parent, id: t.ID, progress: progress, ended: make(chan struct{})}
+	if t.Worktree {
+		// A new worktree beside the repository: the child's changes stay
+		// there until the person merges them.
+		wt, err := worktree.New(parent.workdir, childWorktreeName(parent.ID(), t.ID))
+		if err != nil {
+			return nil, fmt.Errorf("start the agent in a worktree: %w", err)
+		}
+		c.wt = &wt
+		opt.Workdir = wt.Path
+	}
 	opt.Events = c.event
 	parentEnv := parent.opt.Env
 	opt.Env = func(env *windows.Env) {
@@ -108,6 +122,9 @@ func (c *child) run(ctx context.Context, n int, p Prompt) {
 	// its words are all in (its last words, on a failure).
 	c.s.flushEvents()
 	c.parent.addChildUsage(res.Usage)
+	if c.wt != nil {
+		answer += worktreeNote(*c.wt)
+	}
 	switch {
 	case err == nil:
 		c.progress.End(answer, nil)
@@ -239,4 +256,17 @@ func (s *Session) takeChildUsage(u *Usage) {
 		u.CachedTokens += c.CachedTokens
 	}
 	s.childUsage = nil
+}
+
+// childWorktreeName is an agent window's worktree name: the parent
+// session's id and the window's, unique in the repository.
+func childWorktreeName(parentID, windowID string) string {
+	return "agent-" + parentID + "-" + windowID
+}
+
+// worktreeNote tells the parent where the child's changes are: nothing is
+// merged unasked.
+func worktreeNote(wt worktree.Worktree) string {
+	return fmt.Sprintf("\n\n[Its changes are in the worktree %s on branch %s, not in the workspace. Nothing is merged: the person merges them with `aci worktree merge %s` or drops them with `aci worktree drop %s`.]",
+		wt.Root(), wt.Branch, wt.Name, wt.Name)
 }

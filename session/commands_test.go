@@ -121,7 +121,7 @@ func TestSkillListedOpenedAndRun(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	first := string(reqs[0].Body)
-	if !strings.Contains(first, "pdf — Fill PDF forms") || strings.Contains(first, "SECRET-BODY") {
+	if !strings.Contains(first, "pdf: Fill PDF forms") || strings.Contains(first, "SECRET-BODY") {
 		t.Errorf("first request: the skill's line missing, or its body sent before it was opened")
 	}
 	if !strings.Contains(string(reqs[1].Body), "SECRET-BODY") || !strings.Contains(string(reqs[1].Body), "scripts/fill.py") {

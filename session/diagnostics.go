@@ -24,7 +24,7 @@ func (s *Session) diagnostics(env *windows.Env) {
 	tell := func(line string) {
 		s.publish(Notice{Kind: "diagnostics", Text: s.f.cfg.Agent.Redact(line)})
 	}
-	s.lsp = lsp.Shared(lsp.Options{Workdir: s.workdir, Servers: servers, Trusted: s.folderTrusted, Notice: tell})
+	s.lsp = lsp.Shared(lsp.Options{Workdir: s.workdir, Servers: servers, Trusted: s.folderTrusted, Notice: tell, Wait: s.f.cfg.DiagnosticsWait})
 	env.Diagnostics = s.lsp
 	env.DiagnosticsNote = tell
 	s.planDiagnostics()

@@ -51,6 +51,10 @@ type Config struct {
 	// Endpoint, when set, is a workspace's endpoint for the person's key:
 	// no session starts until the folder is trusted with it (endpoint.go).
 	Endpoint EndpointHold
+	// DiagnosticsWait bounds how long an action waits for a language
+	// server's diagnostics; 0 is tools/lsp's default (2.5 s). Tests on a
+	// loaded machine give more.
+	DiagnosticsWait time.Duration
 	// Telemetry receives spans and sums of every session (PROTOCOL.md
 	// §11); nil sends nothing.
 	Telemetry *otlp.Exporter

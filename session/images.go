@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aci-dev/aci/tools/imagefile"
 )
@@ -24,13 +25,13 @@ func (e *ImageError) Unwrap() []error      { return []error{e.Err, ErrUsage} }
 func (e *ImageError) Is(target error) bool { return target == ErrUsage }
 
 // atImage finds @path mentions, as the REPL does for files.
-var atImage = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
+var atImage = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@([^\s@]+)`) })
 
 // MentionedImages are the paths of pictures a question names with @path
 // (by their extension), as written.
 func MentionedImages(question string) []string {
 	var out []string
-	for _, m := range atImage.FindAllStringSubmatch(question, -1) {
+	for _, m := range atImage().FindAllStringSubmatch(question, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
 		if imagefile.IsImagePath(rel) {
 			out = append(out, rel)

@@ -27,6 +27,7 @@ func newFactory(t *testing.T, srv *fakeai.Server) (*Factory, string) {
 		Agent:           agent.Config{BasePrompt: "You are aci."},
 		SessionsDir:     t.TempDir(),
 		ApprovalTimeout: 5 * time.Second,
+		DiagnosticsWait: 20 * time.Second, // gopls's first diagnostics, on a loaded machine
 	})
 	return f, work
 }

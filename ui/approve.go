@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/aci-dev/aci/session"
@@ -97,7 +98,7 @@ func alwaysPrefix(req windows.ApprovalRequest) string {
 		return ""
 	}
 	for _, w := range words[:2] {
-		if !plainWord.MatchString(w) {
+		if !plainWord().MatchString(w) {
 			return ""
 		}
 	}
@@ -113,7 +114,7 @@ func alwaysPrefix(req windows.ApprovalRequest) string {
 	return prefix
 }
 
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+var plainWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`) })
 
 // show prints what is asked and why, the dangerous part highlighted: in
 // red, or without colour marked with carets on the line below.

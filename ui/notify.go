@@ -206,3 +206,15 @@ func (r *REPL) notifyWaiting(req windows.ApprovalRequest) {
 	}
 	r.notify.waiting(r.sess.ID(), "aci: a question waits: "+req.Subject)
 }
+
+// NotifyBackground tells the person of a background session's event
+// (aci --bg, which has no terminal) when ACI_NOTIFY names a program: the
+// program gets the JSON object the REPL's would. Other values need a
+// terminal and send nothing. It does not wait for the program.
+func NotifyBackground(getenv func(string) string, event, sessionID, text string) {
+	n := newNotifier(getenv, io.Discard, nil, nil)
+	if n.mode != "program" {
+		return
+	}
+	go runNotifyProgram(n.program, notifyEvent{Event: event, SessionID: sessionID, Text: oneLine(text, 200)}, n.timeout)
+}

@@ -156,7 +156,7 @@ func (r *renderer) event(ev session.Event) {
 	}
 }
 
-var blankLines = regexp.MustCompile(`\n{3,}`)
+var blankLines = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n{3,}`) })
 
 // showLocked writes streamed prose. Blank lines at the start of a reply are
 // dropped, newlines at the end of a delta wait for more text, and runs of
@@ -175,7 +175,7 @@ func (r *renderer) showLocked(text string) {
 	}
 	r.spin.stopLocked()
 	lead := len(body) - len(strings.TrimLeft(body, "\n"))
-	body = blankLines.ReplaceAllString(body[lead:], "\n\n")
+	body = blankLines().ReplaceAllString(body[lead:], "\n\n")
 	nl := min(r.nl+lead, 2)
 	if !r.began {
 		nl = 0

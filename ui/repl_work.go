@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/imagefile"
@@ -15,7 +16,7 @@ import (
 // The person's own work in the REPL: files referenced with @path, commands
 // run with !cmd, /undo, /show, and a resumed session shown again.
 
-var atPath = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
+var atPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@([^\s@]+)`) })
 
 // prepare turns a typed message into the question the model gets: notes
 // of what the person did since the last turn (/undo, !cmd) go first, and
@@ -23,7 +24,7 @@ var atPath = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
 // saying so.
 func (r *REPL) prepare(ctx context.Context, msg string) string {
 	var refs []string
-	for _, m := range atPath.FindAllStringSubmatch(msg, -1) {
+	for _, m := range atPath().FindAllStringSubmatch(msg, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
 		if imagefile.IsImagePath(rel) {
 			r.out.note("▸ attached " + rel) // the picture goes with the question (session.Expand)

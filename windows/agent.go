@@ -23,6 +23,9 @@ type AgentTask struct {
 	Task  string
 	Model string   // "" is the parent's
 	Mode  PermMode // the child's permission mode: plan, or what default narrows to under the parent's
+	// Worktree: the child works in a new git worktree and branch of its
+	// own (PROTOCOL.md §11); the person merges or drops it.
+	Worktree bool
 }
 
 // AgentProgress is told how a child goes; the agent window implements it.
@@ -56,7 +59,7 @@ func AgentApp(sp Spawner) func(*Env) App {
 	return func(env *Env) App {
 		return App{
 			Name:    "agent",
-			Desc:    "a helper agent with its own context, working on a task in the background; only its answer comes back (open params: mode, model)",
+			Desc:    "a helper with its own context works on a task in the background; only its answer comes back (open's mode: plan, read-only, the default, or default; model; worktree: true for its own git worktree)",
 			Target:  "the task, said fully",
 			Started: true,
 			Open: func(ctx context.Context, id, target string) (Window, string, error) {
@@ -95,7 +98,7 @@ func openAgent(ctx context.Context, sp Spawner, parent *ModeSwitch, id, task str
 	if err != nil {
 		return nil, "", err
 	}
-	t := AgentTask{ID: id, Task: task, Model: args.String("model"), Mode: mode}
+	t := AgentTask{ID: id, Task: task, Model: args.String("model"), Mode: mode, Worktree: args.Bool("worktree")}
 	w := &agentWindow{id: id, task: task, mode: mode, done: make(chan struct{})}
 	run, err := sp.Spawn(ctx, t, w)
 	if err != nil {
@@ -302,7 +305,8 @@ func (l *launcher) withAgentParams(actions []Action) []Action {
 	if _, ok := l.m.apps["agent"]; ok {
 		actions[0].Params = append(actions[0].Params,
 			Param{Name: "mode", Type: String, Desc: "agent only: plan (read-only, the default) or default"},
-			Param{Name: "model", Type: String, Desc: "agent only: its model"})
+			Param{Name: "model", Type: String, Desc: "agent only: its model"},
+			Param{Name: "worktree", Type: Boolean, Desc: "agent only: true works in a new git worktree and branch, apart from the workspace; the person merges it"})
 	}
 	return actions
 }

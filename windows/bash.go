@@ -29,7 +29,7 @@ const (
 func BashApp(env *Env) App {
 	return App{
 		Name:      "bash",
-		Desc:      "run shell commands (bash -c); cd sticks; background tasks",
+		Desc:      "run shell commands (bash -c); cd sticks",
 		Target:    "optional working dir",
 		Resumable: existsIn(env.Workdir),
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {

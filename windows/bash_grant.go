@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/aci-dev/aci/guard"
 	"github.com/aci-dev/aci/tools/sandbox"
@@ -60,7 +61,7 @@ func grantList(paths []string) string {
 }
 
 // tmpPathInError finds a /tmp or /var/tmp path in an error line.
-var tmpPathInError = regexp.MustCompile(`(/(?:var/)?tmp/[^\s:'"` + "`" + `]+)`)
+var tmpPathInError = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(/(?:var/)?tmp/[^\s:'"` + "`" + `]+)`) })
 
 // privateTmpHint says plainly when a command missed a path of the
 // machine's /tmp because it saw the session's own: its output says a
@@ -74,7 +75,7 @@ func (w *bashWindow) privateTmpHint(output string, named []string) string {
 		if !strings.Contains(line, "No such file or directory") {
 			continue
 		}
-		for _, m := range tmpPathInError.FindAllString(line, 4) {
+		for _, m := range tmpPathInError().FindAllString(line, 4) {
 			root, rest := "/tmp", strings.TrimPrefix(m, "/tmp/")
 			if strings.HasPrefix(m, "/var/tmp/") {
 				root, rest = "/var/tmp", strings.TrimPrefix(m, "/var/tmp/")

@@ -26,7 +26,7 @@ const (
 func FileApp(env *Env) App {
 	return App{
 		Name:      "file",
-		Desc:      "view and edit one text file (viewport of numbered lines)",
+		Desc:      "view and edit a text file",
 		Target:    "path, may not exist yet",
 		Resumable: existsIn(env.Workdir),
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
@@ -122,6 +122,11 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 	}
 	w := &fileWindow{env: env, id: id, title: target, path: path, access: access, start: 1, count: defaultViewLines}
 	env.Diagnostics.Hold(path)
+	if env.Mode.Get() != ModeAsk {
+		// Started now, the server has its workspace loaded by the time
+		// the model edits; in ask mode it waits for the person's yes.
+		env.Diagnostics.Warm(path)
+	}
 	now, _ := w.current(ctx)
 	w.seen = now.sig
 	if !w.seen.Exists {

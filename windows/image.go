@@ -29,8 +29,8 @@ type Picture interface {
 func ImageApp(env *Env) App {
 	return App{
 		Name:      "image",
-		Desc:      "look at a picture (PNG, JPEG, GIF or WebP file): a screenshot, a diagram, a photo",
-		Target:    "path to the picture",
+		Desc:      "see a picture (PNG, JPEG, GIF, WebP) itself",
+		Target:    "path",
 		Resumable: existsIn(env.Workdir),
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
 			return openImage(ctx, env, id, target)

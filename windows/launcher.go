@@ -19,7 +19,7 @@ func (l *launcher) Close()        {}
 func (l *launcher) Actions() []Action {
 	return l.withAgentParams([]Action{{
 		ID:   "open",
-		Desc: "open a window of an app above on its target",
+		Desc: "open a window of an app",
 		Mode: Sync,
 		Params: []Param{
 			{Name: "app", Type: String, Required: true},

@@ -31,13 +31,13 @@ func MCPAppWith(pool *mcp.Pool) func(*Env) App {
 func mcpApp(env *Env, pool *mcp.Pool) App {
 	// Tokens handed to servers must not come back to the model in a result.
 	env.Secrets.Add(pool.Config().Secrets()...)
-	target := "server name: " + strings.Join(pool.Config().Names(), ", ")
+	target := "server: " + strings.Join(pool.Config().Names(), ", ")
 	if len(pool.Config().Servers) == 0 {
 		target = "server name (none configured: .mcp.json)"
 	}
 	return App{
 		Name:   "mcp",
-		Desc:   "use the tools and resources of an MCP server",
+		Desc:   "use an MCP server's tools and resources",
 		Target: target,
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
 			return openMCP(ctx, env, pool, id, strings.TrimSpace(target))

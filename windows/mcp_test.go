@@ -71,7 +71,7 @@ func TestMCPWindowInProcess(t *testing.T) {
 		"trusted": {Name: "trusted", Type: mcp.Stdio, Command: "x", Trust: true},
 	}, true, ap)
 
-	if l := m.Windows()[0].View().Content; !strings.Contains(l, "- mcp: use the tools and resources of an MCP server (target: server name: go, trusted)") {
+	if l := m.Windows()[0].View().Content; !strings.Contains(l, "- mcp: use an MCP server's tools and resources (target: server: go, trusted)") {
 		t.Errorf("launcher does not list the servers:\n%s", l)
 	}
 	res := exec1(t, m, "launcher", "open", `{"app":"mcp","target":"nope"}`)

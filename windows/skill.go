@@ -26,12 +26,12 @@ func SkillApp(skills []Skill) func(*Env) App {
 		for _, s := range skills {
 			byName[s.Name] = s
 			names = append(names, s.Name)
-			items = append(items, s.Name+" — "+s.Description)
+			items = append(items, s.Name+": "+s.Description)
 		}
 		return App{
 			Name:   "skill",
-			Desc:   "a skill's instructions for one kind of task; open one when the task matches it",
-			Target: "skill name",
+			Desc:   "instructions for a kind of task; open the one that matches",
+			Target: "name",
 			Items:  items,
 			Open: func(ctx context.Context, id, target string) (Window, string, error) {
 				s, ok := byName[strings.TrimSpace(target)]

@@ -17,7 +17,7 @@ import (
 func WebApp(env *Env) App {
 	return App{
 		Name:   "web_fetch",
-		Desc:   "read a web page (http/https) as text, page by page",
+		Desc:   "read a web page as text, page by page",
 		Target: "URL",
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
 			w := &webWindow{env: env, id: id}

@@ -3,7 +3,8 @@
 // scripted reply of a file (replies separated by a line "---"), then with
 // "done", or with -loop from the first reply again; -delay holds each
 // reply back (to look at aci while it waits). It prints its base URL on the
-// first line of stdout.
+// first line of stdout. -save-first keeps the first request's body, for
+// bench/first_request.sh.
 package main
 
 import (
@@ -32,6 +33,7 @@ func main() {
 	loop := flag.Bool("loop", false, "once the replies ran out, start again from the first")
 	delay := flag.Duration("delay", 0, "wait this long before each reply")
 	logRequests := flag.Bool("log-requests", false, "say on stderr when each request comes")
+	saveFirst := flag.String("save-first", "", "write the body of the first request to this file")
 	flag.Parse()
 	data, err := os.ReadFile(*file)
 	if err != nil {
@@ -46,6 +48,11 @@ func main() {
 		defer mu.Unlock()
 		if *logRequests {
 			log.Printf("request %d", req.N) // when each came, for bench/acp_stalled.sh
+		}
+		if *saveFirst != "" && req.N == 1 {
+			if err := os.WriteFile(*saveFirst, req.Body, 0o644); err != nil {
+				log.Printf("save first request: %v", err)
+			}
 		}
 		content := "done"
 		if len(replies) == 0 && *loop {

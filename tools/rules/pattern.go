@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Rule is one pattern.
@@ -26,7 +27,7 @@ type Rule struct {
 func (r Rule) String() string { return r.Kind + ":" + r.Pattern }
 
 // claudeBash reads Claude Code's Bash(npm test:*) and Bash(npm test).
-var claudeBash = regexp.MustCompile(`^Bash\((.*)\)$`)
+var claudeBash = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Bash\((.*)\)$`) })
 
 // Parse reads a pattern in aci's form (bash:…, web:…, mcp:…) or Claude
 // Code's (Bash(npm test:*), WebFetch(domain:host), mcp__server__tool). A
@@ -35,8 +36,8 @@ func Parse(s string) (Rule, error) {
 	s = strings.TrimSpace(s)
 	var r Rule
 	switch {
-	case claudeBash.MatchString(s):
-		p := claudeBash.FindStringSubmatch(s)[1]
+	case claudeBash().MatchString(s):
+		p := claudeBash().FindStringSubmatch(s)[1]
 		if cut, ok := strings.CutSuffix(p, ":*"); ok {
 			p = cut + " *"
 		}
@@ -135,7 +136,7 @@ func commandParts(kind, subject string) []string {
 	if kind != "command" {
 		return nil
 	}
-	parts := separators.Split(subject, -1)
+	parts := separators().Split(subject, -1)
 	for i := range parts {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
@@ -144,7 +145,7 @@ func commandParts(kind, subject string) []string {
 
 // separators split a command line into its simple commands, roughly: a
 // deny rule errs on the side of refusing.
-var separators = regexp.MustCompile("&&|\\|\\||[;&|\\n()`{}]|\\$\\(")
+var separators = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("&&|\\|\\||[;&|\\n()`{}]|\\$\\(") })
 
 // commandMatch: "npm test" (or "npm test *") covers npm test and npm test
 // with plain arguments after it; a * elsewhere stands for plain words.

@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -337,11 +338,18 @@ func (f *finder) module(mod, base string) {
 }
 
 // References in scripts: what a shell script sources or runs, a Python
-// file imports, a JavaScript file requires or imports.
+// file imports, a JavaScript file requires or imports. Compiled when a
+// command first names a script, not at every start.
 var (
-	shSource = regexp.MustCompile(`(?m)^\s*(?:source|\.|sh|bash|zsh|python3?|node|ruby|perl)\s+["']?([^\s"';|&]+)`)
-	pyImport = regexp.MustCompile(`(?m)^\s*(?:from\s+(\.*[\w.]*)\s+import\s+\(?([\w, ]+)|import\s+([\w.]+))`)
-	jsImport = regexp.MustCompile(`(?:require\(\s*|import\s*\(\s*|from\s+|import\s+)["'](\.{1,2}/[^"']+)["']`)
+	shSource = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*(?:source|\.|sh|bash|zsh|python3?|node|ruby|perl)\s+["']?([^\s"';|&]+)`)
+	})
+	pyImport = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*(?:from\s+(\.*[\w.]*)\s+import\s+\(?([\w, ]+)|import\s+([\w.]+))`)
+	})
+	jsImport = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:require\(\s*|import\s*\(\s*|from\s+|import\s+)["'](\.{1,2}/[^"']+)["']`)
+	})
 )
 
 // follow reads the found files for the local files they name, until
@@ -357,7 +365,7 @@ func (f *finder) follow() {
 		text, here := string(b), filepath.Dir(p)
 		switch ext := filepath.Ext(p); {
 		case ext == ".py":
-			for _, m := range pyImport.FindAllStringSubmatch(text, -1) {
+			for _, m := range pyImport().FindAllStringSubmatch(text, -1) {
 				mod := strings.TrimLeft(m[1]+m[3], ".")
 				if mod != "" {
 					f.module(mod, here)
@@ -369,7 +377,7 @@ func (f *finder) follow() {
 				}
 			}
 		case ext == ".js" || ext == ".mjs" || ext == ".cjs" || ext == ".ts" || ext == ".mts":
-			for _, m := range jsImport.FindAllStringSubmatch(text, -1) {
+			for _, m := range jsImport().FindAllStringSubmatch(text, -1) {
 				if !f.add(m[1], here, false) {
 					for _, e := range []string{".js", ".mjs", ".cjs", ".ts", "/index.js"} {
 						if f.add(m[1]+e, here, false) {
@@ -381,7 +389,7 @@ func (f *finder) follow() {
 		default:
 			text = strings.NewReplacer(`$(dirname "$0")`, here, `$(dirname $0)`, here, `${BASH_SOURCE%/*}`, here,
 				`$(dirname "${BASH_SOURCE[0]}")`, here, "${CLAUDE_PROJECT_DIR}", f.root, "$CLAUDE_PROJECT_DIR", f.root).Replace(text)
-			for _, m := range shSource.FindAllStringSubmatch(text, -1) {
+			for _, m := range shSource().FindAllStringSubmatch(text, -1) {
 				w := m[1]
 				if !f.add(w, here, false) {
 					f.add(w, f.dir, false)
