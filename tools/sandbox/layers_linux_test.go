@@ -158,7 +158,9 @@ func TestLayeredGoBuild(t *testing.T) {
 	t.Setenv("GOMODCACHE", modcache)
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOTOOLCHAIN", "local")
-	ws := filepath.Join(hostDir(t), "ws")
+	root := hostDir(t)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(root, "state")) // its kept layers
+	ws := filepath.Join(root, "ws")
 	os.MkdirAll(ws, 0o755)
 	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module example.com/layered\n\ngo 1.21\n"), 0o644)
 	os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"layered\") }\n"), 0o644)

@@ -49,11 +49,12 @@ func (s *Sandbox) startSession() (*session, error) {
 	}
 	sess := &session{ctl: c.(*net.UnixConn), done: make(chan struct{}), stderr: &bytes.Buffer{}, paths: s.boundPaths()}
 	sess.roots = rootIDs(sess.paths)
-	sess.cmd = exec.Command(bwrapProbe.path, s.sessionArgs()...)
+	layers := s.layers()
+	sess.cmd = exec.Command(bwrapProbe.path, s.sessionArgs(layers.binds)...)
 	sess.cmd.ExtraFiles = []*os.File{theirs, exe}
 	sess.cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
-	if layers := s.layers(); layers != "" {
-		sess.cmd.Env = append(sess.cmd.Env, sessiond.LayersEnv+"="+layers)
+	if layers.spec != "" {
+		sess.cmd.Env = append(sess.cmd.Env, sessiond.LayersEnv+"="+layers.spec)
 	}
 	sess.cmd.Stderr = &boundedWriter{b: sess.stderr, max: 4096}
 	// Its own session: a Ctrl-C at aci's terminal is not for it. Should aci
@@ -63,16 +64,19 @@ func (s *Sandbox) startSession() (*session, error) {
 	// and Cleanup finds every one that did.
 	if !enter() {
 		c.Close()
+		layers.release()
 		return nil, errors.New("aci is ending")
 	}
 	err = sess.cmd.Start()
 	leave()
 	if err != nil {
 		c.Close()
+		layers.release()
 		return nil, fmt.Errorf("start the session's sandbox: %w", err)
 	}
 	go func() {
 		sess.cmd.Wait()
+		layers.release() // its overlays are gone with it
 		close(sess.done)
 	}()
 	b := make([]byte, 1)
@@ -123,7 +127,7 @@ func (s *Sandbox) probeSession(sess *session) error {
 // namespace's id maps there, and mounts its own /proc, which the kernel
 // allows only where a whole /proc is visible) and the session folder at
 // its own path for the helper.
-func (s *Sandbox) sessionArgs() []string {
+func (s *Sandbox) sessionArgs(layerBinds []string) []string {
 	p := s.policy
 	p.PrivateTmp = s.tmpDir
 	out := []string{"--unshare-user", "--uid", "0", "--gid", "0", "--cap-add", "ALL",
@@ -132,6 +136,7 @@ func (s *Sandbox) sessionArgs() []string {
 	sort.Strings(roots)
 	out, roots = privateTmpArgs(out, p, roots)
 	out = append(out, "--bind", s.tmpDir, s.tmpDir)
+	out = append(out, layerBinds...)
 	// A cache below /tmp is the machine's, under the session's own /tmp:
 	// bound there for the helper to layer.
 	for _, l := range p.Layered {
