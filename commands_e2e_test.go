@@ -76,7 +76,7 @@ func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
 		t.Errorf("system message: the person's AGENTS.md at %d, the project's at %d", p, q)
 	}
 	first := string(reqs[0].Body)
-	if !strings.Contains(first, "release — Cut a release of this project") || strings.Contains(first, "RELEASE STEPS") {
+	if !strings.Contains(first, "release: Cut a release of this project") || strings.Contains(first, "RELEASE STEPS") {
 		t.Errorf("the launcher does not list the skill in one line, or its body was sent unopened")
 	}
 

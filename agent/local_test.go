@@ -210,7 +210,7 @@ func TestContextWindowSmallerThanThePrompt(t *testing.T) {
 			srv := fakeai.New(t)
 			srv.SetInfo(tc.info)
 			a, _, _ := newAgent(t, srv, true)
-			_, err := a.Run(context.Background(), strings.Repeat("a long pasted log line\n", 600))
+			_, err := a.Run(context.Background(), strings.Repeat("a long pasted log line\n", 800))
 			if !errors.Is(err, ErrContextTooSmall) || !strings.Contains(err.Error(), tc.fix) || !strings.Contains(err.Error(), "(2048 tokens)") {
 				t.Fatalf("err = %v", err)
 			}
