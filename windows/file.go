@@ -123,11 +123,6 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 	}
 	w := &fileWindow{env: env, id: id, title: target, path: path, access: access, start: 1, count: defaultViewLines}
 	env.Diagnostics.Hold(path)
-	if env.Mode.Get() != ModeAsk {
-		// Started now, the server has its workspace loaded by the time
-		// the model edits; in ask mode it waits for the person's yes.
-		env.Diagnostics.Warm(path)
-	}
 	now, _ := w.current(ctx)
 	w.seen = now.sig
 	if !w.seen.Exists {

@@ -293,18 +293,6 @@ func (p *Pool) Hold(path string) {
 	}
 }
 
-// Warm starts path's server in the background, when it may start, so
-// that its first diagnostics do not wait for its start-up.
-func (p *Pool) Warm(path string) {
-	if p == nil || !p.inWorkspace(path) {
-		return
-	}
-	if _, ok := languageOf(p.langs, path); !ok {
-		return
-	}
-	go p.server(path)
-}
-
 // Forget tells path's server one window fewer shows the file.
 func (p *Pool) Forget(path string) {
 	if p == nil {
