@@ -35,7 +35,10 @@ func TestPageHeadKeepsTitleAndID(t *testing.T) {
 			for (const id of ['accept-plan', 'cancel', 'end', 'state']) $(id).hidden = false;
 			return true;
 		})()`)
+		// Set again and measured in one go: the page's own state events
+		// may hide Cancel in between.
 		got := eval[map[string]float64](t, ctx, `(() => {
+			for (const id of ['accept-plan', 'cancel', 'end', 'state']) document.getElementById(id).hidden = false;
 			const title = document.getElementById('title');
 			const meta = document.getElementById('meta');
 			const id = meta.querySelector('span.mono');
