@@ -55,7 +55,7 @@ func (s *Sandbox) watchWhileBusy(x *protectIndex) {
 				return
 			}
 			s.prot.mu.Unlock()
-			journal.touch()
+			s.side.journal.touch()
 			s.prot.looking.Lock()
 			_, made := x.look()
 			if moved := append(s.quarantineMade(made), s.sealCheck()...); len(moved) > 0 {

@@ -54,6 +54,9 @@ type protectIndex struct {
 	gits  map[string]bool      // .git entries seen at any depth (seal.go); true: since the first walk
 
 	secrets map[string]bool // the secret files present (secrets.go)
+
+	skipOnce sync.Once
+	skip     *skipWatch // the .git entries in skipped folders (seal_skipped.go)
 }
 
 // A command must start with an index that knows every file present when

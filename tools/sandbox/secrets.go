@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"sync"
 
 	"github.com/aci-dev/aci/tools/secrets"
 )
@@ -68,10 +67,6 @@ func (x *protectIndex) secretPaths() []string {
 	return out
 }
 
-// keptNames maps a stand-in's path (in a session folder) to the file it
-// stands in for.
-var keptNames sync.Map
-
 // keptSource is the empty stand-in for the secret file path in the
 // session folder tmp; "" when tmp is "".
 func keptSource(tmp, path string) string {
@@ -116,7 +111,7 @@ func (s *Sandbox) keptFor(read []string) []string {
 			continue
 		}
 		s.noteKept(p, fi)
-		keptNames.Store(src, p)
+		s.side.kept.name(src, p)
 		out = append(out, p)
 	}
 	return out
@@ -162,4 +157,22 @@ func (s *Sandbox) KeptBack() []string {
 		}
 	}
 	return out
+}
+
+// name notes that stand-in src stands in for the secret file p.
+func (k *keptState) name(src, p string) {
+	k.namesMu.Lock()
+	defer k.namesMu.Unlock()
+	if k.names == nil {
+		k.names = map[string]string{}
+	}
+	k.names[src] = p
+}
+
+// nameOf is the secret file stand-in src stands in for, if any.
+func (k *keptState) nameOf(src string) (string, bool) {
+	k.namesMu.Lock()
+	defer k.namesMu.Unlock()
+	p, ok := k.names[src]
+	return p, ok
 }

@@ -260,11 +260,9 @@ func (sess *session) retire() {
 	}
 }
 
-// Close ends the session's sandbox, if any, with the commands still in it.
-func (s *Sandbox) Close() {
-	if s == nil {
-		return
-	}
+// closeSession ends the session's sandbox, if any, with the commands
+// still in it (Close).
+func (s *Sandbox) closeSession() {
 	s.sessMu.Lock()
 	sess := s.sess
 	s.sess = nil
