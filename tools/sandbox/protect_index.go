@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/aci-dev/aci/internal/fswatch"
 )
 
 // The protected names count at any depth of the workspace: a later
@@ -57,6 +59,15 @@ type protectIndex struct {
 
 	skipOnce sync.Once
 	skip     *skipWatch // the .git entries in skipped folders (seal_skipped.go)
+
+	// The kernel's word on which folders changed (protect_notify.go):
+	// nil where it cannot be had, noWatch saying why.
+	fw        *fswatch.Watcher
+	noWatch   error
+	dirty     map[string]bool // folders whose entries changed, heard before the look
+	unwatched map[string]bool // known folders that could not be watched: looked at by stat
+	watchMax  int             // folders watched at most (0: maxIndexDirs; less in tests)
+	relooks   int             // looks at every folder after events were lost
 }
 
 // A command must start with an index that knows every file present when
@@ -159,7 +170,19 @@ func (x *protectIndex) look() (present, made []string) {
 	x.began = now
 	if x.dirs == nil {
 		x.dirs, x.found = map[string]time.Time{}, map[string]bool{}
+		x.startWatch()
 		x.walk(x.root, nil)
+	} else if dirs, ok := x.changedDirs(); ok {
+		for _, d := range dirs {
+			fi, err := os.Lstat(d)
+			switch {
+			case err != nil || !fi.IsDir():
+				x.forgetBelow(d)
+			case x.known(d):
+				x.read(d, fi.ModTime(), &made)
+			}
+		}
+		x.pruneFound()
 	} else {
 		for d, seen := range x.dirs {
 			fi, err := os.Lstat(d)
@@ -170,12 +193,7 @@ func (x *protectIndex) look() (present, made []string) {
 				x.read(d, fi.ModTime(), &made)
 			}
 		}
-		for p := range x.found {
-			if _, err := os.Lstat(p); err != nil {
-				delete(x.found, p)
-			}
-		}
-		x.pruneSecrets()
+		x.pruneFound()
 	}
 	// Spans that ended before this look are done with: what they made
 	// was found now.
@@ -193,6 +211,16 @@ func (x *protectIndex) look() (present, made []string) {
 	sort.Strings(present)
 	sort.Strings(made)
 	return present, made
+}
+
+// pruneFound forgets the protected and secret files that are gone.
+func (x *protectIndex) pruneFound() {
+	for p := range x.found {
+		if _, err := os.Lstat(p); err != nil {
+			delete(x.found, p)
+		}
+	}
+	x.pruneSecrets()
 }
 
 // walk reads base and every folder below it that is not known yet; made
@@ -216,6 +244,7 @@ func (x *protectIndex) walk(base string, made *[]string) {
 			}
 			if fi, err := d.Info(); err == nil {
 				x.dirs[p] = x.settled(fi.ModTime())
+				x.watch(p) // before WalkDir reads it
 			}
 		}
 		return nil

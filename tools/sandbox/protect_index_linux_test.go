@@ -93,11 +93,14 @@ func BenchmarkProtectLook(b *testing.B) {
 	}
 	b.Run("first walk", func(b *testing.B) {
 		for b.Loop() {
-			(&protectIndex{root: ws}).look()
+			x := &protectIndex{root: ws}
+			x.look()
+			x.closeWatch()
 		}
 	})
 	x := &protectIndex{root: ws}
 	x.look()
+	b.Cleanup(x.closeWatch)
 	b.Run("unchanged", func(b *testing.B) {
 		for b.Loop() {
 			x.look()

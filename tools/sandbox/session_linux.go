@@ -98,9 +98,11 @@ func (p *Spawned) Wait() (syscall.WaitStatus, error) {
 	return p.res.status, p.res.err
 }
 
-// Warm starts the session's sandbox in the background, so that the first
-// command does not wait for it.
+// Warm starts the session's sandbox, the index of the workspace and the
+// seal's first record in the background, so that the first command does
+// not wait for them.
 func (s *Sandbox) Warm() {
+	s.warmIndex()
 	if s.sessionWanted() {
 		go s.session()
 	}

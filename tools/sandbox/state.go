@@ -25,6 +25,7 @@ type sideState struct {
 	watchMu sync.Mutex
 	watched map[string]int
 
+	warmOnce  sync.Once // the index's first walk, in the background (warmIndex)
 	closeOnce sync.Once
 }
 
@@ -82,6 +83,9 @@ func (s *Sandbox) Close() {
 			w.close()
 		}
 		s.side.journal.close()
+		if x := s.indexed(); x != nil {
+			x.closeWatch()
+		}
 		s.tmpOnce.Do(func() {}) // none is made from now on
 		if s.tmpDir != "" {
 			makeRemovable(s.tmpDir)
