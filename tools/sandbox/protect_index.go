@@ -107,16 +107,41 @@ type busySpan struct{ start, end time.Time }
 // protectedName says what a file or folder named base controls when the
 // name is a protected one, at any depth; "" otherwise.
 func protectedName(base string, dir bool) string {
-	for _, e := range protectedTable {
-		name, isDirRow := strings.CutSuffix(e.name, "/")
-		if isDirRow && !dir {
-			continue
-		}
-		if ok, _ := filepath.Match(name, base); ok {
+	t := protectedNames()
+	if e, ok := t.exact[base]; ok && (dir || !e.dirOnly) {
+		return e.why
+	}
+	for _, e := range t.globs {
+		if ok, _ := filepath.Match(e.name, base); ok && (dir || !e.dirOnly) {
 			return e.why
 		}
 	}
 	return ""
+}
+
+// protectedNames is protectedTable as the index asks it, once per entry
+// of the workspace: a map of the plain names, the patterns beside.
+var protectedNames = sync.OnceValue(func() (t struct {
+	exact map[string]nameRow
+	globs []nameRow
+}) {
+	t.exact = map[string]nameRow{}
+	for _, e := range protectedTable {
+		name, dirOnly := strings.CutSuffix(e.name, "/")
+		r := nameRow{name: name, why: e.why, dirOnly: dirOnly}
+		if strings.ContainsAny(name, "*?[") {
+			t.globs = append(t.globs, r)
+		} else if _, dup := t.exact[name]; !dup {
+			t.exact[name] = r
+		}
+	}
+	return t
+})
+
+// nameRow is one protected name: a file or folder, or a folder only.
+type nameRow struct {
+	name, why string
+	dirOnly   bool
 }
 
 // begin notes that a command starts now; end, that it ended.
