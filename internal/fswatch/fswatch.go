@@ -12,7 +12,12 @@
 // limit on watches reached).
 package fswatch
 
-import "errors"
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+)
 
 // Mask chooses what a Watcher hears of.
 type Mask int
@@ -37,3 +42,18 @@ type Event struct {
 // (fs.inotify.max_user_watches). What is not watched is not heard of: the
 // caller looks instead.
 var ErrFull = errors.New("no room for another watch")
+
+// QueueLimit is how many events the kernel queues for a watcher before
+// it loses the rest (fs.inotify.max_queued_events); 0 where there is no
+// such queue.
+func QueueLimit() int {
+	b, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events")
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return 16384
+	}
+	return n
+}

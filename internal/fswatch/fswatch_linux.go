@@ -164,12 +164,13 @@ func (w *Watcher) dropLocked(dir string) {
 	}
 }
 
-// Close stops the watcher.
+// Close stops the watcher; Read then says all is lost.
 func (w *Watcher) Close() {
 	w.rmu.Lock()
 	defer w.rmu.Unlock()
-	if !w.closed {
-		w.closed = true
-		unix.Close(w.fd)
+	if w.closed {
+		return
 	}
+	w.closed = true
+	unix.Close(w.fd)
 }

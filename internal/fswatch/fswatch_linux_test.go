@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -81,12 +80,7 @@ func TestFull(t *testing.T) {
 
 // More events than the kernel's queue holds: Read says some were lost.
 func TestOverflow(t *testing.T) {
-	limit := 16384
-	if b, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events"); err == nil {
-		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-			limit = n
-		}
-	}
+	limit := QueueLimit()
 	if limit > 200000 {
 		t.Skipf("the kernel queues %d events: too many to overflow in a test", limit)
 	}
