@@ -53,6 +53,10 @@ type session struct {
 	stderr *bytes.Buffer
 	paths  []string          // what it mounted something on (boundPaths)
 	roots  map[string]fileID // what they were when it started
+	// held are the protected and kept-back files bound read-only in the
+	// session itself, as they were then: a command binds only the others
+	// (sessionHeld).
+	held map[string]fileID
 	mu     sync.Mutex        // one control message at a time
 
 	refMu   sync.Mutex
@@ -330,7 +334,7 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 		}
 	}()
 	pass := []int{int(theirs.Fd()), int(req.Output.Fd())}
-	r := sessiond.Request{Argv: s.commandArgs(req.Argv, req.Dir, req.Writable, held, !req.probe), Env: req.Env}
+	r := sessiond.Request{Argv: s.commandArgs(sess, req.Argv, req.Dir, req.Writable, held, !req.probe), Env: req.Env}
 	if req.Link != nil && len(req.Link.files) > 0 {
 		r.Port = req.Link.port
 		pass = append(pass, int(req.Link.files[0].Fd()))
