@@ -57,7 +57,7 @@ type session struct {
 	// session itself, as they were then: a command binds only the others
 	// (sessionHeld).
 	held map[string]fileID
-	mu     sync.Mutex        // one control message at a time
+	mu   sync.Mutex // one control message at a time
 
 	refMu   sync.Mutex
 	running int  // commands started in it that have not ended
