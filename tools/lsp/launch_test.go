@@ -201,21 +201,7 @@ func TestWorkspaceServerNeedsTrust(t *testing.T) {
 // installed from npm under $ACI_TSLS (.ci/run), with TypeScript beside it.
 func needTSLS(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("typescript-language-server"); err == nil {
-		return
-	}
-	if dir := os.Getenv("ACI_TSLS"); dir != "" {
-		bin := filepath.Join(dir, "node_modules", ".bin")
-		if _, err := os.Stat(filepath.Join(bin, "typescript-language-server")); err == nil {
-			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-			return
-		}
-	}
-	msg := "typescript-language-server is not installed: npm install --prefix DIR typescript-language-server typescript, then ACI_TSLS=DIR"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	needNPM(t, "typescript-language-server", "ACI_TSLS", "typescript-language-server typescript")
 }
 
 // plantedTSServer is a workspace's node_modules/typescript/lib/tsserver.js
