@@ -1,0 +1,23 @@
+// Package testfs writes the trees of files tests work on.
+package testfs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Write writes files (path below root: contents) with mode perm, making
+// the folders on the way.
+func Write(t testing.TB, root string, perm os.FileMode, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), perm); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
