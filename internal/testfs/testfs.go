@@ -21,3 +21,14 @@ func Write(t testing.TB, root string, perm os.FileMode, files map[string]string)
 		}
 	}
 }
+
+// File writes text to path (mode 0644), making the folders on the way.
+func File(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
