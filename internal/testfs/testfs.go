@@ -4,6 +4,8 @@ package testfs
 import (
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -30,5 +32,24 @@ func File(t testing.TB, path, text string) {
 	}
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Churn runs change(0), change(1), … in the background, a file or link
+// changing under the test's feet, until the stop it returns is called;
+// stop waits for the last change to end.
+func Churn(change func(i int)) (stop func()) {
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; !done.Load(); i++ {
+			change(i)
+		}
+	}()
+	return func() {
+		done.Store(true)
+		wg.Wait()
 	}
 }
