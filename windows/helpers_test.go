@@ -2,6 +2,7 @@ package windows
 
 import (
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -27,4 +28,20 @@ func gitCommit(t *testing.T, dir string, paths ...string) {
 			t.Fatalf("git %v: %s", c, out)
 		}
 	}
+}
+
+// journalledGit is a manager with file, bash and web windows in a git
+// workspace, whose changes the journal it returns records, as a session's.
+func journalledGit(t *testing.T) (*Manager, string, *UndoJournal) {
+	t.Helper()
+	m, dir := newAppsManager(t, denyAll())
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := NewUndoJournal()
+	j.SetWorkspace(dir)
+	m.env.Journal = j
+	gitInit(t, dir)
+	return m, dir, j
 }

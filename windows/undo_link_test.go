@@ -36,12 +36,7 @@ func TestUndoChecksIdentity(t *testing.T) {
 // What commands changed (a git workspace) is not put back through a folder
 // that became a link to outside: refused and named, the outside untouched.
 func TestRewindCommandChangesThroughLink(t *testing.T) {
-	m, dir := newAppsManager(t, denyAll())
-	dir, _ = filepath.EvalSymlinks(dir)
-	j := NewUndoJournal()
-	j.SetWorkspace(dir)
-	m.env.Journal = j
-	gitInit(t, dir)
+	m, dir, j := journalledGit(t)
 	os.Mkdir(filepath.Join(dir, "d"), 0o755)
 	writeFile(t, filepath.Join(dir, "d", "f.txt"), "v0\n", 0o644)
 	gitCommit(t, dir, "-A")

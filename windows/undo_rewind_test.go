@@ -95,10 +95,7 @@ func TestRewindToAQuestion(t *testing.T) {
 
 // What commands changed comes back too (a git workspace), across turns.
 func TestRewindCommandChanges(t *testing.T) {
-	m, dir := newAppsManager(t, denyAll())
-	j := NewUndoJournal()
-	m.env.Journal = j
-	gitInit(t, dir)
+	m, dir, j := journalledGit(t)
 	writeFile(t, filepath.Join(dir, "f.txt"), "v0\n", 0o644)
 	gitCommit(t, dir, "f.txt")
 	do(t, m, "launcher", "open", `{"app":"bash"}`)

@@ -11,10 +11,7 @@ import (
 // put back, a created one removed, a removed one restored; a file changed
 // again after the turn is left alone; ignored files are not touched.
 func TestUndoCommandChanges(t *testing.T) {
-	m, dir := newAppsManager(t, denyAll())
-	j := NewUndoJournal()
-	m.env.Journal = j
-	gitInit(t, dir)
+	m, dir, j := journalledGit(t)
 	writeFile(t, filepath.Join(dir, ".gitignore"), "build/\n", 0o644)
 	writeFile(t, filepath.Join(dir, "kept.txt"), "original\n", 0o644)
 	writeFile(t, filepath.Join(dir, "gone.txt"), "will be removed\n", 0o644)
