@@ -5,10 +5,13 @@
 package loopback
 
 import (
+	"context"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -39,4 +42,38 @@ func Echo(prefix string) http.Handler {
 // Port is the port srv listens on.
 func Port(srv *httptest.Server) int {
 	return srv.Listener.Addr().(*net.TCPAddr).Port
+}
+
+// Asker stands in for the person asked about a host off the allow list
+// (a netproxy.Asker through its Ask): it records each question, as
+// host:port, and answers as Allow says.
+type Asker struct {
+	mu    sync.Mutex
+	asked []string
+	allow bool
+}
+
+// Ask records the question and answers it.
+func (a *Asker) Ask(_ context.Context, host string, port int) (bool, string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, net.JoinHostPort(host, strconv.Itoa(port)))
+	if a.allow {
+		return true, ""
+	}
+	return false, "the person said no"
+}
+
+// Allow sets the answer to the questions from now on.
+func (a *Asker) Allow(yes bool) {
+	a.mu.Lock()
+	a.allow = yes
+	a.mu.Unlock()
+}
+
+// Questions are the hosts asked about so far.
+func (a *Asker) Questions() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.asked...)
 }

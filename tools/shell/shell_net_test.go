@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -63,23 +62,6 @@ func registry(t *testing.T) (int, netproxy.Rule) {
 	return port, rule
 }
 
-// asked records the asker's questions and answers with allow.
-type asked struct {
-	mu    sync.Mutex
-	hosts []string
-	allow bool
-}
-
-func (a *asked) ask(_ context.Context, host string, port int) (bool, string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.hosts = append(a.hosts, fmt.Sprintf("%s:%d", host, port))
-	if a.allow {
-		return true, ""
-	}
-	return false, "the test said no"
-}
-
 func TestContainedNetwork(t *testing.T) {
 	for _, k := range sandboxKinds {
 		t.Run(string(k), func(t *testing.T) {
@@ -90,8 +72,8 @@ func TestContainedNetwork(t *testing.T) {
 			out, far := newSink(t, "127.0.0.1"), newSink(t, "127.0.0.3")
 			regPort, rule := registry(t)
 			proxy := netproxy.New(netproxy.Policy{Allow: []netproxy.Rule{rule}})
-			a := &asked{}
-			net := Network(proxy, a.ask)
+			a := &loopback.Asker{}
+			net := Network(proxy, a.Ask)
 			ctx := context.Background()
 
 			res, err := sh.Run(ctx, fmt.Sprintf("curl -sS --max-time 5 http://127.0.0.2:%d/pkg.tgz", regPort), 0, 10000, net)
@@ -118,10 +100,10 @@ func TestContainedNetwork(t *testing.T) {
 			if n := out.bytes.Load() + far.bytes.Load(); n != 0 {
 				t.Errorf("the outside sinks received %d bytes", n)
 			}
-			if len(a.hosts) == 0 {
+			if len(a.Questions()) == 0 {
 				t.Errorf("a host off the allow list was not asked about")
 			}
-			a.allow = true
+			a.Allow(true)
 			res, err = sh.Run(ctx, fmt.Sprintf("curl -sS --max-time 10 -d secret http://127.0.0.3:%d/ ; echo rc=$?", far.port()), 0, 10000, net)
 			if err != nil {
 				t.Fatal(err)
