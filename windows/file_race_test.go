@@ -40,16 +40,7 @@ func TestFileWriteRaceWithFlippingLink(t *testing.T) {
 			os.MkdirAll(out, 0o755)
 			link := filepath.Join(dir, "lnk")
 			os.Symlink("in", link)
-			stop := testfs.Churn(func(i int) {
-				target := "in"
-				if i%2 == 1 {
-					target = out
-				}
-				os.Remove(link + ".flip")
-				if os.Symlink(target, link+".flip") == nil {
-					os.Rename(link+".flip", link)
-				}
-			})
+			stop := testfs.Flip(link, "in", out)
 			wrote := 0
 			for i := range 200 {
 				name := "lnk/file" + strconv.Itoa(i) + ".txt"

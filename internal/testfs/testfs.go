@@ -53,3 +53,20 @@ func Churn(change func(i int)) (stop func()) {
 		wg.Wait()
 	}
 }
+
+// Flip points link at in and at out in turn, replacing it atomically,
+// until the stop it returns is called: a folder swapped for a link to
+// elsewhere while the test writes through it.
+func Flip(link, in, out string) (stop func()) {
+	return Churn(func(i int) {
+		target := in
+		if i%2 == 1 {
+			target = out
+		}
+		tmp := link + ".flip"
+		os.Remove(tmp)
+		if os.Symlink(target, tmp) == nil {
+			os.Rename(tmp, link)
+		}
+	})
+}
