@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,8 +20,8 @@ var typedQuestions = []string{"how would you fix calc?", "/fix-issue 9 low", "/i
 var aciAdditions = []string{"[aci:", "permission mode plan", "Fix issue #9", "Study this project"}
 
 // The REPL shows what the person typed, not what aci added for the model:
-// as each turn runs, in the input history (up-arrow) and in --resume's
-// replay of the session.
+// as each turn runs, in the input history (up-arrow), in --resume's replay
+// of the session and in the rewind picker (and the question it gives back).
 func TestREPLShowsTypedWords(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "Plan: 1. read calc"}, fakeai.Reply{Content: "fixed"}, fakeai.Reply{Content: "wrote it"})
@@ -62,6 +63,22 @@ func TestREPLShowsTypedWords(t *testing.T) {
 	back.waitFor("── now ──")
 	scr = back.waitPrompt()
 	shownAsTyped(t, "--resume's replay", scr)
+
+	// The rewind picker lists the questions as typed, and puts the one
+	// chosen back at the prompt as typed.
+	back.typeLine("/rewind")
+	scr = back.waitFor("question [3]")
+	for i, q := range typedQuestions {
+		if !strings.Contains(scr, fmt.Sprintf("%d  %s\n", i+1, q)) {
+			t.Errorf("the rewind picker lacks question %d %q:\n%s", i+1, q, scr)
+		}
+	}
+	back.typeLine("2")
+	back.waitFor("restore: Enter files and conversation")
+	back.typeLine("")
+	back.waitFor("back before question 2")
+	back.waitUntil("the question back at the prompt", func(scr string) bool { return lastLine(scr) == "› "+typedQuestions[1] })
+	shownAsTyped(t, "the rewind", back.screen())
 }
 
 // shownAsTyped checks a screen shows each typed question after the prompt
