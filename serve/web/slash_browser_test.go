@@ -67,7 +67,8 @@ func TestPageSlashMenu(t *testing.T) {
 // The page shows what the person typed, not what aci added for the model
 // (plan mode's note, a command's prompt, /init's): the session list, the
 // title and the turn's question, live, reloaded and on a server started
-// afterwards (the turns read back from the event log).
+// afterwards (the turns read back from the event log); a rewind puts the
+// command back in the box as typed.
 func TestPageShowsTypedWords(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx := browser(t)
@@ -152,4 +153,12 @@ func TestPageShowsTypedWords(t *testing.T) {
 		shows("stored", q)
 	}
 	listed("stored")
+
+	// Rewound to before /fix-issue, the box holds it as typed.
+	eval[bool](t, ctx, `(location.hash = `+jsString(ids[1])+`, true)`)
+	waitFor(t, ctx, "the command's session", `(document.querySelector('.turn .q-text')||{}).textContent === `+jsString(typed[1]))
+	do("rewind", chromedp.Click(chromedp.CSS(`.turn[data-turn="1"] button.rewind`)))
+	waitFor(t, ctx, "the choices", `!!document.querySelector('.rewind-menu .rw-both')`)
+	do("files and conversation", chromedp.Click(chromedp.CSS(`.rewind-menu .rw-both`)))
+	waitFor(t, ctx, "the command back in the box", `document.querySelectorAll('.turn').length === 0 && document.getElementById('input').value === `+jsString(typed[1]))
 }
