@@ -116,13 +116,13 @@ func BenchmarkContainedStart(b *testing.B) {
 			sh, sb := newShell()
 			b.Cleanup(sb.Close)
 			// The first command pays for what is set up once.
-			runTrue(b, sh, opts)
+			runOnce(b, sh, opts)
 			// The kernel tears the previous rows' namespaces down in the
 			// background: let it finish rather than charge it to this row.
 			time.Sleep(300 * time.Millisecond)
 			cpu := cpuTime() + sessionCPU()
 			for b.Loop() {
-				runTrue(b, sh, opts)
+				runOnce(b, sh, opts)
 			}
 			b.ReportMetric(float64(cpuTime()+sessionCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		})
@@ -141,13 +141,14 @@ func benchFirst(b *testing.B, newShell func() (*Shell, *sandbox.Sandbox), opts [
 		sh, sb := newShell()
 		time.Sleep(firstGap)
 		b.StartTimer()
-		runTrue(b, sh, opts)
+		runOnce(b, sh, opts)
 		b.StopTimer()
 		sb.Close()
 	}
 }
 
-func runTrue(b *testing.B, sh *Shell, opts []RunOption) {
+// runOnce runs the command true in sh once.
+func runOnce(b *testing.B, sh *Shell, opts []RunOption) {
 	if res, err := sh.Run(context.Background(), "true", 0, 1000, opts...); err != nil || res.ExitCode != 0 {
 		b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
 	}
