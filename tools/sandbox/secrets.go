@@ -56,11 +56,14 @@ func (x *protectIndex) pruneSecrets() {
 }
 
 // secretPaths are the secret files the index knows, sorted.
-func (x *protectIndex) secretPaths() []string {
+func (x *protectIndex) secretPaths() []string { return x.sorted(&x.secrets) }
+
+// sorted are the paths in one of the index's sets, sorted.
+func (x *protectIndex) sorted(set *map[string]bool) []string {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	out := make([]string, 0, len(x.secrets))
-	for p := range x.secrets {
+	out := make([]string, 0, len(*set))
+	for p := range *set {
 		out = append(out, p)
 	}
 	sort.Strings(out)
