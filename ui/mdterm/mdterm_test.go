@@ -60,3 +60,33 @@ func FuzzRender(f *testing.F) {
 		Render(src, width%200)
 	})
 }
+
+// CommonMark's rules where a terminal shows the difference.
+func TestRenderCommonMark(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Title\n=====\n\nSub\n---", " Title \n\nSub"},
+		{"***both*** and **b *i* b**", "both and b i b"},
+		{"snake_case_word and _em_", "snake_case_word and em"},
+		{"a * b * c and 2*3*4", "a * b * c and 234"},
+		{"*unclosed and **also", "*unclosed and **also"},
+		{"- one\n\n- two", "• one\n\n• two"},
+		{"1) a\n2) b", "1) a\n2) b"},
+		{"~~~\ncode\n~~~", "code"},
+		{"<div>\n*not em*\n</div>", "<div>\n*not em*\n</div>"},
+		{"> quote\nlazy", "│ quote lazy"},
+		{"- a\nb\n===", "• a b ==="},
+		{"&#65; &#x42; &copy; &nosuch;", "A B © &nosuch;"},
+		{"![alt](i.png \"t\") [l](<a b>)", "alt i.png l a b"},
+		{"``a ` b``", "a ` b"},
+		{"one\\\ntwo", "one\ntwo"},
+		{"# Head #", " Head "},
+		{"para\n- list interrupts", "para\n\n• list interrupts"},
+		{"para\n2. does not", "para 2. does not"},
+		{"[r][x] and [x]\n\n[x]: https://r.example", "r https://r.example and x https://r.example\n\n[x]: https://r.example"},
+		{"text\n    not code\n\n    code", "text not code\n\ncode"},
+	} {
+		if got := stripSGR(Render(tc.in, 80)); got != tc.want {
+			t.Errorf("Render(%q):\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
