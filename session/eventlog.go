@@ -14,15 +14,15 @@ import (
 // and the window events after each batch give each window's state.
 
 // logQuestion stores the running turn's question as the person typed it,
-// before the question the model gets (asked; "" when none is sent). The
-// person's words are stored once: in a question record when aci added to
-// them (a mode note, a command's expansion, hook context), else as the
-// question message that follows. The turn event is stored without them
-// and given them back when read (StoredEvents, from agent.Session.Asked).
-func (s *Session) logQuestion(typed, asked string) {
-	if typed != asked {
-		s.log.Write(agent.Record{Type: "question", Content: typed})
-	}
+// apart from the message the model gets (with a mode note, a command's
+// expansion, hook context), right after the turn's record and before its
+// event: a reader of the transcript while the turn begins (aci logs -f, a
+// page viewing a session a terminal runs) has the person's words as soon
+// as it has the turn, even while a UserPromptSubmit hook runs. The turn
+// event is stored without them and given them back when read
+// (StoredEvents, from agent.Session.Asked).
+func (s *Session) logQuestion(typed string) {
+	s.log.Write(agent.Record{Type: "question", Content: typed})
 }
 
 // logEvent writes ev, numbered, to the transcript. It runs under s.pub, so
