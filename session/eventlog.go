@@ -14,15 +14,15 @@ import (
 // and the window events after each batch give each window's state.
 
 // logQuestion stores the running turn's question as the person typed it,
-// apart from the message the model gets (with a mode note, a command's
-// expansion, hook context), right after the turn's record and before its
-// event: a reader of the transcript while the turn begins (aci logs -f, a
-// page viewing a session a terminal runs) has the person's words as soon
-// as it has the turn, even while a UserPromptSubmit hook runs. The turn
-// event is stored without them and given them back when read
-// (StoredEvents, from agent.Session.Asked).
-func (s *Session) logQuestion(typed string) {
-	s.log.Write(agent.Record{Type: "question", Content: typed})
+// before the question the model gets (asked; "" when none is sent). The
+// person's words are stored once: in a question record when aci added to
+// them (a mode note, a command's expansion, hook context), else as the
+// question message that follows. The turn event is stored without them
+// and given them back when read (StoredEvents, from agent.Session.Asked).
+func (s *Session) logQuestion(typed, asked string) {
+	if typed != asked {
+		s.log.Write(agent.Record{Type: "question", Content: typed})
+	}
 }
 
 // logEvent writes ev, numbered, to the transcript. It runs under s.pub, so
@@ -131,6 +131,25 @@ func StoredEvents(st agent.Session) []Numbered {
 		}
 	}
 	return out
+}
+
+// Settled is evs, the events of a transcript that may still be written,
+// without the last turn's while that turn's question is not stored yet:
+// the person's words are written once aci knows what the model gets
+// (logQuestion), after the turn's event and any UserPromptSubmit hook. A
+// reader following the transcript (aci logs -f) shows that turn, question
+// and all, when it reads it again.
+func Settled(evs []Numbered) []Numbered {
+	for i := len(evs) - 1; i >= 0; i-- {
+		rec, _ := evs[i].Event.(Recorded)
+		if t, ok := rec.Typed.(Turn); ok {
+			if t.Question == "" {
+				return evs[:i]
+			}
+			break
+		}
+	}
+	return evs
 }
 
 // seedEvents makes a resumed session's stored events the first of its

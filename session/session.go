@@ -287,10 +287,9 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	endJournal := sync.OnceFunc(s.journalTurn(n))
 	defer endJournal()
 	q := s.f.cfg.Agent.Redact(question)
-	// Where the turn begins (forks and rewinds cut there), then the
-	// person's words, before the turn's event (logQuestion).
+	// Where the turn begins (forks and rewinds cut there); the person's
+	// words follow once it is known what the model gets (logQuestion).
 	s.log.Write(agent.Record{Type: "turn", Turn: n})
-	s.logQuestion(q)
 	s.publish(Turn{Turn: n, Question: q})
 	s.publishStartNotices()
 	s.setState(StateAwaitingModel)
@@ -299,9 +298,11 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	restoreMode := s.readOnlyMode(p)
 	defer s.initMode(p)()
 	if text, herr := s.withHookContext(ctx, p.Text); herr != nil {
+		s.logQuestion(q, "")
 		err = herr
 	} else {
 		p.Text = s.withAnswerNote(s.withModeNote(text))
+		s.logQuestion(q, p.Text)
 		answer, err = s.runPrompt(ctx, p)
 	}
 	if ctx.Err() != nil || errors.Is(err, agent.ErrLimit) {

@@ -208,11 +208,11 @@ func oldForm(t *testing.T, path string) []byte {
 	return b
 }
 
-// A transcript read while its turn begins (aci logs -f, a page viewing a
-// session a terminal runs) gives the turn its question as typed, even
-// while a UserPromptSubmit hook still runs: the person's words are stored
-// before the turn's event.
-func TestTurnReadAsItBeginsHasItsQuestion(t *testing.T) {
+// A transcript read while its turn begins, a UserPromptSubmit hook still
+// running, has the turn's event but not yet the person's words: Settled
+// (what aci logs reads) leaves that turn out until they are stored, so a
+// follower shows it once, with its question as typed.
+func TestTurnReadAsItBeginsWaitsForItsQuestion(t *testing.T) {
 	cfg := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", cfg)
 	writeFile(t, filepath.Join(cfg, "aci", "settings.json"), `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "sleep 2"}]}]}}`)
@@ -245,8 +245,15 @@ func TestTurnReadAsItBeginsHasItsQuestion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if turns := StoredTurns(st); len(turns) != 1 || turns[0].Question != "how would you fix calc?" {
-		t.Errorf("the turn read as it begins: %s", jsonOf(t, turns))
+	if turns := TurnsOf(Settled(StoredEvents(st))); len(turns) != 0 {
+		t.Errorf("the turn read as it begins, before its question is stored: %s", jsonOf(t, turns))
+	}
+	s.Wait()
+	if st, err = agent.FindSession(dir, work, s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if turns := TurnsOf(Settled(StoredEvents(st))); len(turns) != 1 || turns[0].Question != "how would you fix calc?" {
+		t.Errorf("the turn read once it ran: %s", jsonOf(t, turns))
 	}
 }
 
