@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"os"
 	"strconv"
 	"strings"
@@ -53,28 +54,39 @@ const endWait = 3 * time.Second
 // descendants, and waits (up to wait) until none is left.
 func endOwnSandboxes(wait time.Duration) {
 	mark := "/aci-session-" + strconv.Itoa(os.Getpid()) + "-"
-	procs := scanProcs()
-	var roots []int
-	for pid, p := range procs {
-		if p.isBwrap && strings.Contains(p.cmdline, mark) {
-			roots = append(roots, pid)
-		}
-	}
-	victims := descendants(procs, roots)
-	for _, v := range victims {
-		syscall.Kill(v.pid, syscall.SIGKILL)
-	}
 	deadline := time.Now().Add(wait)
-	for len(victims) > 0 && time.Now().Before(deadline) {
-		left := victims[:0]
-		for _, v := range victims {
-			if alive(v) {
-				left = append(left, v)
+	// Looked for again once those found are gone: a bwrap forks its
+	// namespace's first process after starting, and a fork under way
+	// while the first look ran is seen only by the next.
+	for {
+		procs := scanProcs()
+		var roots []int
+		for pid, p := range procs {
+			if p.isBwrap && strings.Contains(p.cmdline, mark) {
+				roots = append(roots, pid)
 			}
 		}
-		victims = left
-		if len(victims) > 0 {
-			time.Sleep(5 * time.Millisecond)
+		victims := descendants(procs, roots)
+		if len(victims) == 0 {
+			return
+		}
+		for _, v := range victims {
+			syscall.Kill(v.pid, syscall.SIGKILL)
+		}
+		for len(victims) > 0 && time.Now().Before(deadline) {
+			left := victims[:0]
+			for _, v := range victims {
+				if alive(v) {
+					left = append(left, v)
+				}
+			}
+			victims = left
+			if len(victims) > 0 {
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return
 		}
 	}
 }
@@ -92,53 +104,95 @@ type procID struct {
 	start string
 }
 
-// scanProcs reads this user's processes from /proc.
+// scanProcs reads the machine's processes from /proc. It runs at every
+// exit, so it reads each stat into one buffer and a command line only for
+// a process named bwrap: a few allocations a process, not a file's worth.
 func scanProcs() map[int]procInfo {
 	out := map[int]procInfo{}
-	ents, err := os.ReadDir("/proc")
+	d, err := os.Open("/proc")
+	if err != nil {
+		return out
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
 	if err != nil {
 		return out
 	}
 	self := os.Getpid()
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
+	var buf [4096]byte
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
 		if err != nil || pid == self {
 			continue
 		}
-		ppid, start, state, ok := procStat(pid)
-		if !ok || state == "Z" {
+		st, ok := readStat(pid, buf[:])
+		if !ok || st.state == 'Z' {
 			continue
 		}
-		info := procInfo{ppid: ppid, start: start}
-		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil {
-			info.cmdline = string(b)
-			info.isBwrap = strings.HasSuffix(strings.SplitN(info.cmdline, "\x00", 2)[0], "bwrap")
+		info := procInfo{ppid: st.ppid, start: st.start}
+		if st.comm == "bwrap" {
+			if b, err := os.ReadFile("/proc/" + name + "/cmdline"); err == nil {
+				info.cmdline = string(b)
+				info.isBwrap = strings.HasSuffix(strings.SplitN(info.cmdline, "\x00", 2)[0], "bwrap")
+			}
 		}
 		out[pid] = info
 	}
 	return out
 }
 
-// procStat reads a process's parent, start time and state from
-// /proc/PID/stat; ok is false for a process that is gone.
-func procStat(pid int) (ppid int, start, state string, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+// statLine is what /proc/PID/stat says that aci needs.
+type statLine struct {
+	comm  string
+	state byte
+	ppid  int
+	start string // starttime, in clock ticks since boot
+}
+
+// readStat reads /proc/PID/stat into buf; ok is false for a process that
+// is gone.
+func readStat(pid int, buf []byte) (st statLine, ok bool) {
+	fd, err := syscall.Open("/proc/"+strconv.Itoa(pid)+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return 0, "", "", false
+		return st, false
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')') // the name may hold spaces and parens
-	if i < 0 {
-		return 0, "", "", false
+	n, err := syscall.Read(fd, buf)
+	syscall.Close(fd)
+	if err != nil || n <= 0 {
+		return st, false
 	}
-	f := strings.Fields(s[i+1:])
+	s := buf[:n]
+	open, shut := bytes.IndexByte(s, '('), bytes.LastIndexByte(s, ')') // the name may hold spaces and parens
+	if open < 0 || shut < open {
+		return st, false
+	}
 	// state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
 	// utime stime cutime cstime priority nice threads itrealvalue starttime
-	if len(f) < 20 || f[0] == "X" {
+	var f [20][]byte
+	k := 0
+	for _, w := range bytes.Fields(s[shut+1:]) {
+		if k == len(f) {
+			break
+		}
+		f[k] = w
+		k++
+	}
+	if k < len(f) || len(f[0]) != 1 || f[0][0] == 'X' {
+		return st, false
+	}
+	ppid, _ := strconv.Atoi(string(f[1]))
+	return statLine{comm: string(s[open+1 : shut]), state: f[0][0], ppid: ppid, start: string(f[19])}, true
+}
+
+// procStat reads a process's parent, start time and state; ok is false
+// for a process that is gone.
+func procStat(pid int) (ppid int, start, state string, ok bool) {
+	var buf [4096]byte
+	st, ok := readStat(pid, buf[:])
+	if !ok {
 		return 0, "", "", false
 	}
-	ppid, _ = strconv.Atoi(f[1])
-	return ppid, f[19], f[0], true
+	return st.ppid, st.start, string(st.state), true
 }
 
 // descendants are roots and every process below them.
