@@ -267,7 +267,7 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	// The updates are made from the session's events, redacted at their
 	// source; a stored session's replay (replay) passes the redactor.
 	a.up = newUpdates(func(u any) { srv.c.notifyClean("session/update", sessionNotification{SessionID: a.id, Update: u}) },
-		cwd, func() []windows.Window { return a.s.Windows().Windows() }, caps.Session != nil && caps.Session.Notices != nil)
+		cwd, func(id string) (session.WindowInfo, bool) { return a.s.LiveWindow(id) }, caps.Session != nil && caps.Session.Notices != nil)
 	a.up.secrets = srv.secrets()
 	perm.running = a.up.runningCall
 	opt := session.Options{
@@ -386,7 +386,7 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 	}()
 	for _, path := range attach {
 		// A mentioned file is opened as a window: the model sees it live.
-		s.s.Windows().Open(ctx, "file", path)
+		s.s.OpenFile(ctx, path)
 	}
 	start := time.Now()
 	s.s.AttachImages(imgs)

@@ -85,7 +85,7 @@ func TestSameBytesOnEveryWire(t *testing.T) {
 	ev := r.events(id, "")
 
 	done := make(chan struct{})
-	go func() { ss.Run(context.Background(), "check it"); close(done) }()
+	go func() { ss.Ask(context.Background(), "check it"); close(done) }()
 	q := ev.until(is("approval"))
 	r.must(200, "POST", "/api/sessions/"+id+"/approvals/"+q[len(q)-1].Data["request_id"].(string), `{"decision":"allow"}`, nil)
 	<-done
@@ -93,7 +93,7 @@ func TestSameBytesOnEveryWire(t *testing.T) {
 
 	next()
 	done = make(chan struct{})
-	go func() { ss.Run(context.Background(), "and again"); close(done) }()
+	go func() { ss.Ask(context.Background(), "and again"); close(done) }()
 	sse = append(sse, ev.until(func(e event) bool { return e.Type == "state" && e.Data["state"] == "awaiting_model" })...)
 	r.must(200, "POST", "/api/sessions/"+id+"/cancel", nil, nil)
 	<-done

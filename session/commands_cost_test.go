@@ -24,7 +24,7 @@ func TestCommandsAndSkillsCost(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		if _, err := s.Run(context.Background(), "hello"); err != nil {
+		if _, err := asked(context.Background(), s, "hello"); err != nil {
 			t.Fatal(err)
 		}
 		// The workspace's path is in the system message: count without it.

@@ -33,16 +33,16 @@ func TestCommandsExpandForEveryFrontEnd(t *testing.T) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	if _, err := s.Run(ctx, "/fix-issue 123 urgent"); err != nil {
+	if _, err := asked(ctx, s, "/fix-issue 123 urgent"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(ctx, "/git:commit the parser"); err != nil {
+	if _, err := asked(ctx, s, "/git:commit the parser"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(ctx, "/etc/hosts is wrong"); err != nil {
+	if _, err := asked(ctx, s, "/etc/hosts is wrong"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Run(ctx, "/bad x")
+	_, err = asked(ctx, s, "/bad x")
 	var ce *CommandError
 	if !errors.As(err, &ce) || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "no closing ---") {
 		t.Fatalf("/bad: %v", err)
@@ -74,7 +74,7 @@ func TestReviewChangesNothing(t *testing.T) {
 	s, _ := watched(t, srv)
 	writeFile(t, filepath.Join(s.Workdir(), "a.go"), "package a\n")
 	ctx := context.Background()
-	if _, err := s.Run(ctx, "/review"); err != nil {
+	if _, err := asked(ctx, s, "/review"); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(s.Workdir(), "a.go")); string(data) != "package a\n" {
@@ -85,7 +85,7 @@ func TestReviewChangesNothing(t *testing.T) {
 		t.Errorf("review prompt %q\nresult %q", reqs[0].LastUser(), reqs[2].LastUser())
 	}
 	// The next turn may write again.
-	if _, err := s.Run(ctx, "now write it"); err != nil {
+	if _, err := asked(ctx, s, "now write it"); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(s.Workdir(), "a.go")); string(data) != "now\n" {
@@ -113,10 +113,10 @@ func TestSkillListedOpenedAndRun(t *testing.T) {
 		t.Errorf("no note for the skill without a name: %q", said)
 	}
 	ctx := context.Background()
-	if _, err := s.Run(ctx, "fill the form"); err != nil {
+	if _, err := asked(ctx, s, "fill the form"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(ctx, "/pdf form.pdf"); err != nil {
+	if _, err := asked(ctx, s, "/pdf form.pdf"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.Requests()
@@ -142,8 +142,8 @@ func TestCommandModelForItsTurnOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	s.Run(context.Background(), "/quick look")
-	s.Run(context.Background(), "and now")
+	asked(context.Background(), s, "/quick look")
+	asked(context.Background(), s, "and now")
 	reqs := srv.Requests()
 	if len(reqs) != 2 || reqs[0].Model != "small-model" || reqs[1].Model != "m" {
 		t.Errorf("models: %q then %q", reqs[0].Model, reqs[1].Model)

@@ -143,7 +143,7 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 		fakeai.Reply{Content: "Started."},
 	)
 	s, live := watched(t, srv)
-	if _, err := s.Run(context.Background(), "start it"); err != nil {
+	if _, err := asked(context.Background(), s, "start it"); err != nil {
 		t.Fatal(err)
 	}
 	var joined string

@@ -45,7 +45,7 @@ func TestRewindThroughPlantedLink(t *testing.T) {
 			}
 			t.Cleanup(s.Close)
 			for _, q := range []string{"first", "second"} {
-				if _, err := s.Run(ctx, q); err != nil {
+				if _, err := asked(ctx, s, q); err != nil {
 					t.Fatal(err)
 				}
 			}

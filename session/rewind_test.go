@@ -75,7 +75,7 @@ func TestRewindCostAgainstAFreshStart(t *testing.T) {
 	}
 	t.Cleanup(s.Close)
 	for _, q := range []string{"Read calc.go", "Make F7 subtract b", "List the files with their sizes"} {
-		if _, err := s.Run(ctx, q); err != nil {
+		if _, err := asked(ctx, s, q); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -99,7 +99,7 @@ func TestRewindCostAgainstAFreshStart(t *testing.T) {
 		return size, hit
 	}
 	n := len(srv.Requests())
-	row("rewind to question 3, asked again edited", func() error { _, err := res.Branch.Run(ctx, edited); return err })
+	row("rewind to question 3, asked again edited", func() error { _, err := asked(ctx, res.Branch, edited); return err })
 	// The history before question 3 goes as question 3's first request
 	// sent it, byte for byte; the reopened windows are shown afresh in the
 	// new question's message, as after /fork or --resume.
@@ -115,13 +115,13 @@ func TestRewindCostAgainstAFreshStart(t *testing.T) {
 			t.Errorf("message %d differs from question 3's first request", i)
 		}
 	}
-	row("no rewind: the edit as question 4", func() error { _, err := s.Run(ctx, "No: "+edited); return err })
+	row("no rewind: the edit as question 4", func() error { _, err := asked(ctx, s, "No: "+edited); return err })
 	fresh, err := f.New(ctx, Options{Workdir: work})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(fresh.Close)
-	row("a fresh session (without turns 1 and 2)", func() error { _, err := fresh.Run(ctx, edited); return err })
+	row("a fresh session (without turns 1 and 2)", func() error { _, err := asked(ctx, fresh, edited); return err })
 }
 
 // The three choices: files only leaves the conversation; conversation
@@ -146,7 +146,7 @@ func TestRewindChoices(t *testing.T) {
 	}
 	t.Cleanup(s.Close)
 	for _, q := range []string{"first", "second"} {
-		if _, err := s.Run(ctx, q); err != nil {
+		if _, err := asked(ctx, s, q); err != nil {
 			t.Fatal(err)
 		}
 	}

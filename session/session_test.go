@@ -237,7 +237,7 @@ func TestForkHoldsFirstTurnsOnly(t *testing.T) {
 	}
 	defer s.Close()
 	for _, q := range []string{"question one", "question two"} {
-		if _, err := s.Run(ctx, q); err != nil {
+		if _, err := asked(ctx, s, q); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -253,7 +253,7 @@ func TestForkHoldsFirstTurnsOnly(t *testing.T) {
 	if info.Parent != s.ID() || info.FromTurn != 1 || len(info.Turns) != 1 || info.Turns[0].Question != "question one" {
 		t.Errorf("branch info %+v", info)
 	}
-	if _, err := b.Run(ctx, "question three"); err != nil {
+	if _, err := asked(ctx, b, "question three"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.Requests()
@@ -307,4 +307,17 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 	if len(all) != keptEvents {
 		t.Errorf("kept %d events, want %d", len(all), keptEvents)
 	}
+}
+
+// asked is Ask as these tests read a turn: its answer, or an error when
+// it did not answer.
+func asked(ctx context.Context, s *Session, q string) (string, error) {
+	r, err := s.Ask(ctx, q)
+	if err == nil && r.Outcome != Answered {
+		err = r.Err
+		if err == nil {
+			err = errors.New(r.Error)
+		}
+	}
+	return r.Answer, err
 }

@@ -39,10 +39,10 @@ func TestTurnsLiveStoredAndResumedAlike(t *testing.T) {
 	}
 	ctx := context.Background()
 	typed := []string{"how would you fix calc?", "/fix-issue 9 low", "/init"}
-	s.Run(ctx, typed[0])
+	asked(ctx, s, typed[0])
 	s.SetMode(windows.ModeDefault)
 	for _, q := range typed[1:] {
-		if _, err := s.Run(ctx, q); err != nil {
+		if _, err := asked(ctx, s, q); err != nil {
 			t.Fatal(err)
 		}
 	}

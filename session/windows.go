@@ -162,12 +162,12 @@ type Info struct {
 
 // Info describes the session now.
 func (s *Session) Info() Info {
-	ws, mode := s.WindowList(), s.Mode()
+	ws, mode, model := s.WindowList(), s.Mode(), s.currentModel()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	turns := s.turnLog.list()
 	return Info{
-		ID: s.id, Model: s.model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
+		ID: s.id, Model: model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
 		Turns: turns, Windows: ws, Mode: string(mode), PlanReady: s.planReady && s.mode.Get() == "plan",
 		Usage: map[string]int64{"prompt_tokens": s.usage.PromptTokens, "completion_tokens": s.usage.CompletionTokens,
 			"cached_tokens": s.usage.CachedTokens, "steps": int64(s.steps)},

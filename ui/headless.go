@@ -105,28 +105,25 @@ func (h *Headless) encodeLocked(v any) {
 	}
 }
 
-// finish makes sure a result was written (a run that could not begin has
-// none from the session) and returns it with the first write error.
-func (h *Headless) finish(err error) (session.Result, error) {
+// finish writes res, how Ask said the run ended, unless the session's
+// result event was written (a run that could not begin has none), and
+// returns the first write error.
+func (h *Headless) finish(res session.Result) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.result == nil {
-		r := session.Result{Outcome: session.Failed, Err: err, SessionID: h.session}
-		if err != nil {
-			r.Error = err.Error()
-		}
-		h.result = &r
-		h.writeLocked(r)
+		h.result = &res
+		h.writeLocked(res)
 	}
-	return *h.result, h.err
+	return h.err
 }
 
 // RunHeadless answers one question like RunPipe, but stdout carries only
 // h's JSON; humans still read progress and errors on stderr. It returns
 // the exit code, the same as RunPipe's.
-func RunHeadless(ctx context.Context, a Runner, question string, h *Headless, stderr io.Writer) int {
-	_, err := a.Run(ctx, question)
-	res, werr := h.finish(err)
+func RunHeadless(ctx context.Context, a Asker, question string, h *Headless, stderr io.Writer) int {
+	res, err := a.Ask(ctx, question)
+	werr := h.finish(res)
 	code := exitCode(res)
 	if errors.Is(err, session.ErrUsage) { // a command file that cannot run
 		code = ExitUsage

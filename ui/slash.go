@@ -144,14 +144,14 @@ func (r *REPL) cmdReset(string) bool {
 }
 
 func (r *REPL) cmdWindows(string) bool {
-	for _, w := range r.agent.Windows().Windows() {
-		r.out.println(fmt.Sprintf("  %-14s %-10s %s", w.ID(), w.App(), sanitize(w.Title())))
+	for _, w := range r.sess.WindowList() {
+		r.out.println(fmt.Sprintf("  %-14s %-10s %s", w.ID, w.App, sanitize(w.Title)))
 	}
 	return false
 }
 
 func (r *REPL) cmdUsage(string) bool {
-	s := r.agent.Stats()
+	s, w := r.sess.Stats()
 	limit := r.cfg.CompressTokens
 	cached := ""
 	if s.CachedTokens > 0 {
@@ -170,7 +170,7 @@ func (r *REPL) cmdUsage(string) bool {
 		last += fmt.Sprintf(" of %d before compression (%d%%)", limit, s.LastPrompt*100/limit)
 	}
 	lines = append(lines, last)
-	if w := r.agent.ContextWindow(); w.Tokens > 0 {
+	if w.Tokens > 0 {
 		lines = append(lines, "  context window     "+w.Use(s.LastPrompt))
 	}
 	if s.Rebases > 0 {
@@ -191,7 +191,7 @@ func (r *REPL) cmdCompact(focus string) bool {
 	defer r.setCancel(nil)
 	defer r.in.quiet()()
 	r.out.beginTurn()
-	_, err := r.agent.Compact(ctx, focus)
+	_, err := r.sess.Compact(ctx, focus)
 	r.out.endTurn()
 	switch {
 	case err == nil: // the compressed line came with the event
