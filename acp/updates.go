@@ -18,8 +18,8 @@ type updates struct {
 	send    func(update any)
 	cwd     string
 	window  func(id string) (session.WindowInfo, bool) // an open window as it is now
-	notices bool                    // the client shows notice updates
-	secrets *secrets.Redactor       // kept out of window contents and titles
+	notices bool                                       // the client shows notice updates
+	secrets *secrets.Redactor                          // kept out of window contents and titles
 
 	mu      sync.Mutex
 	shown   map[string]string // window id → the content last sent

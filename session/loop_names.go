@@ -59,7 +59,9 @@ func SplitModels(s string) []string { return agent.ModelList(s) }
 
 // DescribeError is err in one line for a person, with what to do about
 // it, for a client of baseURL asking for model.
-func DescribeError(err error, baseURL, model string) string { return agent.Describe(err, baseURL, model) }
+func DescribeError(err error, baseURL, model string) string {
+	return agent.Describe(err, baseURL, model)
+}
 
 // Discovered is a local model server found, and its models.
 type Discovered = agent.Discovered
