@@ -20,6 +20,9 @@ import (
 // client without a model list or a reasoning effort).
 var ErrNotOffered = errors.New("this session's model client does not offer it")
 
+// ErrNothingToCompact is a compaction asked of a conversation not begun.
+var ErrNothingToCompact = errors.New("nothing to compress yet")
+
 // Compacted says what a compaction did.
 type Compacted struct {
 	Before int64  `json:"before"` // prompt tokens before
@@ -37,6 +40,9 @@ func (s *Session) Compact(ctx context.Context, focus string) (Compacted, error) 
 	}
 	s.run.Lock()
 	defer s.endTurn()
+	if len(s.agent.History()) == 0 {
+		return Compacted{}, ErrNothingToCompact
+	}
 	s.setState(StateAwaitingModel)
 	defer s.setState(StateIdle)
 	c, err := s.agent.Compact(ctx, focus)

@@ -119,3 +119,18 @@ func TestUsageMoney(t *testing.T) {
 		}
 	}
 }
+
+// TestREPLBindsEveryOperation: each operation the session's table offers
+// the REPL is a slash command here, described as the table says.
+func TestREPLBindsEveryOperation(t *testing.T) {
+	for _, o := range session.OpsOf(func(o session.Op) bool { return o.REPL }) {
+		c := findCommand(o.Name)
+		if c == nil {
+			t.Errorf("/%s is in session.Ops for the REPL but not a command", o.Name)
+			continue
+		}
+		if c.args != o.Args || c.help != o.Help {
+			t.Errorf("/%s is described apart from session.Ops: %q %q", o.Name, c.args, c.help)
+		}
+	}
+}
