@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/aci-dev/aci/session"
@@ -39,11 +40,20 @@ func decodeObject[T any](body []byte) (T, error) {
 	return v, decodeStrict(body, &v)
 }
 
-// compact is POST /api/sessions/{id}/compact: the conversation becomes a
-// summary now, as the REPL's /compact does. It answers when done; POST
-// .../cancel ends it.
-func (s *Server) compact(w http.ResponseWriter, r *http.Request) {
-	req, ok := decodeBody(s, w, r, maxSmallBody, decodeOptional[compactRequest])
+// opError is an operation's failure with its status.
+type opError struct {
+	code int
+	err  error
+}
+
+func (e *opError) Error() string { return e.err.Error() }
+
+// runOp is the route of one operation: the body decoded, the session
+// found, do run on them; its value is the answer, its error the failure
+// (an *opError with its status, else 400 but for what every operation
+// shares: opFailed).
+func runOp[T any](s *Server, w http.ResponseWriter, r *http.Request, decode func([]byte) (T, error), do func(*session.Session, T) (any, error)) {
+	req, ok := decodeBody(s, w, r, maxSmallBody, decode)
 	if !ok {
 		return
 	}
@@ -51,60 +61,61 @@ func (s *Server) compact(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	c, err := ss.Compact(r.Context(), req.Focus)
+	out, err := do(ss, req)
+	var oe *opError
 	switch {
 	case err == nil:
-		s.writeJSON(w, http.StatusOK, c)
+		s.writeJSON(w, http.StatusOK, out)
 	case s.opFailed(w, ss, err):
-	case errors.Is(err, session.ErrNothingToCompact):
-		s.fail(w, http.StatusConflict, "%v", err)
-	case errors.Is(err, context.Canceled):
-		s.fail(w, http.StatusConflict, "the compaction was cancelled")
+	case errors.As(err, &oe):
+		s.fail(w, oe.code, "%v", oe.err)
 	default:
-		s.fail(w, http.StatusBadGateway, "compact: %v", err)
+		s.fail(w, http.StatusBadRequest, "%v", err)
 	}
+}
+
+// compact is POST /api/sessions/{id}/compact: the conversation becomes a
+// summary now, as the REPL's /compact does. It answers when done; POST
+// .../cancel ends it.
+func (s *Server) compact(w http.ResponseWriter, r *http.Request) {
+	runOp(s, w, r, decodeOptional[compactRequest], func(ss *session.Session, req compactRequest) (any, error) {
+		c, err := ss.Compact(r.Context(), req.Focus)
+		switch {
+		case err == nil:
+			return c, nil
+		case errors.Is(err, session.ErrNothingToCompact):
+			return nil, &opError{http.StatusConflict, err}
+		case errors.Is(err, context.Canceled):
+			return nil, &opError{http.StatusConflict, errors.New("the compaction was cancelled")}
+		case errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrClosed):
+			return nil, err
+		}
+		return nil, &opError{http.StatusBadGateway, fmt.Errorf("compact: %w", err)}
+	})
 }
 
 // setModel is POST /api/sessions/{id}/model: the session's next requests
 // go to another model (a provider's as NAME/MODEL; GET /api/models lists
 // them), as the REPL's /model NAME does.
 func (s *Server) setModel(w http.ResponseWriter, r *http.Request) {
-	req, ok := decodeBody(s, w, r, maxSmallBody, decodeObject[modelRequest])
-	if !ok {
-		return
-	}
-	ss, ok := s.session(w, r)
-	if !ok {
-		return
-	}
-	if err := ss.SetModel(r.Context(), req.Model); err != nil {
-		if !s.opFailed(w, ss, err) {
-			s.fail(w, http.StatusBadRequest, "model: %v", err)
+	runOp(s, w, r, decodeObject[modelRequest], func(ss *session.Session, req modelRequest) (any, error) {
+		if err := ss.SetModel(r.Context(), req.Model); err != nil {
+			return nil, fmt.Errorf("model: %w", err)
 		}
-		return
-	}
-	s.writeJSON(w, http.StatusOK, map[string]string{"model": ss.Model()})
+		return map[string]string{"model": ss.Model()}, nil
+	})
 }
 
 // setEffort is POST /api/sessions/{id}/effort: the reasoning effort of
 // the session's next requests, as the REPL's /effort LEVEL sets it.
 func (s *Server) setEffort(w http.ResponseWriter, r *http.Request) {
-	req, ok := decodeBody(s, w, r, maxSmallBody, decodeObject[effortRequest])
-	if !ok {
-		return
-	}
-	ss, ok := s.session(w, r)
-	if !ok {
-		return
-	}
-	e, err := ss.SetEffort(req.Effort)
-	if err != nil {
-		if !s.opFailed(w, ss, err) {
-			s.fail(w, http.StatusBadRequest, "effort: %v", err)
+	runOp(s, w, r, decodeObject[effortRequest], func(ss *session.Session, req effortRequest) (any, error) {
+		e, err := ss.SetEffort(req.Effort)
+		if err != nil {
+			return nil, fmt.Errorf("effort: %w", err)
 		}
-		return
-	}
-	s.writeJSON(w, http.StatusOK, e)
+		return e, nil
+	})
 }
 
 // opFailed answers the failures every operation shares, and says whether

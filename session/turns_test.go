@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
@@ -284,4 +285,19 @@ func callOf(id string) protocol.Call { return protocol.Call{ID: id} }
 
 func resultOf(status, text string) protocol.Result {
 	return protocol.Result{Status: status, Text: text}
+}
+
+func TestCutOutput(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		keep bool
+	}{
+		{"short", true},
+		{strings.Repeat("é", maxRecordedOutput), false},
+	} {
+		got := cutOutput(tc.in)
+		if (got == tc.in) != tc.keep || len(got) > maxRecordedOutput+100 || !utf8.ValidString(got) {
+			t.Errorf("cutOutput(%d bytes) = %d bytes", len(tc.in), len(got))
+		}
+	}
 }

@@ -38,11 +38,17 @@ func slashSteps(t *testing.T, r *REPL, b *strings.Builder, name string, steps []
 	}
 }
 
-func TestModelCommand(t *testing.T) {
+// listedREPL is slashREPL on a model server that lists models, the first
+// the session's.
+func listedREPL(t *testing.T, b *strings.Builder, models ...string) *REPL {
 	srv := fakeai.New(t)
-	srv.SetInfo(fakeai.Info{Models: []string{"qwen2.5-coder:7b", "llama3.2"}})
+	srv.SetInfo(fakeai.Info{Models: models})
+	return slashREPL(t, session.ClientConfig{BaseURL: srv.URL, Model: models[0]}, b)
+}
+
+func TestModelCommand(t *testing.T) {
 	var b strings.Builder
-	r := slashREPL(t, session.ClientConfig{BaseURL: srv.URL, Model: "qwen2.5-coder:7b"}, &b)
+	r := listedREPL(t, &b, "qwen2.5-coder:7b", "llama3.2")
 	slashSteps(t, r, &b, "model", []struct{ arg, want string }{
 		{"", "* qwen2.5-coder:7b\n  llama3.2\n/model NAME switches to NAME\n"},
 		{"nope", `error: no model "nope" on this server; /model lists them` + "\n"},
@@ -84,10 +90,8 @@ func TestModelCommandProviders(t *testing.T) {
 }
 
 func TestEffortCommand(t *testing.T) {
-	srv := fakeai.New(t)
-	srv.SetInfo(fakeai.Info{Models: []string{"gpt-5-mini", "gpt-4.1"}})
 	var b strings.Builder
-	r := slashREPL(t, session.ClientConfig{BaseURL: srv.URL, Model: "gpt-5-mini"}, &b)
+	r := listedREPL(t, &b, "gpt-5-mini", "gpt-4.1")
 	slashSteps(t, r, &b, "effort", []struct{ arg, want string }{
 		{"", "reasoning effort: the model's default (/effort low|medium|high|default)\n"},
 		{"extreme", "error: reasoning effort \"extreme\": want one of low, medium, high\n"},
