@@ -19,11 +19,7 @@ func TestCommandsAndSkillsCost(t *testing.T) {
 		srv := fakeai.New(t, fakeai.Reply{Content: "ok"})
 		f, work := newFactory(t, srv)
 		setup(work)
-		s, err := f.New(context.Background(), Options{Workdir: work})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s := opened(t, f, work)
 		if _, err := asked(context.Background(), s, "hello"); err != nil {
 			t.Fatal(err)
 		}

@@ -27,11 +27,7 @@ func TestCommandsExpandForEveryFrontEnd(t *testing.T) {
 	writeFile(t, filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "aci/commands/fix-issue.md"), "the person's, not used")
 	writeFile(t, filepath.Join(work, ".claude/commands/git/commit.md"), "---\nmodel: haiku\n---\nCommit: $ARGUMENTS")
 	writeFile(t, filepath.Join(work, ".aci/commands/bad.md"), "---\ndescription: [x\n")
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := opened(t, f, work)
 	ctx := context.Background()
 	if _, err := asked(ctx, s, "/fix-issue 123 urgent"); err != nil {
 		t.Fatal(err)
@@ -42,7 +38,7 @@ func TestCommandsExpandForEveryFrontEnd(t *testing.T) {
 	if _, err := asked(ctx, s, "/etc/hosts is wrong"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = asked(ctx, s, "/bad x")
+	_, err := asked(ctx, s, "/bad x")
 	var ce *CommandError
 	if !errors.As(err, &ce) || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "no closing ---") {
 		t.Fatalf("/bad: %v", err)
@@ -137,11 +133,7 @@ func TestCommandModelForItsTurnOnly(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "one"}, fakeai.Reply{Content: "two"})
 	f, work := newFactory(t, srv)
 	writeFile(t, filepath.Join(work, ".aci/commands/quick.md"), "---\nmodel: small-model\n---\nQuick: $ARGUMENTS")
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := opened(t, f, work)
 	asked(context.Background(), s, "/quick look")
 	asked(context.Background(), s, "and now")
 	reqs := srv.Requests()

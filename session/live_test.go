@@ -179,11 +179,7 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 func TestLiveEventsKeepTheTurnInReplay(t *testing.T) {
 	srv := fakeai.New(t)
 	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := opened(t, f, work)
 	s.publish(Turn{Turn: 1, Question: "q"})
 	for i := 0; i < 3*keptEvents; i++ {
 		s.publish(Output{CallID: "c", WindowID: "bash_1", Text: "x\n"})

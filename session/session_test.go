@@ -37,14 +37,27 @@ func newFactory(t *testing.T, srv *fakeai.Server) (*Factory, string) {
 func watched(t *testing.T, srv *fakeai.Server) (*Session, <-chan Numbered) {
 	t.Helper()
 	f, work := newFactory(t, srv)
+	return watchedIn(t, f, work)
+}
+
+// watchedIn is watched for a session of f in work.
+func watchedIn(t *testing.T, f *Factory, work string) (*Session, <-chan Numbered) {
+	t.Helper()
+	s := opened(t, f, work)
+	_, live, stop := s.Subscribe(0)
+	t.Cleanup(stop)
+	return s, live
+}
+
+// opened is a new session of f in work, closed with the test.
+func opened(t *testing.T, f *Factory, work string) *Session {
+	t.Helper()
 	s, err := f.New(context.Background(), Options{Workdir: work})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	_, live, stop := s.Subscribe(0)
-	t.Cleanup(stop)
-	return s, live
+	return s
 }
 
 // wev is an event as its wire encoding reads.
