@@ -68,12 +68,12 @@ func TestReviewChangesNothing(t *testing.T) {
 		fakeai.Reply{Content: call("file_1", "write", `{"content":"now\n"}`)},
 		fakeai.Reply{Content: "written"})
 	s, _ := watched(t, srv)
-	writeFile(t, filepath.Join(s.Workdir(), "a.go"), "package a\n")
+	writeFile(t, filepath.Join(s.workdir, "a.go"), "package a\n")
 	ctx := context.Background()
 	if _, err := asked(ctx, s, "/review"); err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(s.Workdir(), "a.go")); string(data) != "package a\n" {
+	if data, _ := os.ReadFile(filepath.Join(s.workdir, "a.go")); string(data) != "package a\n" {
 		t.Fatalf("/review changed a.go: %q", data)
 	}
 	reqs := srv.Requests()
@@ -84,7 +84,7 @@ func TestReviewChangesNothing(t *testing.T) {
 	if _, err := asked(ctx, s, "now write it"); err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(s.Workdir(), "a.go")); string(data) != "now\n" {
+	if data, _ := os.ReadFile(filepath.Join(s.workdir, "a.go")); string(data) != "now\n" {
 		t.Errorf("after /review a.go = %q", data)
 	}
 }

@@ -138,9 +138,6 @@ func (s *Session) ID() string {
 // Model is the model the session's next requests go to.
 func (s *Session) Model() string { return s.currentModel() }
 
-// Workdir is the session's workspace.
-func (s *Session) Workdir() string { return s.workdir }
-
 // Instructions are the AGENTS.md files the system prompt holds.
 func (s *Session) Instructions() []prompt.Instruction { return s.instructions }
 
@@ -157,7 +154,7 @@ func (s *Session) State() State {
 // Start answers one question in the background and returns its turn
 // number; events tell how it goes.
 func (s *Session) Start(question string) (int, error) {
-	p, err := s.Expand(question)
+	p, err := s.expand(question)
 	if err != nil {
 		return 0, err
 	}
@@ -174,7 +171,7 @@ func (s *Session) Start(question string) (int, error) {
 		s.turn(ctx, n, p)
 		// Messages that came after the turn's last request start the next.
 		for q := s.Queued(); q != ""; q = s.Queued() {
-			p, err := s.Expand(q)
+			p, err := s.expand(q)
 			if err != nil {
 				s.publish(Notice{Kind: "error", Text: err.Error()})
 				continue
@@ -237,7 +234,7 @@ func (s *Session) Ask(ctx context.Context, question string, opts ...AskOption) (
 	for _, f := range opts {
 		f(&o)
 	}
-	p, err := s.Expand(question)
+	p, err := s.expand(question)
 	if err != nil {
 		return s.unbegun(err), err
 	}

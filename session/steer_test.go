@@ -54,7 +54,7 @@ func TestSteering(t *testing.T) {
 			if tc.cancel {
 				s.Cancel()
 			} else {
-				os.WriteFile(filepath.Join(s.Workdir(), "go"), nil, 0o644)
+				os.WriteFile(filepath.Join(s.workdir, "go"), nil, 0o644)
 			}
 			evs := collect(t, live, "result")
 			res := evs[len(evs)-1].Data
