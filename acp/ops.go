@@ -131,13 +131,7 @@ func (a *acpSession) model(ctx context.Context, name string) (string, error) {
 
 // effortOp shows the reasoning effort or sets it.
 func effortOp(s *session.Session, level string) (string, error) {
-	var e session.EffortInfo
-	var err error
-	if level == "" {
-		e, err = s.Effort()
-	} else {
-		e, err = s.SetEffort(level)
-	}
+	e, err := s.Effort(level)
 	if err != nil {
 		return "", err
 	}

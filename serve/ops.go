@@ -110,7 +110,7 @@ func (s *Server) setModel(w http.ResponseWriter, r *http.Request) {
 // the session's next requests, as the REPL's /effort LEVEL sets it.
 func (s *Server) setEffort(w http.ResponseWriter, r *http.Request) {
 	runOp(s, w, r, decodeObject[effortRequest], func(ss *session.Session, req effortRequest) (any, error) {
-		e, err := ss.SetEffort(req.Effort)
+		e, err := ss.Effort(req.Effort)
 		if err != nil {
 			return nil, fmt.Errorf("effort: %w", err)
 		}

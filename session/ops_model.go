@@ -191,32 +191,27 @@ type EffortInfo struct {
 	Sent bool `json:"sent"`
 }
 
-// Effort is the reasoning effort the next requests carry.
-func (s *Session) Effort() (EffortInfo, error) {
+// Effort sets the reasoning effort of the next requests to level, one of
+// Efforts or "default" (the model's own), and says what it is; level ""
+// only says.
+func (s *Session) Effort(level string) (EffortInfo, error) {
 	ec, ok := s.client.(effortSetter)
 	if !ok {
 		return EffortInfo{}, ErrNotOffered
+	}
+	switch level = strings.TrimSpace(level); {
+	case level == "":
+	case strings.EqualFold(level, "default"):
+		ec.SetEffort("")
+	default:
+		parsed, err := agent.ParseEffort(level)
+		if err != nil {
+			return EffortInfo{}, err
+		}
+		ec.SetEffort(parsed)
 	}
 	m := ec.Model()
 	return EffortInfo{Level: ec.Effort(), Model: m, Sent: ec.TakesEffort(m)}, nil
-}
-
-// SetEffort sets the reasoning effort of the next requests: one of
-// Efforts, or "default" (or "") for the model's own.
-func (s *Session) SetEffort(level string) (EffortInfo, error) {
-	ec, ok := s.client.(effortSetter)
-	if !ok {
-		return EffortInfo{}, ErrNotOffered
-	}
-	if strings.EqualFold(strings.TrimSpace(level), "default") {
-		level = ""
-	}
-	level, err := agent.ParseEffort(level)
-	if err != nil {
-		return EffortInfo{}, err
-	}
-	ec.SetEffort(level)
-	return s.Effort()
 }
 
 // Stats are the loop's counts (tokens, steps, money) for /usage.

@@ -74,9 +74,9 @@ func (s *Session) snapshotWindows(publish bool) {
 	}
 }
 
-// Refresh looks at the windows again when no turn runs (background tasks
+// refresh looks at the windows again when no turn runs (background tasks
 // change them between turns) and sends what changed.
-func (s *Session) Refresh() {
+func (s *Session) refresh() {
 	if !s.run.TryLock() {
 		return // the turn sends window events itself
 	}
@@ -103,7 +103,7 @@ func (s *Session) WatchWindows(interval time.Duration) {
 			case <-stop:
 				return
 			case <-t.C:
-				s.Refresh()
+				s.refresh()
 			}
 		}
 	}()
@@ -111,7 +111,7 @@ func (s *Session) WatchWindows(interval time.Duration) {
 
 // Windows lists the open windows, launcher first, as last looked at.
 func (s *Session) WindowList() []WindowInfo {
-	s.Refresh()
+	s.refresh()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]WindowInfo, len(s.views))
@@ -134,7 +134,7 @@ func compact(in []WindowInfo) []WindowInfo {
 // Window is what window id shows now (between turns) or showed after the
 // last batch (while a turn runs).
 func (s *Session) Window(id string) (WindowInfo, bool) {
-	s.Refresh()
+	s.refresh()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, ok := s.views[id]

@@ -11,13 +11,7 @@ import (
 // next requests ("default" goes back to the model's own): the session's
 // effort operation (session/ops.go).
 func (r *REPL) cmdEffort(arg string) bool {
-	var e session.EffortInfo
-	var err error
-	if arg == "" {
-		e, err = r.sess.Effort()
-	} else {
-		e, err = r.sess.SetEffort(arg)
-	}
+	e, err := r.sess.Effort(arg)
 	switch {
 	case errors.Is(err, session.ErrNotOffered):
 		r.out.note("this session's reasoning effort cannot be changed")

@@ -105,7 +105,7 @@ func TestEffortCommand(t *testing.T) {
 	slashSteps(t, r, &b, "effort", []struct{ arg, want string }{
 		{"low", "reasoning effort: low (not sent to gpt-4.1, which takes none)\n"},
 	})
-	if e, _ := r.sess.Effort(); e.Level != "low" {
+	if e, _ := r.sess.Effort(""); e.Level != "low" {
 		t.Errorf("effort %q", e.Level)
 	}
 }
