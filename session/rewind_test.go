@@ -140,16 +140,7 @@ func TestRewindChoices(t *testing.T) {
 	os.WriteFile(path, []byte("a0\n"), 0o644)
 	read := func() string { b, _ := os.ReadFile(path); return string(b) }
 	ctx := context.Background()
-	s, err := f.New(ctx, Options{Workdir: work, Journal: windows.NewUndoJournal()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	for _, q := range []string{"first", "second"} {
-		if _, err := asked(ctx, s, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s := askedIn(t, f, Options{Workdir: work, Journal: windows.NewUndoJournal()}, "first", "second")
 	if _, err := s.Rewind(ctx, 3, true, true); !errors.Is(err, ErrNoTurn) {
 		t.Errorf("rewind to a question not asked: %v", err)
 	}
@@ -201,16 +192,7 @@ func TestRewindThroughPlantedLink(t *testing.T) {
 			os.WriteFile(filepath.Join(outside, "new.txt"), []byte("n1\n"), 0o644)
 			ctx := context.Background()
 			j := windows.NewUndoJournal()
-			s, err := f.New(ctx, Options{Workdir: work, Journal: j, Mode: windows.ModeYes})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(s.Close)
-			for _, q := range []string{"first", "second"} {
-				if _, err := asked(ctx, s, q); err != nil {
-					t.Fatal(err)
-				}
-			}
+			s := askedIn(t, f, Options{Workdir: work, Journal: j, Mode: windows.ModeYes}, "first", "second")
 			if fi, err := os.Lstat(filepath.Join(work, "d")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 				t.Fatalf("the command did not plant the link: %v", err)
 			}

@@ -52,11 +52,23 @@ func watchedIn(t *testing.T, f *Factory, work string) (*Session, <-chan Numbered
 // opened is a new session of f in work, closed with the test.
 func opened(t *testing.T, f *Factory, work string) *Session {
 	t.Helper()
-	s, err := f.New(context.Background(), Options{Workdir: work})
+	return askedIn(t, f, Options{Workdir: work})
+}
+
+// askedIn is a new session of f with opt, closed with the test, that has
+// asked qs, each answered.
+func askedIn(t *testing.T, f *Factory, opt Options, qs ...string) *Session {
+	t.Helper()
+	s, err := f.New(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
+	for _, q := range qs {
+		if _, err := asked(context.Background(), s, q); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return s
 }
 
