@@ -35,12 +35,11 @@ func ParseOutputFormat(s string) (OutputFormat, error) {
 type Headless struct {
 	wire session.Wire
 
-	mu      sync.Mutex
-	enc     *json.Encoder // the init line
-	out     io.Writer
-	err     error // the first write error; later writes are skipped
-	session string
-	result  *session.Result // the run's, once it ended
+	mu     sync.Mutex
+	enc    *json.Encoder // the init line
+	out    io.Writer
+	err    error           // the first write error; later writes are skipped
+	result *session.Result // the run's, once it ended
 }
 
 // NewHeadless writes format (json or stream-json) on stdout.
@@ -54,11 +53,10 @@ func NewHeadless(format OutputFormat, stdout io.Writer) *Headless {
 	return &Headless{wire: wire, enc: enc, out: stdout}
 }
 
-// Init records the session and, in stream-json, writes the first line.
+// Init writes the first line, in stream-json: the session, model and cwd.
 func (h *Headless) Init(sessionID, model, cwd string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.session = sessionID
 	if h.wire != session.WireStreamJSON {
 		return
 	}
