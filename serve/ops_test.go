@@ -76,10 +76,10 @@ func TestCompactModelEffortOverAPI(t *testing.T) {
 	if e.Level != "high" || e.Model != "other-model" || e.Sent {
 		t.Errorf("effort %+v", e)
 	}
-	var info struct{ Model string }
+	var info struct{ Model, Effort string }
 	r.must(200, "GET", base, nil, &info)
-	if info.Model != "other-model" {
-		t.Errorf("the session's model %q", info.Model)
+	if info.Model != "other-model" || info.Effort != "high" {
+		t.Errorf("the session's model %q, effort %q", info.Model, info.Effort)
 	}
 
 	r.ask(id, "second question")

@@ -156,6 +156,7 @@ type Info struct {
 	Windows   []WindowInfo     `json:"windows"`
 	Usage     map[string]int64 `json:"usage"`
 	Mode      string           `json:"mode"`       // the permission mode
+	Effort    string           `json:"effort"`     // the reasoning effort, "" the model's default
 	PlanReady bool             `json:"plan_ready"` // the last turn ended with a plan to accept
 	Cost      *CostInfo        `json:"cost"`       // the session's money (money.go)
 }
@@ -163,12 +164,13 @@ type Info struct {
 // Info describes the session now.
 func (s *Session) Info() Info {
 	ws, mode, model := s.WindowList(), s.Mode(), s.currentModel()
+	effort, _ := s.Effort("")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	turns := s.turnLog.list()
 	return Info{
 		ID: s.id, Model: model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
-		Turns: turns, Windows: ws, Mode: string(mode), PlanReady: s.planReady && s.mode.Get() == "plan",
+		Turns: turns, Windows: ws, Mode: string(mode), Effort: effort.Level, PlanReady: s.planReady && s.mode.Get() == "plan",
 		Usage: map[string]int64{"prompt_tokens": s.usage.PromptTokens, "completion_tokens": s.usage.CompletionTokens,
 			"cached_tokens": s.usage.CachedTokens, "steps": int64(s.steps)},
 		Cost: costInfo(s.money.total),
