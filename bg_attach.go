@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/ui"
 )
@@ -60,7 +59,7 @@ func runLogs(args []string, workdir string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "aci:", err)
 		return exitFor(err)
 	}
-	dir, err := agent.SessionsDir()
+	dir, err := session.SessionsDir()
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitFailed
@@ -68,8 +67,8 @@ func runLogs(args []string, workdir string, stdout, stderr io.Writer) int {
 	view := ui.NewEventView(stdout, useColor(stdout))
 	var last int64
 	show := func() error {
-		st, err := agent.FindSession(dir, rec.Workdir, rec.ID)
-		if errors.Is(err, agent.ErrNoSession) {
+		st, err := session.FindSession(dir, rec.Workdir, rec.ID)
+		if errors.Is(err, session.ErrNoSession) {
 			return nil // nothing written yet
 		}
 		if err != nil {

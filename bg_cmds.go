@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/worktree"
 	"github.com/aci-dev/aci/ui"
 )
@@ -143,7 +143,7 @@ func serverUp(workdir string) bool {
 // lastResult is the cost and answer of session r's last turn, from its
 // transcript's last result event.
 func lastResult(sessionsDir string, r bgRecord) (*float64, string) {
-	st, err := agent.FindSession(sessionsDir, r.Workdir, r.ID)
+	st, err := session.FindSession(sessionsDir, r.Workdir, r.ID)
 	if err != nil {
 		return nil, ""
 	}
@@ -174,7 +174,7 @@ func runPs(args []string, workdir string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "aci ps takes no argument, got %q\n", args[0])
 		return ui.ExitUsage
 	}
-	dir, err := agent.SessionsDir()
+	dir, err := session.SessionsDir()
 	if err != nil {
 		fmt.Fprintln(stderr, "aci:", err)
 		return ui.ExitFailed

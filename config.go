@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/aci-dev/aci/internal/otlp"
 	"io"
 	"net"
 	"net/url"
@@ -15,7 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/internal/otlp"
+
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/dotenv"
 	"github.com/aci-dev/aci/tools/outschema"
@@ -38,12 +38,12 @@ type config struct {
 	APIKey         string
 	BaseURL        string
 	Model          string
-	Effort         string                 // --effort, ACI_REASONING_EFFORT: "" for the model's default
-	Person         *settings.Person       // the person's settings file, read once (config_money.go)
-	Project        *settings.Project      // the workspace's settings files, read once
-	Providers      []agent.Provider       // settings' providers (config_money.go)
-	Prices         map[string]agent.Price // settings' prices
-	OnProvider     bool                   // the model at start is a provider's: the default endpoint needs no key
+	Effort         string                   // --effort, ACI_REASONING_EFFORT: "" for the model's default
+	Person         *settings.Person         // the person's settings file, read once (config_money.go)
+	Project        *settings.Project        // the workspace's settings files, read once
+	Providers      []session.Provider       // settings' providers (config_money.go)
+	Prices         map[string]session.Price // settings' prices
+	OnProvider     bool                     // the model at start is a provider's: the default endpoint needs no key
 	MaxSteps       int
 	MaxTurns       int               // --max-turns, settings' limits.max_turns; 0: none
 	MaxBudgetUSD   float64           // --max-budget-usd, settings' limits.max_budget_usd; 0: none
@@ -261,12 +261,12 @@ func (c *config) checkServe(set map[string]bool) error {
 }
 
 // localServers are the servers discovery tries; tests replace them.
-var localServers = agent.LocalServers
+var localServers = session.LocalServers
 
 // discoverLocal points aci at the first local server that answers, with
 // its first model unless one was named (PROTOCOL.md §2).
 func (c *config) discoverLocal(flagModel string) error {
-	d, err := agent.Discover(context.Background(), "", localServers, 0)
+	d, err := session.Discover(context.Background(), "", localServers, 0)
 	if err != nil {
 		return err
 	}

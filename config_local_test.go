@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testutil"
+	"github.com/aci-dev/aci/session"
 )
 
 // TestZeroConfiguration: with neither a key nor a base URL, aci uses the
@@ -20,17 +20,17 @@ func TestZeroConfiguration(t *testing.T) {
 		name    string
 		env     map[string]string
 		args    []string
-		servers []agent.LocalServer
+		servers []session.LocalServer
 		model   string
 		err     string
 	}{
-		{name: "first model", servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: "qwen2.5-coder:7b"},
-		{name: "OPENAI_MODEL names one", env: map[string]string{"OPENAI_MODEL": "llama3.2"}, servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: "llama3.2"},
-		{name: "--model names one", args: []string{"--model", "llama3.2"}, servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: "llama3.2"},
-		{name: "second in order", servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.ClosedPort(t)}, {Name: "llama.cpp", Port: testutil.PortOf(t, srv.URL)}}, model: "qwen2.5-coder:7b"},
-		{name: "none found", servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.ClosedPort(t), Start: "ollama serve"}}, err: "No local model server answered either (tried Ollama :"},
-		{name: "a key skips discovery", env: map[string]string{"OPENAI_API_KEY": "sk-x"}, servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: defaultModel},
-		{name: "a base URL skips discovery", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, servers: []agent.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: defaultModel},
+		{name: "first model", servers: []session.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: "qwen2.5-coder:7b"},
+		{name: "OPENAI_MODEL names one", env: map[string]string{"OPENAI_MODEL": "llama3.2"}, servers: []session.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: "llama3.2"},
+		{name: "--model names one", args: []string{"--model", "llama3.2"}, servers: []session.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: "llama3.2"},
+		{name: "second in order", servers: []session.LocalServer{{Name: "Ollama", Port: testutil.ClosedPort(t)}, {Name: "llama.cpp", Port: testutil.PortOf(t, srv.URL)}}, model: "qwen2.5-coder:7b"},
+		{name: "none found", servers: []session.LocalServer{{Name: "Ollama", Port: testutil.ClosedPort(t), Start: "ollama serve"}}, err: "No local model server answered either (tried Ollama :"},
+		{name: "a key skips discovery", env: map[string]string{"OPENAI_API_KEY": "sk-x"}, servers: []session.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: defaultModel},
+		{name: "a base URL skips discovery", env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, servers: []session.LocalServer{{Name: "Ollama", Port: testutil.PortOf(t, srv.URL)}}, model: defaultModel},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/settings"
 )
@@ -22,7 +22,7 @@ func (c *config) loadEffort(flagValue string, flagSet bool) error {
 			return usageErr("--effort needs a level: %s", joinEfforts())
 		}
 	}
-	e, err := agent.ParseEffort(v)
+	e, err := session.ParseEffort(v)
 	if err != nil {
 		return usageErr("%s: %v", from, err)
 	}
@@ -32,7 +32,7 @@ func (c *config) loadEffort(flagValue string, flagSet bool) error {
 
 func joinEfforts() string {
 	s := ""
-	for i, e := range agent.Efforts {
+	for i, e := range session.Efforts {
 		if i > 0 {
 			s += ", "
 		}
@@ -60,16 +60,16 @@ func (c *config) loadModels(stderr io.Writer) error {
 		fmt.Fprintln(stderr, "aci:", n)
 	}
 	for name, p := range m.Providers {
-		c.Providers = append(c.Providers, agent.Provider{Name: name, BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, Models: p.Models, Headers: p.Headers})
+		c.Providers = append(c.Providers, session.Provider{Name: name, BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv, Models: p.Models, Headers: p.Headers})
 		if p.APIKeyEnv != "" {
 			// Kept out of output whatever the variable is called.
 			c.Secrets.Add(os.Getenv(p.APIKeyEnv))
 		}
 	}
 	if len(m.Prices) > 0 {
-		c.Prices = map[string]agent.Price{}
+		c.Prices = map[string]session.Price{}
 		for model, p := range m.Prices {
-			c.Prices[model] = agent.Price{Input: p.Input, CachedInput: p.CachedInput, CacheWrite: p.CacheWrite, Output: p.Output}
+			c.Prices[model] = session.Price{Input: p.Input, CachedInput: p.CachedInput, CacheWrite: p.CacheWrite, Output: p.Output}
 		}
 	}
 	name, rest, _ := strings.Cut(c.Model, "/")
@@ -79,7 +79,7 @@ func (c *config) loadModels(stderr io.Writer) error {
 		}
 		c.OnProvider = true
 		if p.APIKeyEnv != "" && os.Getenv(p.APIKeyEnv) == "" {
-			return usageErr("--model %s: %v", c.Model, &agent.ErrNoKey{Provider: p.Name, Var: p.APIKeyEnv})
+			return usageErr("--model %s: %v", c.Model, &session.NoKeyError{Provider: p.Name, Var: p.APIKeyEnv})
 		}
 	}
 	if n := c.providerTypo(name, rest); n != "" {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/settings"
 )
@@ -85,7 +85,7 @@ var settingRows = []setting{
 			l.c.FirstByteTimeout = time.Duration(n) * time.Second
 			return err
 		}},
-	{name: "cache TTL", env: "ACI_CACHE_TTL", def: strconv.Itoa(int(agent.DefaultCacheTTL / time.Second)), parse: parseCacheTTL},
+	{name: "cache TTL", env: "ACI_CACHE_TTL", def: strconv.Itoa(int(session.DefaultCacheTTL / time.Second)), parse: parseCacheTTL},
 	{name: "local server discovery", flag: "model", parse: parseDiscovery},
 	{name: "streaming", env: "ACI_STREAM", def: "1", parse: parseStream},
 	{name: "approve everything", env: "ACI_YES", flag: "yes", safety: true,
@@ -228,7 +228,7 @@ func parseDiscovery(l *loading, in settingInput) error {
 		return nil
 	}
 	err := l.c.discoverLocal(in.flag)
-	var none *agent.NoServerError
+	var none *session.NoServerError
 	if errors.As(err, &none) {
 		return &noKeyError{host: hostOf(defaultBaseURL), sources: l.sources, user: userEnvPath(), tried: none.Tried}
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/tools/textfile"
@@ -67,13 +66,13 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "aci export: cannot read the working directory:", err)
 		return ui.ExitFailed
 	}
-	dir, err := agent.SessionsDir()
+	dir, err := session.SessionsDir()
 	if err != nil {
 		fmt.Fprintln(stderr, "aci export:", err)
 		return ui.ExitFailed
 	}
-	st, err := agent.FindSession(dir, workdir, id)
-	if errors.Is(err, agent.ErrNoSession) {
+	st, err := session.FindSession(dir, workdir, id)
+	if errors.Is(err, session.ErrNoSession) {
 		fmt.Fprintln(stderr, "aci export:", err)
 		return ui.ExitUsage
 	}

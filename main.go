@@ -7,12 +7,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"github.com/aci-dev/aci/tools/sandbox"
 	"io"
 	"os"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/tools/sandbox"
+
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/tools/worktree"
@@ -131,10 +131,10 @@ func loadConfigAsking(args []string, stdin *os.File, stderr io.Writer) (config, 
 // newFactory holds what every session of this process shares.
 func newFactory(cfg config, notify func(string)) *session.Factory {
 	return session.NewFactory(session.Config{
-		Client: agent.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
-			FallbackModels: agent.ModelList(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout,
+		Client: session.ClientConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Stream: cfg.Stream,
+			FallbackModels: session.SplitModels(os.Getenv("OPENAI_FALLBACK_MODELS")), Notify: notify, FirstByteTimeout: cfg.FirstByteTimeout,
 			Effort: cfg.Effort, Prices: cfg.Prices, Providers: cfg.Providers},
-		Agent:           agent.Config{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: cfg.Secrets.Redact},
+		Agent:           session.AgentConfig{BasePrompt: systemPrompt, MaxSteps: cfg.MaxSteps, CompressTokens: cfg.CompressTokens, CacheTTL: cfg.CacheTTL, Redact: cfg.Secrets.Redact},
 		OutputLimit:     cfg.OutputLimit,
 		ApprovalTimeout: cfg.ApprovalTimeout,
 		Secrets:         cfg.Secrets,

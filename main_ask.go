@@ -13,7 +13,6 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/ui"
@@ -86,7 +85,7 @@ func pipedQuestion(cfg config, stdin *os.File) (string, error) {
 // draws.
 func runREPL(cfg config, workdir, limitsNote string, stdin *os.File, stdout, stderr io.Writer) int {
 	notices := ui.NewNotices(stderr)
-	describe := func(err error) string { return agent.Describe(err, cfg.BaseURL, cfg.Model) }
+	describe := func(err error) string { return session.DescribeError(err, cfg.BaseURL, cfg.Model) }
 	factory := newFactory(cfg, notices.Notify)
 	opts := session.Options{Workdir: workdir, Resume: cfg.Resume, ResumeID: cfg.ResumeID, Mode: cfg.PermissionMode, Trust: cfg.Trust}
 	var notes []string

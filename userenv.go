@@ -10,8 +10,8 @@ import (
 
 	"github.com/joho/godotenv"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/dirs"
+	"github.com/aci-dev/aci/session"
 )
 
 // userEnvPath is the person's own file of aci settings and key, in aci's
@@ -112,8 +112,8 @@ func warnReadable(stderr io.Writer, path string, vars map[string]string) {
 type noKeyError struct {
 	host    string // the endpoint the key is for
 	sources []envSource
-	user    string              // the person's file, where a key set once goes
-	tried   []agent.LocalServer // local servers probed in vain, when discovery ran
+	user    string                // the person's file, where a key set once goes
+	tried   []session.LocalServer // local servers probed in vain, when discovery ran
 }
 
 func (e *noKeyError) Error() string {
@@ -130,7 +130,7 @@ func (e *noKeyError) Error() string {
 		for _, s := range e.tried {
 			names = append(names, fmt.Sprintf("%s :%d", s.Name, s.Port))
 		}
-		start := agent.LocalServers[0].Start
+		start := session.LocalServers[0].Start
 		if e.tried[0].Start != "" {
 			start = e.tried[0].Start
 		}

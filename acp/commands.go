@@ -7,9 +7,10 @@ import (
 	"github.com/aci-dev/aci/commands"
 )
 
-// The workspace's slash commands reach the editor as an
-// available_commands_update (ACP's slash commands): /init, /review, the
-// command files and the skills. The editor sends "/name args" as prompt
+// The session's operations with an editor form (ops.go) and the
+// workspace's slash commands reach the editor as an
+// available_commands_update (ACP's slash commands): /compact, /model,
+// /effort, /rewind, then /init, /review, the command files and the skills. The editor sends "/name args" as prompt
 // text; the session expands it as it does for every front end.
 
 type availableCommand struct {
@@ -47,7 +48,7 @@ func availableCommands(set *commands.Set) []availableCommand {
 // sendCommands tells the editor the session's commands when they are not
 // what it was told last (the files may change between prompts).
 func (a *acpSession) sendCommands() {
-	list := availableCommands(a.s.Commands())
+	list := append(opCommands(), availableCommands(a.sess().Commands())...)
 	a.mu.Lock()
 	same := a.commandsSent != nil && reflect.DeepEqual(list, a.commandsSent)
 	a.commandsSent = list

@@ -19,7 +19,7 @@ func TestAgentCallFollowedByData(t *testing.T) {
 		if tc, ok := v.(toolCall); ok {
 			sent = append(sent, tc)
 		}
-	}, t.TempDir(), func() []windows.Window { return nil }, false)
+	}, t.TempDir(), noWindow, false)
 	open := protocol.Call{ID: "c1", WindowID: "launcher", ActionID: "open", Params: map[string]json.RawMessage{"app": json.RawMessage(`"agent"`)}}
 	u.event(session.ToolResult{Call: open, Result: protocol.Result{Status: protocol.StatusStarted, Text: "a helper began"},
 		Detail: windows.Result{Status: protocol.StatusStarted, Opened: "agent_1"}})
@@ -51,7 +51,7 @@ func TestAgentCallFollowedByData(t *testing.T) {
 // ACP's tool call is the call's one description; a stored call kept
 // without one is described by the same table.
 func TestToolCallFromDescription(t *testing.T) {
-	u := newUpdates(func(any) {}, "/w", func() []windows.Window { return nil }, false)
+	u := newUpdates(func(any) {}, "/w", noWindow, false)
 	p := map[string]json.RawMessage{"app": json.RawMessage(`"file"`), "target": json.RawMessage(`"a.go"`)}
 	c := protocol.Call{ID: "c1", WindowID: "launcher", ActionID: "open", Params: p}
 	live := u.described(session.ToolCall{Call: c, Desc: windows.Description{Title: "open a.go", Kind: "read", Paths: []string{"/w/a.go"}}})
@@ -63,3 +63,6 @@ func TestToolCallFromDescription(t *testing.T) {
 		}
 	}
 }
+
+// noWindow is a session with no window open.
+func noWindow(string) (session.WindowInfo, bool) { return session.WindowInfo{}, false }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/acp"
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/mcptest"
 	"github.com/aci-dev/aci/session"
@@ -23,8 +22,8 @@ import (
 func startInProcess(t *testing.T, srv *fakeai.Server, timeout time.Duration) *editor {
 	t.Helper()
 	f := session.NewFactory(session.Config{
-		Client:          agent.ClientConfig{BaseURL: srv.URL, APIKey: testKey, Model: "test-model", Stream: true},
-		Agent:           agent.Config{BasePrompt: "You are a test.", MaxSteps: 10},
+		Client:          session.ClientConfig{BaseURL: srv.URL, APIKey: testKey, Model: "test-model", Stream: true},
+		Agent:           session.AgentConfig{BasePrompt: "You are a test.", MaxSteps: 10},
 		SessionsDir:     t.TempDir(),
 		ApprovalTimeout: timeout,
 	})

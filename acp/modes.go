@@ -57,7 +57,7 @@ func (srv *server) setMode(p setModeParams) (any, error) {
 	if err != nil || m == windows.ModeYes {
 		return nil, invalidParams("invalid params: unknown mode %q (modes: default, ask, plan)", p.ModeID)
 	}
-	s.s.SetMode(m)
+	s.sess().SetMode(m)
 	return struct{}{}, nil
 }
 
@@ -72,7 +72,7 @@ func (u *updates) modeEvent(e session.ModeEvent) {
 // mode with a plan, whether to accept it; yes switches to default and
 // runs the turn that carries it out, within the same prompt.
 func (a *acpSession) offerPlan(ctx context.Context, c *conn) (bool, session.Result, error) {
-	if !a.s.PlanReady() {
+	if !a.sess().PlanReady() {
 		return false, session.Result{}, nil
 	}
 	raw, _ := json.Marshal(map[string]string{"kind": "plan"})
@@ -90,10 +90,10 @@ func (a *acpSession) offerPlan(ctx context.Context, c *conn) (bool, session.Resu
 	if res.Outcome.Outcome != "selected" || res.Outcome.OptionID != optAllowOnce {
 		return false, session.Result{}, nil
 	}
-	q, err := a.s.AcceptPlan()
+	q, err := a.sess().AcceptPlan()
 	if err != nil {
 		return false, session.Result{}, fmt.Errorf("accept the plan: %w", err)
 	}
-	r, err := a.s.Ask(ctx, q)
+	r, err := a.sess().Ask(ctx, q)
 	return true, r, err
 }

@@ -49,15 +49,22 @@ type server struct {
 // acpSession is an aci session as the editor drives it.
 type acpSession struct {
 	id  string
-	s   *session.Session
 	up  *updates
 	cwd string
 
 	mu           sync.Mutex
+	s            *session.Session // sess(): a rewind continues in another
 	prompting    bool
 	cancel       context.CancelFunc
 	cancelled    bool
 	commandsSent []availableCommand // what the editor was told last (commands.go)
+}
+
+// sess is the aci session the editor's session is now.
+func (a *acpSession) sess() *session.Session {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.s
 }
 
 // Run speaks ACP on in and out until in ends or ctx is done; then every
@@ -100,7 +107,7 @@ func (srv *server) closeAll() {
 	}
 	srv.mu.Unlock()
 	for _, s := range list {
-		s.s.Close()
+		s.sess().Close()
 	}
 }
 
@@ -221,7 +228,7 @@ func (srv *server) newSession(ctx context.Context, p newSessionParams) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return followed{newSessionResult{SessionID: s.id, Modes: modeState(s.s.Mode())}, s.sendCommands}, nil
+	return followed{newSessionResult{SessionID: s.id, Modes: modeState(s.sess().Mode())}, s.sendCommands}, nil
 }
 
 // loadSession continues a stored session (made by any front end in that
@@ -237,12 +244,12 @@ func (srv *server) loadSession(ctx context.Context, p loadSessionParams) (any, e
 	if err != nil {
 		return nil, err
 	}
-	if stored := s.s.Resumed(); stored != nil {
+	if stored := s.sess().Resumed(); stored != nil {
 		s.replay(*stored)
 	}
 	return followed{struct {
 		Modes *sessionModeState `json:"modes"`
-	}{modeState(s.s.Mode())}, s.sendCommands}, nil
+	}{modeState(s.sess().Mode())}, s.sendCommands}, nil
 }
 
 // open builds an aci session for the editor: new, or resuming id.
@@ -267,7 +274,7 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	// The updates are made from the session's events, redacted at their
 	// source; a stored session's replay (replay) passes the redactor.
 	a.up = newUpdates(func(u any) { srv.c.notifyClean("session/update", sessionNotification{SessionID: a.id, Update: u}) },
-		cwd, func() []windows.Window { return a.s.Windows().Windows() }, caps.Session != nil && caps.Session.Notices != nil)
+		cwd, func(id string) (session.WindowInfo, bool) { return a.sess().LiveWindow(id) }, caps.Session != nil && caps.Session.Notices != nil)
 	a.up.secrets = srv.secrets()
 	perm.running = a.up.runningCall
 	opt := session.Options{
@@ -384,13 +391,17 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 		s.prompting, s.cancel = false, nil
 		s.mu.Unlock()
 	}()
+	if o, arg, ok := opOf(question); ok && len(attach) == 0 && len(imgs) == 0 {
+		return s.op(ctx, o, arg)
+	}
+	ss := s.sess()
 	for _, path := range attach {
 		// A mentioned file is opened as a window: the model sees it live.
-		s.s.Windows().Open(ctx, "file", path)
+		ss.OpenFile(ctx, path)
 	}
 	start := time.Now()
-	s.s.AttachImages(imgs)
-	res, err := s.s.Ask(ctx, question)
+	ss.AttachImages(imgs)
+	res, err := ss.Ask(ctx, question)
 	if err == nil && res.Outcome == session.Answered {
 		var accepted bool
 		var carried session.Result

@@ -17,9 +17,9 @@ import (
 type updates struct {
 	send    func(update any)
 	cwd     string
-	windows func() []windows.Window // the session's open windows
-	notices bool                    // the client shows notice updates
-	secrets *secrets.Redactor       // kept out of window contents and titles
+	window  func(id string) (session.WindowInfo, bool) // an open window as it is now
+	notices bool                                       // the client shows notice updates
+	secrets *secrets.Redactor                          // kept out of window contents and titles
 
 	mu      sync.Mutex
 	shown   map[string]string // window id → the content last sent
@@ -27,8 +27,8 @@ type updates struct {
 	agents  map[string]string // agent window id → the call that opened it, while it runs (agents.go)
 }
 
-func newUpdates(send func(any), cwd string, wins func() []windows.Window, notices bool) *updates {
-	return &updates{send: send, cwd: cwd, windows: wins, notices: notices, shown: map[string]string{}}
+func newUpdates(send func(any), cwd string, window func(id string) (session.WindowInfo, bool), notices bool) *updates {
+	return &updates{send: send, cwd: cwd, window: window, notices: notices, shown: map[string]string{}}
 }
 
 // redact removes u's secrets from s: for what is not an event (a
@@ -183,19 +183,17 @@ func (u *updates) changedWindow(ev session.ToolResult) string {
 			return "" // a tool's result is its text
 		}
 	}
-	for _, w := range u.windows() {
-		if w.ID() != id {
-			continue
-		}
-		// A window's content is no event: it is redacted here.
-		content := u.redact(w.View().Content)
-		if content == u.shown[id] {
-			return ""
-		}
-		u.shown[id] = content
-		return fence(content)
+	w, ok := u.window(id)
+	if !ok {
+		return ""
 	}
-	return ""
+	// A window's content is no event: it is redacted here.
+	content := u.redact(w.Content)
+	if content == u.shown[id] {
+		return ""
+	}
+	u.shown[id] = content
+	return fence(content)
 }
 
 func textContent(s string) toolContent {
@@ -221,10 +219,8 @@ func fence(s string) string {
 
 // windowTitle is an open window's title, "" when none is open by id.
 func (u *updates) windowTitle(id string) string {
-	for _, w := range u.windows() {
-		if w.ID() == id {
-			return u.redact(w.Title())
-		}
+	if w, ok := u.window(id); ok {
+		return u.redact(w.Title)
 	}
 	return ""
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strconv"
 	"time"
-	"unicode/utf8"
 )
 
 // The transcript is also the log of the session's typed events: each one
@@ -131,24 +130,4 @@ func eventRecord(line []byte, r *Record) bool {
 	}
 	*r = Record{Type: "event", ID: id, Event: ev[:len(ev):len(ev)]} // a slice of the line: callers hand over a line they do not reuse
 	return true
-}
-
-// maxRecordedOutput bounds an action's output in the transcript: a
-// command's output is already cut for the model, but a diff is not.
-const maxRecordedOutput = 32 << 10
-
-// CutOutput bounds an action's output as the transcript keeps it: its
-// start and its end, with a note of what was left out between.
-func CutOutput(out string) string {
-	if len(out) <= maxRecordedOutput {
-		return out
-	}
-	head, tail := out[:maxRecordedOutput/2], out[len(out)-maxRecordedOutput/2:]
-	for len(head) > 0 && !utf8.ValidString(head) {
-		head = head[:len(head)-1]
-	}
-	for len(tail) > 0 && !utf8.ValidString(tail) {
-		tail = tail[1:]
-	}
-	return head + "\n[… " + strconv.Itoa(len(out)-len(head)-len(tail)) + " bytes left out …]\n" + tail
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/aci-dev/aci/internal/fakeai"
 )
@@ -82,21 +81,6 @@ func TestSteerJoinsTheRunningTurn(t *testing.T) {
 	}
 	if strings.Join(steers, "|") != "also print the date|and be brief" {
 		t.Errorf("steers %q", steers)
-	}
-}
-
-func TestCutOutput(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		keep bool
-	}{
-		{"short", true},
-		{strings.Repeat("é", maxRecordedOutput), false},
-	} {
-		got := CutOutput(tc.in)
-		if (got == tc.in) != tc.keep || len(got) > maxRecordedOutput+100 || !utf8.ValidString(got) {
-			t.Errorf("CutOutput(%d bytes) = %d bytes", len(tc.in), len(got))
-		}
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 )
 
@@ -289,7 +288,7 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (*session.Sessi
 }
 
 func (s *Server) notFound(w http.ResponseWriter, err error) {
-	var locked *agent.LockedError
+	var locked *session.LockedError
 	switch {
 	case errors.Is(err, errNoSession):
 		s.fail(w, http.StatusNotFound, "%v", err)
@@ -335,8 +334,8 @@ func (s *Server) find(id string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := agent.SessionPath(dir, s.cfg.Workdir, id, false); err != nil {
-		if errors.Is(err, agent.ErrNoSession) {
+	if _, err := session.SessionPath(dir, s.cfg.Workdir, id, false); err != nil {
+		if errors.Is(err, session.ErrNoSession) {
 			return fmt.Errorf("%w %s in this workspace (GET /api/sessions lists them)", errNoSession, quoteShort(id))
 		}
 		return err

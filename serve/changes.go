@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 )
 
@@ -67,7 +66,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
-	st, err := agent.FindSession(dir, s.cfg.Workdir, id)
+	st, err := session.FindSession(dir, s.cfg.Workdir, id)
 	if err != nil {
 		s.notFound(w, err)
 		return

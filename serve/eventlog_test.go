@@ -17,16 +17,17 @@ func sameState(workdir, sessions string) rigOption {
 	return func(sc *sessionConfig, c *Config) { sc.SessionsDir, c.Workdir = sessions, workdir }
 }
 
-// logRun runs one session with words, an approval answered, a steered
-// message, a failing command, an edit and a cancelled turn on a server
-// over workdir and sessions, and returns its id and every event it sent.
-func logRun(t *testing.T, workdir, sessions string) (string, []event, string) {
-	t.Helper()
+// calcRun is the run the wire and the log tests watch: words with & < >,
+// a failing command (its exit code), an edit of calc.py (its diff), an
+// uncontained command that asks (it would remove ~/keep), then a turn
+// that hangs until cancelled. It writes calc.py in workdir and gives the
+// test a HOME of its own.
+func calcRun(t *testing.T, workdir string) []fakeai.Reply {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	os.MkdirAll(filepath.Join(home, "keep"), 0o755)
 	os.WriteFile(filepath.Join(workdir, "calc.py"), []byte("x = 1\n"), 0o644)
-	r := newRig(t, []fakeai.Reply{
+	return []fakeai.Reply{
 		{Content: "Checking a && b <now>.\n" + fakeai.ToolCall(
 			call("launcher", "open", map[string]any{"app": "bash"}),
 			call("bash_1", "run", map[string]any{"command": "echo 'a && <b>'; exit 3"}),
@@ -36,7 +37,15 @@ func logRun(t *testing.T, workdir, sessions string) (string, []event, string) {
 		)},
 		{Content: "Done & dusted."},
 		{Hang: true},
-	}, sameState(workdir, sessions))
+	}
+}
+
+// logRun runs one session with words, an approval answered, a steered
+// message, a failing command, an edit and a cancelled turn on a server
+// over workdir and sessions, and returns its id and every event it sent.
+func logRun(t *testing.T, workdir, sessions string) (string, []event, string) {
+	t.Helper()
+	r := newRig(t, calcRun(t, workdir), sameState(workdir, sessions))
 	id := r.newSession()
 	ev := r.events(id, "")
 	r.ask(id, "fix calc")

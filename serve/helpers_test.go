@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/secrets"
@@ -50,8 +49,8 @@ func newRig(t testing.TB, replies []fakeai.Reply, opts ...rigOption) *rig {
 	testSecrets.Add(testKey)
 	r := &rig{t: t, ai: fakeai.New(t, replies...), dir: t.TempDir()}
 	scfg := session.Config{
-		Client:          agent.ClientConfig{BaseURL: r.ai.URL, APIKey: testKey, Model: "test-model", Stream: true},
-		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
+		Client:          session.ClientConfig{BaseURL: r.ai.URL, APIKey: testKey, Model: "test-model", Stream: true},
+		Agent:           session.AgentConfig{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
 		Secrets:         testSecrets,
 		OutputLimit:     30000,
 		SessionsDir:     t.TempDir(),

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/session"
 )
 
 // GET /api/models lists each provider's models after the model server's,
@@ -16,7 +16,7 @@ func TestModelsProviders(t *testing.T) {
 	t.Setenv("ACI_TEST_OTHER_KEY", "sk-other-key-0004")
 	t.Setenv("ACI_TEST_MISSING_KEY", "")
 	r := newRig(t, nil, func(sc *sessionConfig, _ *Config) {
-		sc.Client.Providers = []agent.Provider{
+		sc.Client.Providers = []session.Provider{
 			{Name: "other", BaseURL: other.URL, APIKeyEnv: "ACI_TEST_OTHER_KEY", Models: []string{"llama-3"}},
 			{Name: "paid", BaseURL: "https://paid.example/v1", APIKeyEnv: "ACI_TEST_MISSING_KEY"},
 		}

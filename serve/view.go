@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"net/http"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 )
 
@@ -27,7 +26,7 @@ func (s *Server) view(id string) (session.Info, *session.Session, error) {
 	if err != nil {
 		return session.Info{}, nil, err
 	}
-	stored, err := agent.FindSession(dir, s.cfg.Workdir, id)
+	stored, err := session.FindSession(dir, s.cfg.Workdir, id)
 	if err != nil {
 		return session.Info{}, nil, err
 	}
@@ -54,7 +53,7 @@ func (s *Server) replayStored(buf *bytes.Buffer, id string, after int64) int64 {
 	if err != nil {
 		return 0
 	}
-	stored, err := agent.FindSession(dir, s.cfg.Workdir, id)
+	stored, err := session.FindSession(dir, s.cfg.Workdir, id)
 	if err != nil {
 		return 0
 	}

@@ -5,13 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/ui"
 )
@@ -40,21 +38,8 @@ func (s *syncBuffer) String() string {
 // gives the same bytes per event: words with & < >, a failing command
 // (its exit code), an edit (its diff), an approval, a cancelled turn.
 func TestSameBytesOnEveryWire(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	os.MkdirAll(filepath.Join(home, "keep"), 0o755)
-	r := newRig(t, []fakeai.Reply{
-		{Content: "Checking a && b <now>.\n" + fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
-			call("bash_1", "run", map[string]any{"command": "echo 'a && <b>'; exit 3"}),
-			call("launcher", "open", map[string]any{"app": "file", "target": "calc.py"}),
-			call("file_1", "edit", map[string]any{"old_text": "x = 1", "new_text": "x = 2 # a < b"}),
-			call("bash_1", "run", map[string]any{"command": "rm -rf ~/keep", "uncontained": true}),
-		)},
-		{Content: "Done & dusted."},
-		{Hang: true},
-	})
-	os.WriteFile(filepath.Join(r.dir, "calc.py"), []byte("x = 1\n"), 0o644)
+	r := newRig(t, nil)
+	r.ai.Push(calcRun(t, r.dir)...)
 
 	// Pipe mode's writer, one per turn: it ends its output at a result.
 	var mu sync.Mutex
@@ -85,7 +70,7 @@ func TestSameBytesOnEveryWire(t *testing.T) {
 	ev := r.events(id, "")
 
 	done := make(chan struct{})
-	go func() { ss.Run(context.Background(), "check it"); close(done) }()
+	go func() { ss.Ask(context.Background(), "check it"); close(done) }()
 	q := ev.until(is("approval"))
 	r.must(200, "POST", "/api/sessions/"+id+"/approvals/"+q[len(q)-1].Data["request_id"].(string), `{"decision":"allow"}`, nil)
 	<-done
@@ -93,7 +78,7 @@ func TestSameBytesOnEveryWire(t *testing.T) {
 
 	next()
 	done = make(chan struct{})
-	go func() { ss.Run(context.Background(), "and again"); close(done) }()
+	go func() { ss.Ask(context.Background(), "and again"); close(done) }()
 	sse = append(sse, ev.until(func(e event) bool { return e.Type == "state" && e.Data["state"] == "awaiting_model" })...)
 	r.must(200, "POST", "/api/sessions/"+id+"/cancel", nil, nil)
 	<-done

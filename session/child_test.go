@@ -117,7 +117,7 @@ func TestAgentOwnConversationAndAnswerOnly(t *testing.T) {
 	}
 	s, _, srv, work := agentSession(t, sc, 0)
 	os.WriteFile(filepath.Join(work, "notes.txt"), []byte("kiwi\nINSIDE-THE-FILE-ONLY\n"), 0o644)
-	answer, err := s.Run(context.Background(), "what word is in notes.txt?")
+	answer, err := asked(context.Background(), s, "what word is in notes.txt?")
 	if err != nil || answer != "The word is kiwi." {
 		t.Fatalf("Run: %q, %v", answer, err)
 	}
@@ -184,7 +184,7 @@ func TestAgentsRunAtOnce(t *testing.T) {
 		"task two": meet("two"),
 	}
 	s, _, srv, _ := agentSession(t, sc, 0)
-	if _, err := s.Run(context.Background(), "do two things"); err != nil {
+	if _, err := asked(context.Background(), s, "do two things"); err != nil {
 		t.Fatal(err)
 	}
 	parent := of(sc, srv.Requests(), "")
@@ -218,7 +218,7 @@ func TestAgentPlanModeRefusesWrites(t *testing.T) {
 			if tc.parent != "" {
 				s.SetMode(tc.parent)
 			}
-			if _, err := s.Run(context.Background(), "go"); err != nil {
+			if _, err := asked(context.Background(), s, "go"); err != nil {
 				t.Fatal(err)
 			}
 			_, err := os.Stat(filepath.Join(work, "out.txt"))
@@ -240,7 +240,7 @@ func TestAgentPlanModeRefusesWrites(t *testing.T) {
 func TestAgentBadMode(t *testing.T) {
 	sc := script{"": steps(call("launcher", "open", `{"app":"agent","target":"x","mode":"yolo"}`), "ok")}
 	s, _, srv, _ := agentSession(t, sc, 0)
-	if _, err := s.Run(context.Background(), "go"); err != nil {
+	if _, err := asked(context.Background(), s, "go"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.Requests()
@@ -258,7 +258,7 @@ func TestAgentCannotNest(t *testing.T) {
 		"nest": steps(call("launcher", "open", `{"app":"agent","target":"deeper"}`), "could not"),
 	}
 	s, _, srv, _ := agentSession(t, sc, 0)
-	if _, err := s.Run(context.Background(), "go"); err != nil {
+	if _, err := asked(context.Background(), s, "go"); err != nil {
 		t.Fatal(err)
 	}
 	kid := of(sc, srv.Requests(), "nest")
@@ -278,7 +278,7 @@ func TestAgentFailureGivesLastWords(t *testing.T) {
 		},
 	}
 	s, _, srv, _ := agentSession(t, sc, 3)
-	if _, err := s.Run(context.Background(), "go"); err != nil {
+	if _, err := asked(context.Background(), s, "go"); err != nil {
 		t.Fatal(err)
 	}
 	parent := of(sc, srv.Requests(), "")
@@ -313,7 +313,7 @@ func TestCancelStopsAgents(t *testing.T) {
 	if m := len(srv.Requests()); m != n {
 		t.Errorf("%d requests after the cancel", m-n)
 	}
-	for _, w := range s.Windows().Windows() {
+	for _, w := range s.wm.Windows() {
 		if w.App() == "agent" && !strings.HasPrefix(w.View().Content, "failed") {
 			t.Errorf("%s after the cancel: %q", w.ID(), w.View().Content)
 		}
@@ -366,7 +366,7 @@ func TestAgentTell(t *testing.T) {
 		},
 	}
 	s, _, srv, _ := agentSession(t, sc, 0)
-	if _, err := s.Run(context.Background(), "go"); err != nil {
+	if _, err := asked(context.Background(), s, "go"); err != nil {
 		t.Fatal(err)
 	}
 	parent := of(sc, srv.Requests(), "")
@@ -385,7 +385,7 @@ func TestAgentOverhead(t *testing.T) {
 		s, _, srv, work := agentSession(t, sc, 0)
 		lines := strings.Repeat("filler line of a long file to read\n", 200)
 		os.WriteFile(filepath.Join(work, "notes.txt"), []byte("kiwi\n"+lines), 0o644)
-		if _, err := s.Run(context.Background(), "what word is in notes.txt?"); err != nil {
+		if _, err := asked(context.Background(), s, "what word is in notes.txt?"); err != nil {
 			t.Fatal(err)
 		}
 		return srv, work
@@ -418,7 +418,7 @@ func TestAgentWaitTimesOutAndCloseStops(t *testing.T) {
 		"slow": func(int, fakeai.Request) fakeai.Reply { return fakeai.Reply{Hang: true} },
 	}
 	s, _, srv, _ := agentSession(t, sc, 0)
-	if _, err := s.Run(context.Background(), "go"); err != nil {
+	if _, err := asked(context.Background(), s, "go"); err != nil {
 		t.Fatal(err)
 	}
 	parent := of(sc, srv.Requests(), "")
@@ -433,7 +433,7 @@ func TestAgentWaitTimesOutAndCloseStops(t *testing.T) {
 	if m := len(srv.Requests()); m != n {
 		t.Errorf("%d requests after the close", m-n)
 	}
-	for _, w := range s.Windows().Windows() {
+	for _, w := range s.wm.Windows() {
 		if w.App() == "agent" {
 			t.Errorf("%s still open", w.ID())
 		}

@@ -26,7 +26,7 @@ func TestAgentOfPlanParentStaysPlanOnBwrap(t *testing.T) {
 		t.Skip("no bwrap here: plan mode's containment is not tested")
 	}
 	s.SetMode(windows.ModePlan)
-	if _, err := s.Run(context.Background(), "go"); err != nil {
+	if _, err := asked(context.Background(), s, "go"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(work, "out.txt")); err == nil {
@@ -60,7 +60,7 @@ func TestAgentNarrowedWhileRunning(t *testing.T) {
 		}
 		return fakeai.Reply{Content: "finished"}
 	}
-	if _, err := s.Run(context.Background(), "go"); err != nil {
+	if _, err := asked(context.Background(), s, "go"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(work, "out.txt")); err == nil {
@@ -95,7 +95,7 @@ func TestReviewRunsInPlanMode(t *testing.T) {
 	}
 	contained := sandbox.For(work).Kind() == sandbox.Bwrap
 	os.WriteFile(filepath.Join(work, "calc.go"), []byte("package calc\n"), 0o644)
-	if _, err := s.Run(context.Background(), "/review"); err != nil {
+	if _, err := asked(context.Background(), s, "/review"); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(work, "calc.go")); string(data) != "package calc\n" {
@@ -116,7 +116,7 @@ func TestReviewRunsInPlanMode(t *testing.T) {
 			t.Errorf("/review sent a mode event of its own: %v", ev.Data)
 		}
 	}
-	if _, err := s.Run(context.Background(), "and now?"); err != nil {
+	if _, err := asked(context.Background(), s, "and now?"); err != nil {
 		t.Fatal(err)
 	}
 	if q := srv.Requests()[2].LastUser(); !strings.Contains(q, "[aci: permission mode ask") {

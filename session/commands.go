@@ -11,7 +11,7 @@ import (
 
 // Prompt is a question as the model gets it: a slash command's file
 // expanded (PROTOCOL.md §9). Every front end's question passes through
-// Expand, so a command works alike in the REPL, pipe mode, the page and
+// expand, so a command works alike in the REPL, pipe mode, the page and
 // an editor.
 type Prompt struct {
 	Typed   string // what the person typed: what the turn shows
@@ -54,10 +54,10 @@ func (s *Session) Commands() *commands.Set {
 	return commands.Load(s.workdir, commands.UserDir())
 }
 
-// Expand turns a question that names a command ("/fix-issue 123") into the
+// expand turns a question that names a command ("/fix-issue 123") into the
 // command's prompt; any other question (also "/etc/hosts is wrong") is
 // itself.
-func (s *Session) Expand(question string) (Prompt, error) {
+func (s *Session) expand(question string) (Prompt, error) {
 	p := Prompt{Typed: question, Text: question}
 	imgs, err := LoadImages(s.workdir, MentionedImages(question))
 	if err != nil {

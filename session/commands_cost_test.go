@@ -19,12 +19,8 @@ func TestCommandsAndSkillsCost(t *testing.T) {
 		srv := fakeai.New(t, fakeai.Reply{Content: "ok"})
 		f, work := newFactory(t, srv)
 		setup(work)
-		s, err := f.New(context.Background(), Options{Workdir: work})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		if _, err := s.Run(context.Background(), "hello"); err != nil {
+		s := opened(t, f, work)
+		if _, err := asked(context.Background(), s, "hello"); err != nil {
 			t.Fatal(err)
 		}
 		// The workspace's path is in the system message: count without it.

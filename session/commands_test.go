@@ -27,22 +27,18 @@ func TestCommandsExpandForEveryFrontEnd(t *testing.T) {
 	writeFile(t, filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "aci/commands/fix-issue.md"), "the person's, not used")
 	writeFile(t, filepath.Join(work, ".claude/commands/git/commit.md"), "---\nmodel: haiku\n---\nCommit: $ARGUMENTS")
 	writeFile(t, filepath.Join(work, ".aci/commands/bad.md"), "---\ndescription: [x\n")
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := opened(t, f, work)
 	ctx := context.Background()
-	if _, err := s.Run(ctx, "/fix-issue 123 urgent"); err != nil {
+	if _, err := asked(ctx, s, "/fix-issue 123 urgent"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(ctx, "/git:commit the parser"); err != nil {
+	if _, err := asked(ctx, s, "/git:commit the parser"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(ctx, "/etc/hosts is wrong"); err != nil {
+	if _, err := asked(ctx, s, "/etc/hosts is wrong"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Run(ctx, "/bad x")
+	_, err := asked(ctx, s, "/bad x")
 	var ce *CommandError
 	if !errors.As(err, &ce) || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "no closing ---") {
 		t.Fatalf("/bad: %v", err)
@@ -72,12 +68,12 @@ func TestReviewChangesNothing(t *testing.T) {
 		fakeai.Reply{Content: call("file_1", "write", `{"content":"now\n"}`)},
 		fakeai.Reply{Content: "written"})
 	s, _ := watched(t, srv)
-	writeFile(t, filepath.Join(s.Workdir(), "a.go"), "package a\n")
+	writeFile(t, filepath.Join(s.workdir, "a.go"), "package a\n")
 	ctx := context.Background()
-	if _, err := s.Run(ctx, "/review"); err != nil {
+	if _, err := asked(ctx, s, "/review"); err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(s.Workdir(), "a.go")); string(data) != "package a\n" {
+	if data, _ := os.ReadFile(filepath.Join(s.workdir, "a.go")); string(data) != "package a\n" {
 		t.Fatalf("/review changed a.go: %q", data)
 	}
 	reqs := srv.Requests()
@@ -85,10 +81,10 @@ func TestReviewChangesNothing(t *testing.T) {
 		t.Errorf("review prompt %q\nresult %q", reqs[0].LastUser(), reqs[2].LastUser())
 	}
 	// The next turn may write again.
-	if _, err := s.Run(ctx, "now write it"); err != nil {
+	if _, err := asked(ctx, s, "now write it"); err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(s.Workdir(), "a.go")); string(data) != "now\n" {
+	if data, _ := os.ReadFile(filepath.Join(s.workdir, "a.go")); string(data) != "now\n" {
 		t.Errorf("after /review a.go = %q", data)
 	}
 }
@@ -113,10 +109,10 @@ func TestSkillListedOpenedAndRun(t *testing.T) {
 		t.Errorf("no note for the skill without a name: %q", said)
 	}
 	ctx := context.Background()
-	if _, err := s.Run(ctx, "fill the form"); err != nil {
+	if _, err := asked(ctx, s, "fill the form"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Run(ctx, "/pdf form.pdf"); err != nil {
+	if _, err := asked(ctx, s, "/pdf form.pdf"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.Requests()
@@ -137,13 +133,9 @@ func TestCommandModelForItsTurnOnly(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "one"}, fakeai.Reply{Content: "two"})
 	f, work := newFactory(t, srv)
 	writeFile(t, filepath.Join(work, ".aci/commands/quick.md"), "---\nmodel: small-model\n---\nQuick: $ARGUMENTS")
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.Run(context.Background(), "/quick look")
-	s.Run(context.Background(), "and now")
+	s := opened(t, f, work)
+	asked(context.Background(), s, "/quick look")
+	asked(context.Background(), s, "and now")
 	reqs := srv.Requests()
 	if len(reqs) != 2 || reqs[0].Model != "small-model" || reqs[1].Model != "m" {
 		t.Errorf("models: %q then %q", reqs[0].Model, reqs[1].Model)

@@ -2,6 +2,8 @@ package session
 
 import (
 	"encoding/json"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/aci-dev/aci/agent"
 )
@@ -67,8 +69,8 @@ func (s *Session) writeEvent(ev Numbered) {
 	if tr, ok := e.(ToolResult); ok {
 		// Kept bounded as the transcript keeps every output (a diff is
 		// not cut for the model); most are within and stay byte for byte.
-		if out := PersonOutput(tr.Detail); agent.CutOutput(out) != out {
-			tr.Detail.Diff, tr.Detail.Output = "", agent.CutOutput(out)
+		if out := PersonOutput(tr.Detail); cutOutput(out) != out {
+			tr.Detail.Diff, tr.Detail.Output = "", cutOutput(out)
 			e = tr
 		}
 	}
@@ -189,4 +191,24 @@ func lastWindows(evs []Numbered, wins []WindowInfo) {
 			}
 		}
 	}
+}
+
+// maxRecordedOutput bounds an action's output in the transcript: a
+// command's output is already cut for the model, but a diff is not.
+const maxRecordedOutput = 32 << 10
+
+// CutOutput bounds an action's output as the transcript keeps it: its
+// start and its end, with a note of what was left out between.
+func cutOutput(out string) string {
+	if len(out) <= maxRecordedOutput {
+		return out
+	}
+	head, tail := out[:maxRecordedOutput/2], out[len(out)-maxRecordedOutput/2:]
+	for len(head) > 0 && !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	for len(tail) > 0 && !utf8.ValidString(tail) {
+		tail = tail[1:]
+	}
+	return head + "\n[… " + strconv.Itoa(len(out)-len(head)-len(tail)) + " bytes left out …]\n" + tail
 }

@@ -138,10 +138,3 @@ func (s *Session) Subscribe(after int64) (replay []Numbered, live <-chan Numbere
 		s.dropLocked(sub)
 	}
 }
-
-// LastEventID is the id of the latest event.
-func (s *Session) LastEventID() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.events.last
-}

@@ -143,7 +143,7 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 		fakeai.Reply{Content: "Started."},
 	)
 	s, live := watched(t, srv)
-	if _, err := s.Run(context.Background(), "start it"); err != nil {
+	if _, err := asked(context.Background(), s, "start it"); err != nil {
 		t.Fatal(err)
 	}
 	var joined string
@@ -179,11 +179,7 @@ func TestTaskOutputAsItRuns(t *testing.T) {
 func TestLiveEventsKeepTheTurnInReplay(t *testing.T) {
 	srv := fakeai.New(t)
 	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := opened(t, f, work)
 	s.publish(Turn{Turn: 1, Question: "q"})
 	for i := 0; i < 3*keptEvents; i++ {
 		s.publish(Output{CallID: "c", WindowID: "bash_1", Text: "x\n"})

@@ -40,7 +40,7 @@ func TestSecretSplitAcrossPiecesStaysOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Run(context.Background(), "go"); err != nil {
+	if _, err := asked(context.Background(), s, "go"); err != nil {
 		t.Fatal(err)
 	}
 	for name, pieces := range map[string][]string{"text": texts, "output": outputs} {

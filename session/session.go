@@ -135,21 +135,8 @@ func (s *Session) ID() string {
 	return s.id
 }
 
-// Agent is the session's loop, for front ends' own commands (/compact,
-// /model, /usage). Use it only while no turn runs.
-func (s *Session) Agent() *agent.Agent { return s.agent }
-
-// Windows is the session's window manager.
-func (s *Session) Windows() *windows.Manager { return s.wm }
-
-// Client is the session's model client.
-func (s *Session) Client() agent.Client { return s.client }
-
-// Model is the model the session was started with.
-func (s *Session) Model() string { return s.model }
-
-// Workdir is the session's workspace.
-func (s *Session) Workdir() string { return s.workdir }
+// Model is the model the session's next requests go to.
+func (s *Session) Model() string { return s.currentModel() }
 
 // Instructions are the AGENTS.md files the system prompt holds.
 func (s *Session) Instructions() []prompt.Instruction { return s.instructions }
@@ -164,31 +151,10 @@ func (s *Session) State() State {
 	return s.state
 }
 
-// Run answers one question, blocking: the REPL and pipe mode call it. A
-// second turn while one runs gets ErrBusy.
-func (s *Session) Run(ctx context.Context, question string) (string, error) {
-	p, err := s.Expand(question)
-	if err != nil {
-		return "", err
-	}
-	return s.RunPrompt(ctx, p)
-}
-
-// RunPrompt is Run for a question Expand made (the REPL adds its notes
-// to the expanded text).
-func (s *Session) RunPrompt(ctx context.Context, p Prompt) (string, error) {
-	ctx, n, err := s.begin(ctx, p.Typed)
-	if err != nil {
-		return "", err
-	}
-	defer s.flushEvents() // the front end has shown the turn when it returns
-	return s.turn(ctx, n, p)
-}
-
 // Start answers one question in the background and returns its turn
 // number; events tell how it goes.
 func (s *Session) Start(question string) (int, error) {
-	p, err := s.Expand(question)
+	p, err := s.expand(question)
 	if err != nil {
 		return 0, err
 	}
@@ -205,7 +171,7 @@ func (s *Session) Start(question string) (int, error) {
 		s.turn(ctx, n, p)
 		// Messages that came after the turn's last request start the next.
 		for q := s.Queued(); q != ""; q = s.Queued() {
-			p, err := s.Expand(q)
+			p, err := s.expand(q)
 			if err != nil {
 				s.publish(Notice{Kind: "error", Text: err.Error()})
 				continue
@@ -228,35 +194,80 @@ func (s *Session) Start(question string) (int, error) {
 func (s *Session) begin(ctx context.Context, question string) (context.Context, int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	ctx, err := s.claimLocked(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	s.turnN++
+	return ctx, s.turnN, nil
+}
+
+// claim marks the session as running an operation that excludes turns
+// (a turn, a compaction): Cancel ends it, endTurn releases it.
+func (s *Session) claim(ctx context.Context) (context.Context, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.claimLocked(ctx)
+}
+
+func (s *Session) claimLocked(ctx context.Context) (context.Context, error) {
 	switch {
 	case s.closed:
-		return nil, 0, ErrClosed
+		return nil, ErrClosed
 	case s.running:
-		return nil, 0, ErrBusy
+		return nil, ErrBusy
 	}
 	s.running = true
 	s.denials = []Denial{}
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.done = make(chan struct{})
-	s.turnN++
-	return ctx, s.turnN, nil
+	return ctx, nil
 }
 
-// Ask answers one question like Run and returns how the turn ended, the
-// turn's result event; err is ErrBusy or ErrClosed when no turn began.
-func (s *Session) Ask(ctx context.Context, question string) (Result, error) {
-	p, err := s.Expand(question)
+// Ask answers one question, blocking: the one turn entry point of the
+// front ends that wait for the turn (the REPL, pipe, headless, ACP). The
+// Result says how the request ended: the turn's result event, or, when no
+// turn began, a failed result whose Err is also returned (ErrBusy,
+// ErrClosed, a command that cannot run).
+func (s *Session) Ask(ctx context.Context, question string, opts ...AskOption) (Result, error) {
+	var o askOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	p, err := s.expand(question)
 	if err != nil {
-		return Result{}, err
+		return s.unbegun(err), err
+	}
+	if o.prepare != nil {
+		p.Text = o.prepare(p.Text)
 	}
 	ctx, n, err := s.begin(ctx, p.Typed)
 	if err != nil {
-		return Result{}, err
+		return s.unbegun(err), err
 	}
 	var r Result
 	s.turnResult(ctx, n, p, &r)
-	s.flushEvents()
+	s.flushEvents() // the front end has shown the turn when it returns
 	return r, nil
+}
+
+// AskOption changes one Ask.
+type AskOption func(*askOptions)
+
+type askOptions struct {
+	prepare func(text string) string
+}
+
+// Prepare gives the front end the text the model will read, the question
+// expanded, to add its own notes to (the REPL's: files /undo put back,
+// windows of mentioned files); what the person typed stays the question.
+func Prepare(f func(text string) string) AskOption {
+	return func(o *askOptions) { o.prepare = f }
+}
+
+// unbegun is how an Ask no turn began for ended.
+func (s *Session) unbegun(err error) Result {
+	return Result{Outcome: Failed, Err: err, Error: err.Error(), SessionID: s.ID()}
 }
 
 // turn runs turn n to its end.

@@ -37,14 +37,39 @@ func newFactory(t *testing.T, srv *fakeai.Server) (*Factory, string) {
 func watched(t *testing.T, srv *fakeai.Server) (*Session, <-chan Numbered) {
 	t.Helper()
 	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
+	return watchedIn(t, f, work)
+}
+
+// watchedIn is watched for a session of f in work.
+func watchedIn(t *testing.T, f *Factory, work string) (*Session, <-chan Numbered) {
+	t.Helper()
+	s := opened(t, f, work)
+	_, live, stop := s.Subscribe(0)
+	t.Cleanup(stop)
+	return s, live
+}
+
+// opened is a new session of f in work, closed with the test.
+func opened(t *testing.T, f *Factory, work string) *Session {
+	t.Helper()
+	return askedIn(t, f, Options{Workdir: work})
+}
+
+// askedIn is a new session of f with opt, closed with the test, that has
+// asked qs, each answered.
+func askedIn(t *testing.T, f *Factory, opt Options, qs ...string) *Session {
+	t.Helper()
+	s, err := f.New(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	_, live, stop := s.Subscribe(0)
-	t.Cleanup(stop)
-	return s, live
+	for _, q := range qs {
+		if _, err := asked(context.Background(), s, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
 }
 
 // wev is an event as its wire encoding reads.
@@ -237,7 +262,7 @@ func TestForkHoldsFirstTurnsOnly(t *testing.T) {
 	}
 	defer s.Close()
 	for _, q := range []string{"question one", "question two"} {
-		if _, err := s.Run(ctx, q); err != nil {
+		if _, err := asked(ctx, s, q); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -253,7 +278,7 @@ func TestForkHoldsFirstTurnsOnly(t *testing.T) {
 	if info.Parent != s.ID() || info.FromTurn != 1 || len(info.Turns) != 1 || info.Turns[0].Question != "question one" {
 		t.Errorf("branch info %+v", info)
 	}
-	if _, err := b.Run(ctx, "question three"); err != nil {
+	if _, err := asked(ctx, b, "question three"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.Requests()
@@ -307,4 +332,17 @@ func TestSlowSubscriberIsDropped(t *testing.T) {
 	if len(all) != keptEvents {
 		t.Errorf("kept %d events, want %d", len(all), keptEvents)
 	}
+}
+
+// asked is Ask as these tests read a turn: its answer, or an error when
+// it did not answer.
+func asked(ctx context.Context, s *Session, q string) (string, error) {
+	r, err := s.Ask(ctx, q)
+	if err == nil && r.Outcome != Answered {
+		err = r.Err
+		if err == nil {
+			err = errors.New(r.Error)
+		}
+	}
+	return r.Answer, err
 }

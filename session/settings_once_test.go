@@ -2,10 +2,11 @@ package session
 
 import (
 	"context"
-	"github.com/aci-dev/aci/agent"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/aci-dev/aci/agent"
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/tools/sandbox"

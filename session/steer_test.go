@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -55,7 +54,7 @@ func TestSteering(t *testing.T) {
 			if tc.cancel {
 				s.Cancel()
 			} else {
-				os.WriteFile(filepath.Join(s.Workdir(), "go"), nil, 0o644)
+				os.WriteFile(filepath.Join(s.workdir, "go"), nil, 0o644)
 			}
 			evs := collect(t, live, "result")
 			res := evs[len(evs)-1].Data
@@ -133,11 +132,7 @@ func TestSteerAfterLastRequestStartsNextTurn(t *testing.T) {
 func TestAttachedSessionTakesOnlySteers(t *testing.T) {
 	srv := fakeai.New(t)
 	f, work := newFactory(t, srv)
-	s, err := f.New(context.Background(), Options{Workdir: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := opened(t, f, work)
 	s.Attach()
 	if _, _, err := s.Send("hi"); !errors.Is(err, ErrAttached) {
 		t.Fatalf("Send to an idle attached session: %v", err)

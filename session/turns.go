@@ -66,7 +66,7 @@ func (l *turnLog) add(ev Event) {
 	case ToolResult:
 		if i, ok := l.at[e.Call.ID]; ok {
 			a := &t.Actions[i]
-			a.Status, a.Output, a.ExitCode = e.Result.Status, agent.CutOutput(PersonOutput(e.Detail)), e.Detail.ExitCode
+			a.Status, a.Output, a.ExitCode = e.Result.Status, cutOutput(PersonOutput(e.Detail)), e.Detail.ExitCode
 		}
 	case Steer:
 		t.Steers = append(t.Steers, e.Text)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
@@ -314,7 +315,7 @@ func planThenDefault(t *testing.T, srv *fakeai.Server, typed []string) (*Factory
 		if i == 1 {
 			s.SetMode(windows.ModeDefault)
 		}
-		if _, err := s.Run(context.Background(), q); err != nil {
+		if _, err := asked(context.Background(), s, q); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -334,4 +335,19 @@ func callOf(id string) protocol.Call { return protocol.Call{ID: id} }
 
 func resultOf(status, text string) protocol.Result {
 	return protocol.Result{Status: status, Text: text}
+}
+
+func TestCutOutput(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		keep bool
+	}{
+		{"short", true},
+		{strings.Repeat("é", maxRecordedOutput), false},
+	} {
+		got := cutOutput(tc.in)
+		if (got == tc.in) != tc.keep || len(got) > maxRecordedOutput+100 || !utf8.ValidString(got) {
+			t.Errorf("cutOutput(%d bytes) = %d bytes", len(tc.in), len(got))
+		}
+	}
 }

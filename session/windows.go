@@ -74,9 +74,9 @@ func (s *Session) snapshotWindows(publish bool) {
 	}
 }
 
-// Refresh looks at the windows again when no turn runs (background tasks
+// refresh looks at the windows again when no turn runs (background tasks
 // change them between turns) and sends what changed.
-func (s *Session) Refresh() {
+func (s *Session) refresh() {
 	if !s.run.TryLock() {
 		return // the turn sends window events itself
 	}
@@ -103,7 +103,7 @@ func (s *Session) WatchWindows(interval time.Duration) {
 			case <-stop:
 				return
 			case <-t.C:
-				s.Refresh()
+				s.refresh()
 			}
 		}
 	}()
@@ -111,7 +111,7 @@ func (s *Session) WatchWindows(interval time.Duration) {
 
 // Windows lists the open windows, launcher first, as last looked at.
 func (s *Session) WindowList() []WindowInfo {
-	s.Refresh()
+	s.refresh()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]WindowInfo, len(s.views))
@@ -134,7 +134,7 @@ func compact(in []WindowInfo) []WindowInfo {
 // Window is what window id shows now (between turns) or showed after the
 // last batch (while a turn runs).
 func (s *Session) Window(id string) (WindowInfo, bool) {
-	s.Refresh()
+	s.refresh()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, ok := s.views[id]
@@ -156,19 +156,21 @@ type Info struct {
 	Windows   []WindowInfo     `json:"windows"`
 	Usage     map[string]int64 `json:"usage"`
 	Mode      string           `json:"mode"`       // the permission mode
+	Effort    string           `json:"effort"`     // the reasoning effort, "" the model's default
 	PlanReady bool             `json:"plan_ready"` // the last turn ended with a plan to accept
 	Cost      *CostInfo        `json:"cost"`       // the session's money (money.go)
 }
 
 // Info describes the session now.
 func (s *Session) Info() Info {
-	ws, mode := s.WindowList(), s.Mode()
+	ws, mode, model := s.WindowList(), s.Mode(), s.currentModel()
+	effort, _ := s.Effort("")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	turns := s.turnLog.list()
 	return Info{
-		ID: s.id, Model: s.model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
-		Turns: turns, Windows: ws, Mode: string(mode), PlanReady: s.planReady && s.mode.Get() == "plan",
+		ID: s.id, Model: model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
+		Turns: turns, Windows: ws, Mode: string(mode), Effort: effort.Level, PlanReady: s.planReady && s.mode.Get() == "plan",
 		Usage: map[string]int64{"prompt_tokens": s.usage.PromptTokens, "completion_tokens": s.usage.CompletionTokens,
 			"cached_tokens": s.usage.CachedTokens, "steps": int64(s.steps)},
 		Cost: costInfo(s.money.total),

@@ -35,12 +35,11 @@ func ParseOutputFormat(s string) (OutputFormat, error) {
 type Headless struct {
 	wire session.Wire
 
-	mu      sync.Mutex
-	enc     *json.Encoder // the init line
-	out     io.Writer
-	err     error // the first write error; later writes are skipped
-	session string
-	result  *session.Result // the run's, once it ended
+	mu     sync.Mutex
+	enc    *json.Encoder // the init line
+	out    io.Writer
+	err    error           // the first write error; later writes are skipped
+	result *session.Result // the run's, once it ended
 }
 
 // NewHeadless writes format (json or stream-json) on stdout.
@@ -54,11 +53,10 @@ func NewHeadless(format OutputFormat, stdout io.Writer) *Headless {
 	return &Headless{wire: wire, enc: enc, out: stdout}
 }
 
-// Init records the session and, in stream-json, writes the first line.
+// Init writes the first line, in stream-json: the session, model and cwd.
 func (h *Headless) Init(sessionID, model, cwd string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.session = sessionID
 	if h.wire != session.WireStreamJSON {
 		return
 	}
@@ -105,28 +103,25 @@ func (h *Headless) encodeLocked(v any) {
 	}
 }
 
-// finish makes sure a result was written (a run that could not begin has
-// none from the session) and returns it with the first write error.
-func (h *Headless) finish(err error) (session.Result, error) {
+// finish writes res, how Ask said the run ended, unless the session's
+// result event was written (a run that could not begin has none), and
+// returns the first write error.
+func (h *Headless) finish(res session.Result) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.result == nil {
-		r := session.Result{Outcome: session.Failed, Err: err, SessionID: h.session}
-		if err != nil {
-			r.Error = err.Error()
-		}
-		h.result = &r
-		h.writeLocked(r)
+		h.result = &res
+		h.writeLocked(res)
 	}
-	return *h.result, h.err
+	return h.err
 }
 
 // RunHeadless answers one question like RunPipe, but stdout carries only
 // h's JSON; humans still read progress and errors on stderr. It returns
 // the exit code, the same as RunPipe's.
-func RunHeadless(ctx context.Context, a Runner, question string, h *Headless, stderr io.Writer) int {
-	_, err := a.Run(ctx, question)
-	res, werr := h.finish(err)
+func RunHeadless(ctx context.Context, a Asker, question string, h *Headless, stderr io.Writer) int {
+	res, err := a.Ask(ctx, question)
+	werr := h.finish(res)
 	code := exitCode(res)
 	if errors.Is(err, session.ErrUsage) { // a command file that cannot run
 		code = ExitUsage

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/session"
 )
@@ -22,14 +21,14 @@ func headlessRun(t *testing.T, srv *fakeai.Server, format OutputFormat, stdout *
 }
 
 // headlessRunWith lets tune change the client's and the agent's settings.
-func headlessRunWith(t *testing.T, srv *fakeai.Server, format OutputFormat, stdout *bytes.Buffer, tune func(*agent.ClientConfig, *agent.Config)) (code int, stderr string) {
+func headlessRunWith(t *testing.T, srv *fakeai.Server, format OutputFormat, stdout *bytes.Buffer, tune func(*session.ClientConfig, *session.AgentConfig)) (code int, stderr string) {
 	t.Helper()
 	dir := t.TempDir()
 	var errb bytes.Buffer
 	notices := NewNotices(&errb)
 	h := NewHeadless(format, stdout)
-	ccfg := agent.ClientConfig{BaseURL: srv.URL, APIKey: "sk-test-secret", Model: "m", Stream: true, Notify: notices.Notify}
-	acfg := agent.Config{BasePrompt: "You are aci.", MaxSteps: 5}
+	ccfg := session.ClientConfig{BaseURL: srv.URL, APIKey: "sk-test-secret", Model: "m", Stream: true, Notify: notices.Notify}
+	acfg := session.AgentConfig{BasePrompt: "You are aci.", MaxSteps: 5}
 	if tune != nil {
 		tune(&ccfg, &acfg)
 	}
@@ -204,7 +203,7 @@ func TestHeadlessFallbackAndCompressionNotices(t *testing.T) {
 		return fakeai.Reply{Content: "done", PromptTokens: 300}
 	})
 	var out bytes.Buffer
-	code, stderr := headlessRunWith(t, srv, FormatStreamJSON, &out, func(c *agent.ClientConfig, a *agent.Config) {
+	code, stderr := headlessRunWith(t, srv, FormatStreamJSON, &out, func(c *session.ClientConfig, a *session.AgentConfig) {
 		c.FallbackModels = []string{"backup"}
 		a.CompressTokens = 1000
 	})
@@ -249,8 +248,9 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 
 func TestHeadlessWriteFailureFailsTheRun(t *testing.T) {
 	h := NewHeadless(FormatJSON, failingWriter{})
-	h.Event(session.Result{Outcome: session.Answered, Answer: "answer"})
-	if _, err := h.finish(nil); err == nil {
+	res := session.Result{Outcome: session.Answered, Answer: "answer"}
+	h.Event(res)
+	if err := h.finish(res); err == nil {
 		t.Fatal("the result was written to a broken stdout")
 	}
 }

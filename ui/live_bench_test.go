@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/session"
 )
@@ -30,8 +29,8 @@ func BenchmarkOutputToREPL(b *testing.B) {
 		return fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}},
 			fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": stamps}})}
 	})
-	f := session.NewFactory(session.Config{Client: agent.ClientConfig{BaseURL: srv.URL, APIKey: "sk-bench", Model: "m", Stream: true},
-		Agent: agent.Config{BasePrompt: "You are aci."}, SessionsDir: b.TempDir()})
+	f := session.NewFactory(session.Config{Client: session.ClientConfig{BaseURL: srv.URL, APIKey: "sk-bench", Model: "m", Stream: true},
+		Agent: session.AgentConfig{BasePrompt: "You are aci."}, SessionsDir: b.TempDir()})
 	r := newRenderer(io.Discard, true, true)
 	var lat []time.Duration
 	s, err := f.New(context.Background(), session.Options{Workdir: b.TempDir(), Events: func(ev session.Event) {
@@ -52,7 +51,7 @@ func BenchmarkOutputToREPL(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		r.beginTurn()
-		if _, err := s.Run(context.Background(), "stamp"); err != nil {
+		if _, err := s.Ask(context.Background(), "stamp"); err != nil {
 			b.Fatal(err)
 		}
 		r.endTurn()

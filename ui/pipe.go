@@ -24,9 +24,9 @@ const (
 	ExitInterrupted = 130
 )
 
-// Runner answers one question: a session.
-type Runner interface {
-	Run(ctx context.Context, question string) (string, error)
+// Asker answers one question: a session.
+type Asker interface {
+	Ask(ctx context.Context, question string, opts ...session.AskOption) (session.Result, error)
 }
 
 // PipeApprover answers approval requests with no terminal to ask: it denies,
@@ -55,10 +55,9 @@ func PipeApprover(yes bool, stderr io.Writer) windows.Approver {
 type Pipe struct {
 	w io.Writer
 
-	mu     sync.Mutex
-	descs  map[string]string // call id → the call as a person reads it
-	words  strings.Builder   // the reply's words so far: shown if it has calls
-	result *session.Result
+	mu    sync.Mutex
+	descs map[string]string // call id → the call as a person reads it
+	words strings.Builder   // the reply's words so far: shown if it has calls
 }
 
 // NewPipe writes progress on w.
@@ -117,23 +116,7 @@ func (p *Pipe) Event(ev session.Event) {
 		}
 	case session.Result:
 		p.words.Reset()
-		p.result = &e
 	}
-}
-
-// finish is how the run ended; err is Run's, for a run that could not
-// begin (no result event).
-func (p *Pipe) finish(err error) session.Result {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.result != nil {
-		return *p.result
-	}
-	r := session.Result{Outcome: session.Failed, Err: err}
-	if err != nil {
-		r.Error = err.Error()
-	}
-	return r
 }
 
 // exitCode is the exit code of a run that ended as res did (PROTOCOL.md §1).
@@ -176,9 +159,8 @@ func firstLine(s string, n int) string {
 
 // RunPipe answers one question: the answer alone on stdout, errors on
 // stderr, progress as p draws it. It returns the exit code.
-func RunPipe(ctx context.Context, a Runner, question string, p *Pipe, stdout, stderr io.Writer) int {
-	_, err := a.Run(ctx, question)
-	res := p.finish(err)
+func RunPipe(ctx context.Context, a Asker, question string, p *Pipe, stdout, stderr io.Writer) int {
+	res, err := a.Ask(ctx, question)
 	if res.Outcome != session.Answered {
 		fmt.Fprintln(stderr, "aci:", res.Error)
 		if errors.Is(err, session.ErrUsage) { // a command file that cannot run

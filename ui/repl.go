@@ -17,7 +17,6 @@ import (
 	"github.com/chzyer/readline"
 	"github.com/mattn/go-isatty"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/windows"
@@ -69,8 +68,6 @@ type REPL struct {
 	out      *renderer
 	in       *input
 	sess     *session.Session
-	agent    *agent.Agent // sess's, for the commands that work on it
-	client   agent.Client // sess's, for /model
 	branch   Brancher
 	approver *termApprover
 	journal  *windows.UndoJournal
@@ -102,7 +99,7 @@ type Brancher func(ctx context.Context, from *session.Session, turn int) (*sessi
 // was).
 func (r *REPL) use(s *session.Session) {
 	old := r.sess
-	r.sess, r.agent, r.client = s, s.Agent(), s.Client()
+	r.sess = s
 	r.showMode(s.Mode())
 	if old != nil && old.Attached() && r.cfg.Serve != nil {
 		if u, err := r.cfg.Serve("", s); err == nil {
@@ -322,21 +319,19 @@ func (r *REPL) turn(msg string) {
 	defer r.setCancel(nil)
 	defer r.journal.EndTurn()
 
-	p, err := r.sess.Expand(msg) // a prompt command's file, before the notes go in front
-	if err != nil {
-		r.out.fail(err.Error())
-		return
-	}
 	r.out.beginTurn()
-	p.Text = r.prepare(ctx, p.Text)
 	r.startTyping("")
 	// The session's result event says how the turn ended: the renderer
-	// draws it.
-	if _, err := r.sess.RunPrompt(ctx, p); errors.Is(err, session.ErrBusy) || errors.Is(err, session.ErrClosed) {
-		r.out.fail(err.Error())
-	}
+	// draws it. A turn that could not begin has none: its error is said
+	// here. The notes go in front of the expanded question (a prompt
+	// command's file).
+	prepare := session.Prepare(func(text string) string { return r.prepare(ctx, text) })
+	_, err := r.sess.Ask(ctx, msg, prepare)
 	draft := r.stopTyping()
 	r.out.endTurn()
+	if err != nil {
+		r.out.fail(err.Error())
+	}
 	r.afterTurn(draft)
 	r.out.println("")
 }

@@ -58,19 +58,14 @@ func (r *REPL) prepare(ctx context.Context, msg string) string {
 
 // fileWindow is the id of a file window showing rel, opened if none is.
 func (r *REPL) fileWindow(ctx context.Context, rel string) string {
-	wm := r.agent.Windows()
-	for _, w := range wm.Windows() {
-		if w.App() == "file" && (w.Title() == rel || filepath.Clean(w.Title()) == filepath.Clean(rel)) {
-			return w.ID()
-		}
+	id, opened, err := r.sess.OpenFile(ctx, rel)
+	switch {
+	case err != nil:
+		r.out.note("could not open " + rel + ": " + err.Error())
+	case opened:
+		r.out.note("▸ opened " + rel + " in " + id)
 	}
-	w, res := wm.Open(ctx, "file", rel)
-	if w == nil {
-		r.out.note("could not open " + rel + ": " + res.Text)
-		return ""
-	}
-	r.out.note("▸ opened " + rel + " in " + w.ID())
-	return w.ID()
+	return id
 }
 
 // addNote queues a line for the model, sent before the next question.
@@ -129,12 +124,10 @@ func (r *REPL) cmdShow(id string) bool {
 		r.out.note("usage: /show ID (/windows lists them)")
 		return false
 	}
-	for _, w := range r.agent.Windows().Windows() {
-		if w.ID() == id {
-			r.out.println(r.out.bold.Sprint(w.ID()) + r.out.dim.Sprint(" · "+w.App()+" · "+sanitize(w.Title())))
-			r.out.println(sanitize(strings.TrimRight(w.View().Content, "\n")))
-			return false
-		}
+	if w, ok := r.sess.Window(id); ok {
+		r.out.println(r.out.bold.Sprint(w.ID) + r.out.dim.Sprint(" · "+w.App+" · "+sanitize(w.Title)))
+		r.out.println(sanitize(strings.TrimRight(w.Content, "\n")))
+		return false
 	}
 	r.out.println(r.out.yellow.Sprint("no window "+sanitize(id)) + r.out.dim.Sprint(" · /windows lists them"))
 	return false

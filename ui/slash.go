@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/aci-dev/aci/session"
 )
 
 // command is one slash command. /help, Tab completion and dispatch all read
@@ -26,24 +28,35 @@ var commands []command
 func init() {
 	commands = []command{
 		{name: "help", help: "list the commands and keys", run: (*REPL).cmdHelp},
-		{name: "reset", aliases: []string{"new"}, help: "forget the conversation and its summary, close every window but the launcher", run: (*REPL).cmdReset},
+		op("reset", (*REPL).cmdReset, "new"),
 		{name: "clear", help: "clear the screen and start a new conversation (as /reset does)", run: (*REPL).cmdClear},
 		{name: "undo", help: "put back the files the last turn changed (again: the turn before)", run: (*REPL).cmdUndo},
-		{name: "diff", args: "[N|undo N|tool [N]]", help: "every file this session changed, against before it; show one, put one back, or open your diff_tool", run: (*REPL).cmdDiff},
-		{name: "windows", help: "list the open windows: id, app, title", run: (*REPL).cmdWindows},
-		{name: "show", args: "ID", help: "print a window as the model sees it", run: (*REPL).cmdShow},
-		{name: "compact", args: "[focus]", help: "compress the conversation into a summary now, keeping what focus names", run: (*REPL).cmdCompact},
-		{name: "model", args: "[name]", help: "list the server's models, or switch to one", run: (*REPL).cmdModel},
-		{name: "rewind", args: "[N]", help: "go back to just before a question: files and conversation, or either (also Esc Esc)", run: (*REPL).cmdRewind},
-		{name: "effort", args: "[low|medium|high|default]", help: "show or set the model's reasoning effort", run: (*REPL).cmdEffort},
-		{name: "fork", args: "[N]", help: "continue in a new branch that keeps this session's first N turns (default: all)", run: (*REPL).cmdFork},
+		op("diff", (*REPL).cmdDiff),
+		op("windows", (*REPL).cmdWindows),
+		op("show", (*REPL).cmdShow),
+		op("compact", (*REPL).cmdCompact),
+		op("model", (*REPL).cmdModel),
+		op("rewind", (*REPL).cmdRewind),
+		op("effort", (*REPL).cmdEffort),
+		op("fork", (*REPL).cmdFork),
 		{name: "serve", args: "[host:port]", help: "serve this session to the web page (in this process): watch it live, answer its questions", run: (*REPL).cmdServe},
-		{name: "mode", args: "[ask|default|plan|yes]", help: "show the permission mode, or switch (Shift-Tab cycles default → ask → plan); Claude Code's names: default is its acceptEdits, ask its default, yes its bypassPermissions (both taken)", run: (*REPL).cmdMode},
+		op("mode", (*REPL).cmdMode),
 		{name: "permissions", args: "[remove N]", help: "list the rules that allow or deny without asking; remove one", run: (*REPL).cmdPermissions},
-		{name: "usage", help: "tokens used in this session, and the last prompt's size against the compression threshold", run: (*REPL).cmdUsage},
+		op("usage", (*REPL).cmdUsage),
 		{name: "status", help: "model, server, sandbox, limits on each command, session id and usage", run: (*REPL).cmdStatus},
 		{name: "exit", aliases: []string{"quit"}, help: "leave aci", run: func(*REPL, string) bool { return true }},
 	}
+}
+
+// op is the REPL's binding of the session's operation name: its name,
+// arguments and help are the table's (session/ops.go); run is how the
+// REPL shows it.
+func op(name string, run func(r *REPL, arg string) bool, aliases ...string) command {
+	o, ok := session.FindOp(name)
+	if !ok || !o.REPL {
+		panic("ui: no REPL operation " + name + " in session.Ops")
+	}
+	return command{name: o.Name, aliases: aliases, args: o.Args, help: o.Help, run: run}
 }
 
 // parseSlash splits "/name rest" when the line is a command. A line such as
@@ -144,14 +157,14 @@ func (r *REPL) cmdReset(string) bool {
 }
 
 func (r *REPL) cmdWindows(string) bool {
-	for _, w := range r.agent.Windows().Windows() {
-		r.out.println(fmt.Sprintf("  %-14s %-10s %s", w.ID(), w.App(), sanitize(w.Title())))
+	for _, w := range r.sess.WindowList() {
+		r.out.println(fmt.Sprintf("  %-14s %-10s %s", w.ID, w.App, sanitize(w.Title)))
 	}
 	return false
 }
 
 func (r *REPL) cmdUsage(string) bool {
-	s := r.agent.Stats()
+	s, w := r.sess.Stats()
 	limit := r.cfg.CompressTokens
 	cached := ""
 	if s.CachedTokens > 0 {
@@ -170,7 +183,7 @@ func (r *REPL) cmdUsage(string) bool {
 		last += fmt.Sprintf(" of %d before compression (%d%%)", limit, s.LastPrompt*100/limit)
 	}
 	lines = append(lines, last)
-	if w := r.agent.ContextWindow(); w.Tokens > 0 {
+	if w.Tokens > 0 {
 		lines = append(lines, "  context window     "+w.Use(s.LastPrompt))
 	}
 	if s.Rebases > 0 {
@@ -191,7 +204,7 @@ func (r *REPL) cmdCompact(focus string) bool {
 	defer r.setCancel(nil)
 	defer r.in.quiet()()
 	r.out.beginTurn()
-	_, err := r.agent.Compact(ctx, focus)
+	_, err := r.sess.Compact(ctx, focus)
 	r.out.endTurn()
 	switch {
 	case err == nil: // the compressed line came with the event

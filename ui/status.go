@@ -13,14 +13,8 @@ import (
 // first screen, which they would crowd at every start), the session id,
 // and the tokens used.
 func (r *REPL) cmdStatus(string) bool {
-	model := r.cfg.Model
-	if mc, ok := r.client.(modelClient); ok {
-		model = mc.Model()
-	}
-	host := r.cfg.BaseURL
-	if bc, ok := r.client.(interface{ BaseURL() string }); ok {
-		host = bc.BaseURL() // the current model's: a provider's (agent/providers.go)
-	}
+	model := r.sess.Model()
+	host := r.sess.Server() // the current model's: a provider's for its models
 	if u, err := url.Parse(host); err == nil && u.Host != "" {
 		host = u.Host
 	}
@@ -35,13 +29,13 @@ func (r *REPL) cmdStatus(string) bool {
 		rows = append(rows, [2]string{"limits", strings.TrimPrefix(r.cfg.Limits, "each command is limited to ")})
 	}
 	rows = append(rows, [2]string{"session", r.sess.ID()}, [2]string{"mode", r.modeStatus()})
-	s := r.agent.Stats()
+	s, w := r.sess.Stats()
 	usage := fmt.Sprintf("%s, %d prompt tokens (%d cached), %d completion tokens", plural(s.Steps, "model call"), s.PromptTokens, s.CachedTokens, s.CompletionTokens)
 	if s.Cost.Known() && s.Cost.USD > 0 {
 		usage += ", " + session.FormatUSD(s.Cost.USD)
 	}
 	rows = append(rows, [2]string{"usage", usage})
-	if w := r.agent.ContextWindow(); w.Tokens > 0 {
+	if w.Tokens > 0 {
 		rows = append(rows, [2]string{"context", w.Use(s.LastPrompt)})
 	}
 	for _, row := range rows {

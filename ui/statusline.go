@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -81,20 +81,17 @@ func (r *REPL) statusJSON() []byte {
 	var in statusInput
 	in.HookEventName = "Status"
 	in.SessionID = r.sess.ID()
-	if dir, err := agent.SessionsDir(); err == nil && in.SessionID != "" {
-		if p, err := agent.SessionPath(dir, r.cfg.Workdir, in.SessionID, false); err == nil {
+	if dir, err := session.SessionsDir(); err == nil && in.SessionID != "" {
+		if p, err := session.SessionPath(dir, r.cfg.Workdir, in.SessionID, false); err == nil {
 			in.TranscriptPath = p
 		}
 	}
 	in.Cwd, in.Workspace.CurrentDir, in.Workspace.ProjectDir = r.cfg.Workdir, r.cfg.Workdir, r.cfg.Workdir
 	in.Model.ID = r.sess.Model()
-	if mc, ok := r.client.(interface{ Model() string }); ok {
-		in.Model.ID = mc.Model()
-	}
 	in.Model.DisplayName = in.Model.ID
 	in.Version = r.cfg.Version
 	in.PermissionMode = string(r.sess.Mode())
-	st := r.agent.Stats()
+	st, w := r.sess.Stats()
 	if st.Cost.Known() {
 		usd := st.Cost.USD
 		in.Cost.TotalCostUSD = &usd
@@ -102,7 +99,7 @@ func (r *REPL) statusJSON() []byte {
 	in.Cost.SavedUSD = st.Cost.SavedUSD
 	cw := &in.ContextWindow
 	cw.TotalInputTokens, cw.TotalOutputTokens, cw.CurrentInput, cw.CachedTokens = st.PromptTokens, st.CompletionTokens, st.LastPrompt, st.CachedTokens
-	if w := r.agent.ContextWindow(); w.Tokens > 0 {
+	if w.Tokens > 0 {
 		cw.ContextWindowSize = w.Tokens
 		pct := float64(st.LastPrompt) * 100 / float64(w.Tokens)
 		cw.UsedPercentage = &pct

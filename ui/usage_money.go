@@ -3,17 +3,13 @@ package ui
 import (
 	"fmt"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/session"
 )
 
 // usageMoney is /usage's lines on money: the session's cost and what the
 // prompt cache saved, or why the cost is unknown and how to set a price.
-func (r *REPL) usageMoney(c agent.Cost) []string {
-	model := r.cfg.Model
-	if mc, ok := r.client.(interface{ Model() string }); ok {
-		model = mc.Model()
-	}
+func (r *REPL) usageMoney(c session.Cost) []string {
+	model := r.sess.Model()
 	if !c.Known() {
 		return []string{
 			fmt.Sprintf("  cost               unknown (%d requests without a price%s)", c.Unpriced, knownPart(c)),
@@ -27,7 +23,7 @@ func (r *REPL) usageMoney(c agent.Cost) []string {
 	return []string{line}
 }
 
-func knownPart(c agent.Cost) string {
+func knownPart(c session.Cost) string {
 	if c.USD == 0 {
 		return ""
 	}

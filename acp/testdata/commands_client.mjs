@@ -42,15 +42,20 @@ const stop = await app.connectWith(stream, async (agent) => {
   const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: workdir, mcpServers: [] });
   offered = await Promise.race([commandsCame, new Promise((_, no) => setTimeout(() => no(new Error("no available_commands_update within 10 s")), 10000))]);
   const res = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "/fix-issue 7" }] });
+  // The session's operations are commands too: /rewind goes back before
+  // the question just asked, with a message and no turn.
+  const back = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "/rewind 1" }] });
+  if (back.stopReason !== "end_turn") fail("/rewind 1: stop reason " + back.stopReason);
   return res.stopReason;
 });
 child.stdin.end();
 
 if (stop !== "end_turn") fail("stop reason " + stop);
 const names = offered.map((c) => c.name);
-for (const want of ["init", "review", "fix-issue", "git:commit"]) if (!names.includes(want)) fail("not offered: " + want + " in " + names);
+for (const want of ["compact", "model", "effort", "rewind", "init", "review", "fix-issue", "git:commit"]) if (!names.includes(want)) fail("not offered: " + want + " in " + names);
 const fix = offered.find((c) => c.name === "fix-issue");
 if (fix.description !== "fix an issue" || fix.input?.hint !== "[number]") fail("fix-issue: " + JSON.stringify(fix));
 const text = updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("");
 if (!text.includes("Fixed.")) fail("answer: " + text);
+if (!text.includes("back before question 1")) fail("/rewind 1 answered: " + text);
 console.log("ok: " + offered.length + " commands offered");

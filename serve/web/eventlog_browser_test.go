@@ -42,7 +42,7 @@ func TestPageShowsAPastSessionAsItWasLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); ss.Run(context.Background(), "fix calc") }()
+	go func() { defer close(done); ss.Ask(context.Background(), "fix calc") }()
 	deadline := time.Now().Add(20 * time.Second)
 	for len(ss.Pending()) == 0 {
 		if time.Now().After(deadline) {
@@ -58,7 +58,7 @@ func TestPageShowsAPastSessionAsItWasLive(t *testing.T) {
 	}
 	<-done
 	done = make(chan struct{})
-	go func() { defer close(done); ss.Run(context.Background(), "wait") }()
+	go func() { defer close(done); ss.Ask(context.Background(), "wait") }()
 	ai.WaitRequests(3, 10*time.Second)
 	ss.Cancel()
 	<-done

@@ -69,7 +69,7 @@ func TestPageViewsALockedSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	if _, err := held.Run(context.Background(), "remember the lime"); err != nil {
+	if _, err := held.Ask(context.Background(), "remember the lime"); err != nil {
 		t.Fatal(err)
 	}
 	base, token, _ := loggedServer(t, f, workdir)

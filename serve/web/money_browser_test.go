@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/session"
 	"github.com/chromedp/chromedp"
@@ -24,10 +23,10 @@ func TestPageProvidersAndMoney(t *testing.T) {
 	t.Setenv("ACI_TEST_PAGE_OTHER_KEY", "sk-page-other-key-0001")
 	testSecrets.Add(testKey)
 	f := session.NewFactory(session.Config{
-		Client: agent.ClientConfig{BaseURL: def.URL, APIKey: testKey, Model: "fake-model", Stream: true,
-			Providers: []agent.Provider{{Name: "other", BaseURL: other.URL, APIKeyEnv: "ACI_TEST_PAGE_OTHER_KEY", Models: []string{"llama-3"}}},
-			Prices:    map[string]agent.Price{"llama-3": {Input: 1, CachedInput: 0.1, Output: 10}}},
-		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
+		Client: session.ClientConfig{BaseURL: def.URL, APIKey: testKey, Model: "fake-model", Stream: true,
+			Providers: []session.Provider{{Name: "other", BaseURL: other.URL, APIKeyEnv: "ACI_TEST_PAGE_OTHER_KEY", Models: []string{"llama-3"}}},
+			Prices:    map[string]session.Price{"llama-3": {Input: 1, CachedInput: 0.1, Output: 10}}},
+		Agent:           session.AgentConfig{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
 		Secrets:         testSecrets,
 		OutputLimit:     30000,
 		SessionsDir:     t.TempDir(),

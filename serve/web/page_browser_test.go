@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/serve/web"
@@ -52,8 +51,8 @@ var testSecrets = secrets.NewRedactor()
 func pageFactory(t *testing.T, ai *fakeai.Server, dir string) *session.Factory {
 	testSecrets.Add(testKey)
 	return session.NewFactory(session.Config{
-		Client:          agent.ClientConfig{BaseURL: ai.URL, APIKey: testKey, Model: "fake-model", Stream: true},
-		Agent:           agent.Config{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
+		Client:          session.ClientConfig{BaseURL: ai.URL, APIKey: testKey, Model: "fake-model", Stream: true},
+		Agent:           session.AgentConfig{BasePrompt: "You are aci, in a test.", MaxSteps: 10, CompressTokens: 1 << 30, Redact: testSecrets.Redact},
 		Secrets:         testSecrets,
 		OutputLimit:     30000,
 		SessionsDir:     dir,
