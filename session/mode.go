@@ -147,3 +147,21 @@ func (s *Session) yesApprover(next windows.Approver) windows.Approver {
 		return next.Approve(ctx, req)
 	})
 }
+
+// modeAsResumed says the mode a resumed session starts in when it is not
+// the one its stored events last said (and a plan waiting then waits no
+// more), so whoever replays the events (the page) ends on the session's
+// mode, not on a plan of an earlier run.
+func (s *Session) modeAsResumed(evs []Numbered) {
+	last := ModeEvent{Mode: windows.ModeDefault}
+	for _, e := range evs {
+		if r, _ := e.Event.(Recorded); r.Typed != nil {
+			if m, ok := r.Typed.(ModeEvent); ok {
+				last = m
+			}
+		}
+	}
+	if m := s.mode.Get(); last.Mode != m || last.PlanReady {
+		s.publish(ModeEvent{Mode: m})
+	}
+}
