@@ -85,9 +85,13 @@ func (s *Session) AcceptPlan() (string, error) {
 func (s *Session) withModeNote(question string) string {
 	m := s.mode.Get()
 	s.mu.Lock()
-	told, accepted, review := s.toldMode, s.planAccepted, s.readOnlyTurn
+	told, accepted, review, waiting := s.toldMode, s.planAccepted, s.readOnlyTurn, s.planReady
 	s.toldMode, s.planAccepted, s.planReady = m, false, false
 	s.mu.Unlock()
+	if waiting {
+		// A new question leaves the plan unaccepted: whoever offered it offers it no more.
+		s.publish(ModeEvent{Mode: m})
+	}
 	if told == m || told == "" && m == windows.ModeDefault || s.opt.child {
 		return question // a child is told its mode with its task (child.go)
 	}

@@ -61,11 +61,11 @@ func TestPageModeSelectorAndAcceptPlan(t *testing.T) {
 	}
 }
 
-// In plan mode an answer with no numbered steps is no plan: Accept plan
-// stays hidden.
+// In plan mode an answer with no numbered steps is no plan: Accept plan,
+// shown after the plan before it, goes.
 func TestPageNoAcceptForAnAnswerThatIsNoPlan(t *testing.T) {
 	ctx := browser(t)
-	ai := fakeai.New(t, fakeai.Reply{Content: "hello"}, fakeai.Reply{Content: "The project is a small Go CLI."})
+	ai := fakeai.New(t, fakeai.Reply{Content: "hello"}, fakeai.Reply{Content: "Plan:\n1. read go.mod"}, fakeai.Reply{Content: "The project is a small Go CLI."})
 	base, token := pageServer(t, ai, t.TempDir())
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
 		t.Fatal(err)
@@ -75,6 +75,8 @@ func TestPageNoAcceptForAnAnswerThatIsNoPlan(t *testing.T) {
 	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle' && !document.getElementById('mode').hidden`)
 	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = 'plan'; s.dispatchEvent(new Event('change')); return true })()`)
 	waitFor(t, ctx, "plan mode on the server", `document.getElementById('mode').value === 'plan'`)
+	ask(t, ctx, "plan a look")
+	waitFor(t, ctx, "Accept plan after the plan", `!document.getElementById('accept-plan').hidden && document.getElementById('state').textContent === 'idle'`)
 	ask(t, ctx, "what is this project?")
 	waitFor(t, ctx, "the answer", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('small Go CLI'))`)
 	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle'`)
