@@ -241,7 +241,7 @@ export class Conversation {
     if (d.kind && d.kind !== 'other') head.unshift(el('span', { class: 'act-kind' }, d.kind));
     const node = el('details', { class: 'action running' }, el('summary', {}, ...head, status), body);
     rec.body.append(node);
-    this.calls.set(d.call_id, { node, body, status });
+    this.calls.set(d.call_id, { node, body, status, target: (d.window_id || '') + '.' + (d.action_id || '') });
   }
 
   // output grows a running command's row as its output comes (pieces join).
@@ -335,7 +335,11 @@ export class Conversation {
       el('button', { type: 'button', class: 'deny', onclick: () => choose('deny') }, 'Deny'),
       el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'),
       el('button', { type: 'button', class: 'always', title: 'Keep a rule for this project in your configuration (/permissions lists it)', onclick: () => choose('always_project') }, 'Always (project)'));
-    holder.append(card);
+    // The card goes above the row of the call it asks about, so that it
+    // reads in order: asked, answered, then what the call did.
+    const asked = [...this.calls.values()].reverse().find((a) => a.node.classList.contains('running') && a.target === target);
+    if (asked && holder.contains(asked.node)) asked.node.before(card);
+    else holder.append(card);
     this.pending.add(rec2);
   }
 
