@@ -66,6 +66,10 @@ func TestREPLApprovalDoesWhatItSays(t *testing.T) {
 			}
 			s.waitFor("finished")
 			scr = s.waitPrompt()
+			// The answer is said before what the command did.
+			if a, r := strings.Index(scr, "✓ allowed"), strings.Index(scr, "✓ exit 0"); tc.delete && (a < 0 || r < a) {
+				t.Errorf("the answer is not said before the command's result:\n%s", scr)
+			}
 			if n := strings.Count(scr, "allow? ›"); n != len(tc.typed) {
 				t.Errorf("asked %d times:\n%s", n, scr)
 			}
