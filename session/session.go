@@ -76,6 +76,7 @@ type Session struct {
 	usage    agent.Usage
 	steps    int
 	call     *callInfo // the call running now, for approval and output events
+	held     []Notice  // diagnostics said during the call, for after its result (diagnostics.go)
 	pending  map[string]chan windows.Decision
 	reqSeq   int
 	denials  []Denial // the running turn's refused actions, for its result
@@ -322,6 +323,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	if out != nil {
 		*out = result
 	}
+	s.heldNotices() // a call cut short has no result to follow
 	s.publish(result)
 	s.setState(StateIdle)
 	return answer, err
