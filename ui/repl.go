@@ -173,6 +173,13 @@ func (r *REPL) Event(ev session.Event) {
 		}
 	case session.ModeEvent:
 		r.modeEvent(e)
+	case session.AgentStep:
+		// While the turn runs; between turns the prompt is the person's
+		// (/show AGENT lists the steps).
+		if r.sess != nil && r.sess.Running() {
+			r.out.agentStep(e)
+		}
+		return
 	}
 	r.out.event(ev)
 	if res, ok := ev.(session.Result); ok {
