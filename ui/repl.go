@@ -149,7 +149,8 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 	r.notify = newNotifier(environ, term, termFocus, func(s string) { r.out.interject(s) })
 	r.notify.lock = &out.mu
 	in.onShiftTab = r.cycleMode
-	r.approver = &termApprover{out: out, in: in, cancelTurn: r.cancelTurn}
+	r.approver = &termApprover{out: out, in: in, cancelTurn: r.cancelTurn,
+		acceptEdits: func() { r.sess.SetMode(windows.ModeDefault) }}
 	out.spin.draft = r.draft
 	return r, nil
 }

@@ -84,3 +84,46 @@ func TestPageNoAcceptForAnAnswerThatIsNoPlan(t *testing.T) {
 		t.Error("Accept plan is offered after an answer that is no plan")
 	}
 }
+
+// In ask mode a file change is asked with Claude Code's offer: "Accept
+// edits (session)" allows it and switches the session to default
+// (acceptEdits), so the next file is not asked.
+func TestPageAcceptEditsForTheSession(t *testing.T) {
+	ctx := browser(t)
+	workdir := t.TempDir()
+	os.WriteFile(filepath.Join(workdir, "a.txt"), []byte("alpha\n"), 0o644)
+	ai := fakeai.New(t,
+		fakeai.Reply{Content: "hello"},
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "file", "target": "a.txt"}),
+			call("file_1", "edit", map[string]any{"old_text": "alpha", "new_text": "beta"}),
+			call("launcher", "open", map[string]any{"app": "file", "target": "b.txt"}),
+			call("file_2", "write", map[string]any{"content": "two\n"}),
+		)},
+		fakeai.Reply{Content: "both edited"},
+	)
+	base, token := pageServer(t, ai, workdir)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	ask(t, ctx, "hi")
+	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle' && !document.getElementById('mode').hidden`)
+	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = 'ask'; s.dispatchEvent(new Event('change')); return true })()`)
+	waitFor(t, ctx, "ask mode on the server", `document.getElementById('mode').value === 'ask'`)
+	ask(t, ctx, "edit both")
+	waitFor(t, ctx, "the offer", `!!document.querySelector('.approval:not(.settled) button.accept-edits')`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".approval:not(.settled) button.accept-edits"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the answer", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('both edited'))`)
+	waitFor(t, ctx, "default mode", `document.getElementById('mode').value === 'default'`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('.approval').length`); n != 1 {
+		t.Errorf("%d questions, want 1 (the second file is not asked)", n)
+	}
+	a, _ := os.ReadFile(filepath.Join(workdir, "a.txt"))
+	b, _ := os.ReadFile(filepath.Join(workdir, "b.txt"))
+	if string(a) != "beta\n" || string(b) != "two\n" {
+		t.Errorf("a.txt %q, b.txt %q", a, b)
+	}
+}
