@@ -53,6 +53,13 @@ func TestREPLShiftTabAndAcceptPlan(t *testing.T) {
 	}
 	s.typeLine("/mode")
 	s.waitFor("mode default (acceptEdits): only dangerous actions are asked")
+	// Claude Code's names are understood where typed.
+	s.typeLine("/mode plan")
+	s.waitUntil("plan in the prompt", func(scr string) bool { return lastLine(scr) == "plan ›" })
+	s.typeLine("/mode acceptEdits")
+	s.waitUntil("default again", func(scr string) bool {
+		return lastLine(scr) == "›" && strings.Count(scr, "mode default (acceptEdits): only dangerous actions are asked") == 2
+	})
 }
 
 // In ask mode an edit that default mode makes without a question is

@@ -39,6 +39,10 @@ func TestPageModeSelectorAndAcceptPlan(t *testing.T) {
 	if got := eval[string](t, ctx, `[...document.getElementById('mode').options].map(o => o.value).join(',')`); got != "ask,default,plan" {
 		t.Errorf("the selector offers %q, want ask,default,plan", got)
 	}
+	// Claude Code's names beside aci's.
+	if got := eval[string](t, ctx, `[...document.getElementById('mode').options].map(o => o.textContent).join('|')`); got != "mode: ask (Claude Code's default)|mode: default (acceptEdits)|mode: plan" {
+		t.Errorf("the selector's names: %q", got)
+	}
 	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = 'plan'; s.dispatchEvent(new Event('change')); return true })()`)
 	waitFor(t, ctx, "plan mode on the server", `document.getElementById('mode').value === 'plan'`)
 	ask(t, ctx, "make plan.txt")
