@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // TestBadSkillSaidOnce: a skill with a bad header is said at the first
@@ -16,7 +17,7 @@ import (
 func TestBadSkillSaidOnce(t *testing.T) {
 	work, state := t.TempDir(), t.TempDir()
 	skill := filepath.Join(work, ".aci", "skills", "broken", "SKILL.md")
-	writeFiles(t, work, map[string]string{".aci/skills/broken/SKILL.md": "---\ndescription: no name here\n---\nx"})
+	testutil.WriteFiles(t, work, map[string]string{".aci/skills/broken/SKILL.md": "---\ndescription: no name here\n---\nx"})
 	srv := fakeai.New(t)
 	for range 3 {
 		srv.Push(fakeai.Reply{Content: "ok"})

@@ -18,23 +18,7 @@ import (
 // workspace (under the machine's /tmp), that first tries to leave a file
 // in the folder it runs in (the workspace), then answers initialize and
 // publishes one error for each text it is given.
-const personServer = `#!/bin/bash
-echo ran > left-behind 2>/dev/null
-while IFS= read -r line; do
-  n=${line#Content-Length: }; n=${n%$'\r'}
-  read -r blank
-  body=$(head -c "$n")
-  case "$body" in
-  *'"method":"initialize"'*)
-    out='{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"textDocumentSync":1}}}' ;;
-  *'"method":"textDocument/didOpen"'*|*'"method":"textDocument/didChange"'*)
-    uri=$(grep -o '"uri":"[^"]*"' <<<"$body" | head -1)
-    out='{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{'$uri',"diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"severity":1,"message":"person error"}]}}' ;;
-  *) continue ;;
-  esac
-  printf 'Content-Length: %d\r\n\r\n%s' ${#out} "$out"
-done
-`
+var personServer = bashServer("echo ran > left-behind 2>/dev/null", "", "person error")
 
 // installed writes a program into a folder of its own under the machine's
 // /tmp (outside the workspace), as a person's install there would be.
@@ -217,21 +201,7 @@ func TestWorkspaceServerNeedsTrust(t *testing.T) {
 // installed from npm under $ACI_TSLS (.ci/run), with TypeScript beside it.
 func needTSLS(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("typescript-language-server"); err == nil {
-		return
-	}
-	if dir := os.Getenv("ACI_TSLS"); dir != "" {
-		bin := filepath.Join(dir, "node_modules", ".bin")
-		if _, err := os.Stat(filepath.Join(bin, "typescript-language-server")); err == nil {
-			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-			return
-		}
-	}
-	msg := "typescript-language-server is not installed: npm install --prefix DIR typescript-language-server typescript, then ACI_TSLS=DIR"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	needNPM(t, "typescript-language-server", "ACI_TSLS", "typescript-language-server typescript")
 }
 
 // plantedTSServer is a workspace's node_modules/typescript/lib/tsserver.js
