@@ -73,12 +73,4 @@ func (s *Session) closeDiagnostics() {
 
 // heldNotices publishes the diagnostics said while a call ran, once its
 // result is out: a person reads the edit, then what it left in the file.
-func (s *Session) heldNotices() {
-	s.mu.Lock()
-	held := s.held
-	s.held = nil
-	s.mu.Unlock()
-	for _, n := range held {
-		s.publish(n)
-	}
-}
+func (s *Session) heldNotices() { s.publishKept(&s.held) }

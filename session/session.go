@@ -114,7 +114,7 @@ type Session struct {
 	rules         *rules.Set
 	trusted       bool          // the project's hooks and MCP servers may run (trust.go)
 	code          ProjectCode   // what they run, as trusted: checked again before each runs
-	startNotices  []string      // said at the first turn as notice events (hooks.go), under mu
+	startNotices  []Notice      // said at the first turn as notice events (hooks.go), under mu
 	folderTrusted bool          // the person trusted the folder itself (--trust, or a yes when asked)
 	lspPlan       bool          // this session counts in its language servers' plan mode (diagnostics.go)
 	hooks         *hooks.Runner // nil: no hooks (hooks.go)

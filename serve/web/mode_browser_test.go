@@ -27,11 +27,7 @@ func TestPageModeSelectorAndAcceptPlan(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "write", map[string]any{"content": "done\n"}))},
 		fakeai.Reply{Content: "carried out"},
 	)
-	base, token := pageServer(t, ai, workdir)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	openPage(t, ctx, ai, workdir)
 	ask(t, ctx, "hi")
 	waitFor(t, ctx, "the selector", `!document.getElementById('mode').hidden && document.getElementById('mode').value === 'default'`)
 	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle'`)
@@ -43,8 +39,7 @@ func TestPageModeSelectorAndAcceptPlan(t *testing.T) {
 	if got := eval[string](t, ctx, `[...document.getElementById('mode').options].map(o => o.textContent).join('|')`); got != "mode: ask (Claude Code's default)|mode: default (acceptEdits)|mode: plan" {
 		t.Errorf("the selector's names: %q", got)
 	}
-	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = 'plan'; s.dispatchEvent(new Event('change')); return true })()`)
-	waitFor(t, ctx, "plan mode on the server", `document.getElementById('mode').value === 'plan'`)
+	pickMode(t, ctx, "plan")
 	ask(t, ctx, "make plan.txt")
 	waitFor(t, ctx, "Accept plan", `!document.getElementById('accept-plan').hidden`)
 	if _, err := os.Stat(target); err == nil {
@@ -70,15 +65,10 @@ func TestPageModeSelectorAndAcceptPlan(t *testing.T) {
 func TestPageNoAcceptForAnAnswerThatIsNoPlan(t *testing.T) {
 	ctx := browser(t)
 	ai := fakeai.New(t, fakeai.Reply{Content: "hello"}, fakeai.Reply{Content: "Plan:\n1. read go.mod"}, fakeai.Reply{Content: "The project is a small Go CLI."})
-	base, token := pageServer(t, ai, t.TempDir())
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	openPage(t, ctx, ai, t.TempDir())
 	ask(t, ctx, "hi")
 	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle' && !document.getElementById('mode').hidden`)
-	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = 'plan'; s.dispatchEvent(new Event('change')); return true })()`)
-	waitFor(t, ctx, "plan mode on the server", `document.getElementById('mode').value === 'plan'`)
+	pickMode(t, ctx, "plan")
 	ask(t, ctx, "plan a look")
 	waitFor(t, ctx, "Accept plan after the plan", `!document.getElementById('accept-plan').hidden && document.getElementById('state').textContent === 'idle'`)
 	ask(t, ctx, "what is this project?")
@@ -106,15 +96,10 @@ func TestPageAcceptEditsForTheSession(t *testing.T) {
 		)},
 		fakeai.Reply{Content: "both edited"},
 	)
-	base, token := pageServer(t, ai, workdir)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	openPage(t, ctx, ai, workdir)
 	ask(t, ctx, "hi")
 	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle' && !document.getElementById('mode').hidden`)
-	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = 'ask'; s.dispatchEvent(new Event('change')); return true })()`)
-	waitFor(t, ctx, "ask mode on the server", `document.getElementById('mode').value === 'ask'`)
+	pickMode(t, ctx, "ask")
 	ask(t, ctx, "edit both")
 	waitFor(t, ctx, "the offer", `!!document.querySelector('.approval:not(.settled) button.accept-edits')`)
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".approval:not(.settled) button.accept-edits"))); err != nil {
