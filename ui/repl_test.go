@@ -207,26 +207,33 @@ func TestREPLApprovalDenied(t *testing.T) {
 	}
 }
 
-func TestREPLApprovalAllowed(t *testing.T) {
-	t.Parallel()
-	target := filepath.Join(t.TempDir(), "out.txt")
-	srv := fakeai.New(t, approvalReplies(target)...)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
-	s.typeLine("write the file")
-	s.waitFor("allow? ›")
-	s.typeLine("y")
-	s.waitFor("✓ allowed")
-	s.waitFor("finished")
-	s.waitPrompt()
-	// After a one-key answer the session still ends at once.
-	s.typeLine("/exit")
-	if code := s.exitStatus(); code != 0 {
-		t.Errorf("/exit after an approval: status %d", code)
-	}
-	data, err := os.ReadFile(target)
-	if err != nil || string(data) != "written by aci\n" {
-		t.Errorf("approved write: %q, %v", data, err)
+// y at the question writes the file (and /exit still ends the session at
+// once); n denies it.
+func TestREPLApprovalAllowedOrNot(t *testing.T) {
+	for _, tc := range []struct{ answer, said string }{{"y", "✓ allowed"}, {"n", "⊘ denied"}} {
+		t.Run(tc.answer, func(t *testing.T) {
+			t.Parallel()
+			target := filepath.Join(t.TempDir(), "out.txt")
+			srv := fakeai.New(t, approvalReplies(target)...)
+			s := startREPL(t, srv, nil)
+			s.waitPrompt()
+			s.typeLine("write the file")
+			s.waitFor("allow? ›")
+			s.typeLine(tc.answer)
+			s.waitFor(tc.said)
+			s.waitFor("finished")
+			s.waitPrompt()
+			s.typeLine("/exit")
+			if code := s.exitStatus(); code != 0 {
+				t.Errorf("/exit after an approval: status %d", code)
+			}
+			data, err := os.ReadFile(target)
+			if allowed := tc.answer == "y"; allowed && (err != nil || string(data) != "written by aci\n") {
+				t.Errorf("approved write: %q, %v", data, err)
+			} else if !allowed && !os.IsNotExist(err) {
+				t.Errorf("the denied write happened: %v", err)
+			}
+		})
 	}
 }
 
