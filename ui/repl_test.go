@@ -114,12 +114,8 @@ func TestREPLResetForgetsTheConversation(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted"}, fakeai.Reply{Content: "what word?"})
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
-	s.typeLine("remember the word pineapple")
-	s.waitFor("noted")
-	s.waitPrompt()
-	s.typeLine("/reset")
-	s.waitFor("conversation cleared")
-	s.waitPrompt()
+	s.exchange("remember the word pineapple", "noted")
+	s.exchange("/reset", "conversation cleared")
 	s.typeLine("which word?")
 	s.waitFor("what word?")
 	reqs := srv.Requests()
@@ -268,9 +264,7 @@ func TestREPLNoColor(t *testing.T) {
 		}
 		s := startREPL(t, srv, env)
 		s.waitPrompt()
-		s.typeLine("look")
-		s.waitFor("done looking")
-		s.waitPrompt()
+		s.exchange("look", "done looking")
 		scr := s.screenEscapes()
 		if got := escapeCode.MatchString(scr); got == noColor {
 			t.Errorf("NO_COLOR=%v: escape codes on screen = %v:\n%q", noColor, got, scr)
@@ -287,9 +281,7 @@ func TestREPLMultiLineInputAndHistory(t *testing.T) {
 	// A trailing backslash continues the message.
 	s.typeLine(`first line \`)
 	s.waitUntil("the continuation prompt", func(scr string) bool { return lastLine(scr) == "…" })
-	s.typeLine("second line")
-	s.waitFor("one")
-	s.waitPrompt()
+	s.exchange("second line", "one")
 
 	// A bracketed paste of many lines is one message.
 	s.tmux("set-buffer", "-b", "p", "alpha\nbeta\ngamma\n")
@@ -300,9 +292,7 @@ func TestREPLMultiLineInputAndHistory(t *testing.T) {
 	s.waitPrompt()
 
 	// The same message twice in a row is one history entry.
-	s.typeLine("again")
-	s.waitFor("three")
-	s.waitPrompt()
+	s.exchange("again", "three")
 	s.typeLine("/usage")
 	s.waitFor("before compression")
 
@@ -352,9 +342,7 @@ func TestREPLRestoresTheTerminalOnSIGTERM(t *testing.T) {
 		return []string{"sh", "-c", bin + `; echo "aci exited $?"; stty -a; exec sleep 600`}
 	})
 	s.waitPrompt()
-	s.typeLine("hello")
-	s.waitFor("first")
-	s.waitPrompt()
+	s.exchange("hello", "first")
 	s.typeLine("hang")
 	srv.WaitRequests(2, waitLimit)
 
@@ -419,15 +407,9 @@ func TestREPLCompactAndUsage(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted", PromptTokens: 5000}, fakeai.Reply{Content: "## Goal\nSUMMARY"}, fakeai.Reply{Content: "still here"})
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
-	s.typeLine("remember the word pineapple")
-	s.waitFor("noted")
-	s.waitPrompt()
-	s.typeLine("/compact the word")
-	s.waitFor("compressed 5000 → ")
-	s.waitPrompt()
-	s.typeLine("/usage")
-	s.waitFor("completion tokens")
-	s.waitPrompt()
+	s.exchange("remember the word pineapple", "noted")
+	s.exchange("/compact the word", "compressed 5000 → ")
+	s.exchange("/usage", "completion tokens")
 	s.typeLine("and now?")
 	s.waitFor("still here")
 	reqs := srv.Requests()
@@ -444,9 +426,7 @@ func TestREPLResumeContinuesTheSession(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted the kiwi"}, fakeai.Reply{Content: "it was kiwi"})
 	first := startREPL(t, srv, nil)
 	first.waitPrompt()
-	first.typeLine("remember the word kiwi")
-	first.waitFor("noted the kiwi")
-	first.waitPrompt()
+	first.exchange("remember the word kiwi", "noted the kiwi")
 	first.typeLine("/exit")
 	if code := first.exitStatus(); code != 0 {
 		t.Fatalf("/exit: status %d", code)
