@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testutil"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // TestBadSkillSaidOnce: a skill with a bad header is said at the first
@@ -17,7 +17,7 @@ import (
 func TestBadSkillSaidOnce(t *testing.T) {
 	work, state := t.TempDir(), t.TempDir()
 	skill := filepath.Join(work, ".aci", "skills", "broken", "SKILL.md")
-	testutil.WriteFiles(t, work, map[string]string{".aci/skills/broken/SKILL.md": "---\ndescription: no name here\n---\nx"})
+	testfs.Write(t, work, 0o644, map[string]string{".aci/skills/broken/SKILL.md": "---\ndescription: no name here\n---\nx"})
 	srv := fakeai.New(t)
 	for range 3 {
 		srv.Push(fakeai.Reply{Content: "ok"})
