@@ -97,12 +97,7 @@ func TestREPLApprovalDoesWhatItSays(t *testing.T) {
 // the keys typed after it make the line that answers.
 func TestREPLApprovalKeyWithoutEnterWaits(t *testing.T) {
 	t.Parallel()
-	target := filepath.Join(t.TempDir(), "out.txt")
-	srv := fakeai.New(t, approvalReplies(target)...)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
-	s.typeLine("write the file")
-	s.waitFor("allow? ›")
+	s, srv, target := askedToWrite(t)
 	for _, k := range []string{"a", "y"} {
 		s.tmux("send-keys", "-t", "aci", "-l", k)
 		s.waitFor("allow? › " + k)

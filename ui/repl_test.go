@@ -172,14 +172,22 @@ func approvalReplies(target string) []fakeai.Reply {
 	}
 }
 
-func TestREPLApprovalDenied(t *testing.T) {
-	t.Parallel()
-	target := filepath.Join(t.TempDir(), "out.txt")
-	srv := fakeai.New(t, approvalReplies(target)...)
-	s := startREPL(t, srv, nil)
+// askedToWrite starts a REPL whose model writes a file outside the
+// workspace (approvalReplies) and asks it to: the question is on screen.
+func askedToWrite(t *testing.T) (s *pane, srv *fakeai.Server, target string) {
+	t.Helper()
+	target = filepath.Join(t.TempDir(), "out.txt")
+	srv = fakeai.New(t, approvalReplies(target)...)
+	s = startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("write the file")
 	s.waitFor("allow? ›")
+	return s, srv, target
+}
+
+func TestREPLApprovalDenied(t *testing.T) {
+	t.Parallel()
+	s, srv, target := askedToWrite(t)
 	scr := s.waitFor("a always (this exact action, this session) · p always for this project, then Enter · other text denies and tells the model why")
 	// The write's diff is shown before the question.
 	for _, want := range []string{"write " + target, "writes outside the workspace", "+written by aci"} {
@@ -209,12 +217,7 @@ func TestREPLApprovalAllowedOrNot(t *testing.T) {
 	for _, tc := range []struct{ answer, said string }{{"y", "✓ allowed"}, {"n", "⊘ denied"}} {
 		t.Run(tc.answer, func(t *testing.T) {
 			t.Parallel()
-			target := filepath.Join(t.TempDir(), "out.txt")
-			srv := fakeai.New(t, approvalReplies(target)...)
-			s := startREPL(t, srv, nil)
-			s.waitPrompt()
-			s.typeLine("write the file")
-			s.waitFor("allow? ›")
+			s, _, target := askedToWrite(t)
 			s.typeLine(tc.answer)
 			s.waitFor(tc.said)
 			s.waitFor("finished")
