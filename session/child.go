@@ -159,8 +159,10 @@ func (c *child) event(e Event) {
 		return
 	case ToolCall:
 		c.progress.Action(e.Call.ID, e.Call.WindowID+"."+e.Call.ActionID, "running")
+		c.parent.publish(AgentStep{Agent: c.id, CallID: e.Call.ID, Title: e.Described("").Title, Status: "running"})
 	case ToolResult:
 		c.progress.Action(e.Call.ID, e.Call.WindowID+"."+e.Call.ActionID, e.Result.Status)
+		c.parent.publish(AgentStep{Agent: c.id, CallID: e.Call.ID, Status: e.Result.Status})
 	default:
 		return
 	}
@@ -271,3 +273,15 @@ func worktreeNote(wt worktree.Worktree) string {
 	return fmt.Sprintf("\n\n[Its changes are in the worktree %s on branch %s, not in the workspace. Nothing is merged: the person merges them with `aci worktree merge %s` or drops them with `aci worktree drop %s`.]",
 		wt.Root(), wt.Branch, wt.Name, wt.Name)
 }
+
+// AgentStep is an action of an agent window's child as it begins (Status
+// "running", with its title) and ends (its result's status), for a
+// terminal to show live under the agent, as Claude Code shows a
+// subagent's tool uses. The page and editors follow the agent's window
+// instead: it is on no wire and not stored (no Type).
+type AgentStep struct {
+	Agent, CallID, Title, Status string
+}
+
+func (AgentStep) Type() string { return "" }
+func (AgentStep) event()       {}

@@ -18,7 +18,16 @@ func (s *Session) diagnostics(env *windows.Env) {
 	}
 	servers := s.f.cfg.Person.LSP // problems are said with the policy's (rules.go)
 	tell := func(line string) {
-		s.publish(Notice{Kind: "diagnostics", Text: s.f.cfg.Agent.Redact(line)})
+		n := Notice{Kind: "diagnostics", Text: s.f.cfg.Agent.Redact(line)}
+		s.mu.Lock()
+		if s.call != nil {
+			// An edit's line follows the edit's result (heldNotices).
+			s.held = append(s.held, n)
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		s.publish(n)
 	}
 	s.lsp = lsp.Shared(lsp.Options{Workdir: s.workdir, Servers: servers, Trusted: s.folderTrusted, Notice: tell, Wait: s.f.cfg.DiagnosticsWait})
 	env.Diagnostics = s.lsp
@@ -61,3 +70,7 @@ func (s *Session) closeDiagnostics() {
 		s.lsp.Plan(false)
 	}
 }
+
+// heldNotices publishes the diagnostics said while a call ran, once its
+// result is out: a person reads the edit, then what it left in the file.
+func (s *Session) heldNotices() { s.publishKept(&s.held) }

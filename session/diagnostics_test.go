@@ -48,8 +48,15 @@ func TestSessionDiagnostics(t *testing.T) {
 				t.Fatal(err)
 			}
 			var notes []string
+			edited := false // the edit's result is out: the person reads it first
 			for _, ev := range collect(t, live, "result") {
+				if ev.Type == "tool_result" && ev.Data["call_id"] == "call_2_1" {
+					edited = true
+				}
 				if ev.Type == "notice" && ev.Data["kind"] == "diagnostics" {
+					if !edited {
+						t.Errorf("the diagnostics line comes before the edit's result: %v", ev.Data)
+					}
 					notes = append(notes, ev.Data["text"].(string))
 				}
 			}

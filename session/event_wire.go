@@ -273,6 +273,9 @@ func (e *Result) UnmarshalJSON(data []byte) error {
 	err := unmarshal(data, "result", &w)
 	*e = Result{Outcome: w.Outcome, Limit: w.Limit, Cause: w.Cause, Answer: w.Result, Structured: w.Structured, Error: w.Error, SessionID: w.SessionID,
 		Steps: w.NumSteps, Duration: time.Duration(w.DurationMS) * time.Millisecond, Usage: w.Usage, Denials: w.Denials, Unread: w.Unread}
+	if w.Cost != nil { // the turn's cost as it was sent; the session's is not stored
+		e.Money = Money{TurnUSD: *w.Cost, TurnKnown: true}
+	}
 	if e.Outcome == "" {
 		e.Outcome = oldOutcome(w.IsError, w.Error)
 	}

@@ -168,7 +168,35 @@ func (s *Session) seedEvents(st agent.Session) []Numbered {
 	}
 	s.events.last = max(s.events.last, st.LastEventID)
 	s.turnN = len(s.turnLog.turns)
+	u, steps, cost := storedSpend(evs)
+	s.usage = agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, CachedTokens: u.CachedTokens}
+	s.steps, s.money.total = steps, cost
 	return evs
+}
+
+// storedSpend is what a stored session's turns used and cost, summed from
+// their results: a resumed session's Info (the page's header) counts the
+// earlier runs too. A turn that made requests with no cost stored is one
+// whose price was unknown.
+func storedSpend(evs []Numbered) (u Usage, steps int, cost agent.Cost) {
+	for _, e := range evs {
+		r, _ := e.Event.(Recorded)
+		res, ok := r.Typed.(Result)
+		if !ok {
+			continue
+		}
+		u.PromptTokens += res.Usage.PromptTokens
+		u.CompletionTokens += res.Usage.CompletionTokens
+		u.CachedTokens += res.Usage.CachedTokens
+		steps += res.Steps
+		switch {
+		case res.Money.TurnKnown:
+			cost.USD += res.Money.TurnUSD
+		case res.Usage.PromptTokens+res.Usage.CompletionTokens > 0:
+			cost.Unpriced++
+		}
+	}
+	return u, steps, cost
 }
 
 // lastWindows gives each of wins the content of its last window event in

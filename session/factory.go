@@ -431,7 +431,9 @@ func (s *Session) resumeFrom(ctx context.Context, t *agent.Transcript, stored ag
 	s.log = t
 	s.id = strings.TrimSuffix(filepath.Base(t.Path), ".jsonl")
 	s.parent, s.fromTurn = stored.Parent, stored.FromTurn
-	s.resumed = pastOf(stored.ID, s.seedEvents(stored))
+	seeded := s.seedEvents(stored)
+	s.resumed = pastOf(stored.ID, seeded)
+	s.modeAsResumed(seeded)
 	s.snapshotWindows(false)
 	return reopened
 }

@@ -56,18 +56,22 @@ func (s *Session) trustProject(opt Options, mcpConfig *mcp.Config) {
 func (s *Session) startNotice(text string) {
 	s.say(text)
 	s.mu.Lock()
-	s.startNotices = append(s.startNotices, text)
+	s.startNotices = append(s.startNotices, Notice{Kind: "trust", Text: text, Client: true})
 	s.mu.Unlock()
 }
 
 // publishStartNotices publishes the notices kept for the first turn.
-func (s *Session) publishStartNotices() {
+func (s *Session) publishStartNotices() { s.publishKept(&s.startNotices) }
+
+// publishKept publishes, in order, the notices kept in *list (under mu),
+// which it empties.
+func (s *Session) publishKept(list *[]Notice) {
 	s.mu.Lock()
-	notes := s.startNotices
-	s.startNotices = nil
+	kept := *list
+	*list = nil
 	s.mu.Unlock()
-	for _, n := range notes {
-		s.publish(Notice{Kind: "trust", Text: n, Client: true})
+	for _, n := range kept {
+		s.publish(n)
 	}
 }
 

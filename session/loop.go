@@ -84,6 +84,7 @@ func (s *Session) onEvent(ev agent.Event) {
 		watched := len(s.subs) > 0
 		s.mu.Unlock()
 		s.publish(ToolResult{Call: ev.Call, Result: ev.Result, Detail: ev.Detail})
+		s.heldNotices()
 		if watched {
 			// A window opened or changed by this call is seen at once,
 			// not after the batch.

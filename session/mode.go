@@ -85,9 +85,13 @@ func (s *Session) AcceptPlan() (string, error) {
 func (s *Session) withModeNote(question string) string {
 	m := s.mode.Get()
 	s.mu.Lock()
-	told, accepted, review := s.toldMode, s.planAccepted, s.readOnlyTurn
+	told, accepted, review, waiting := s.toldMode, s.planAccepted, s.readOnlyTurn, s.planReady
 	s.toldMode, s.planAccepted, s.planReady = m, false, false
 	s.mu.Unlock()
+	if waiting {
+		// A new question leaves the plan unaccepted: whoever offered it offers it no more.
+		s.publish(ModeEvent{Mode: m})
+	}
 	if told == m || told == "" && m == windows.ModeDefault || s.opt.child {
 		return question // a child is told its mode with its task (child.go)
 	}
@@ -146,4 +150,22 @@ func (s *Session) yesApprover(next windows.Approver) windows.Approver {
 		s.notify("aci needs your permission: " + s.f.cfg.Agent.Redact(req.Subject))
 		return next.Approve(ctx, req)
 	})
+}
+
+// modeAsResumed says the mode a resumed session starts in when it is not
+// the one its stored events last said (and a plan waiting then waits no
+// more), so whoever replays the events (the page) ends on the session's
+// mode, not on a plan of an earlier run.
+func (s *Session) modeAsResumed(evs []Numbered) {
+	last := ModeEvent{Mode: windows.ModeDefault}
+	for _, e := range evs {
+		if r, _ := e.Event.(Recorded); r.Typed != nil {
+			if m, ok := r.Typed.(ModeEvent); ok {
+				last = m
+			}
+		}
+	}
+	if m := s.mode.Get(); last.Mode != m || last.PlanReady {
+		s.publish(ModeEvent{Mode: m})
+	}
 }

@@ -25,3 +25,7 @@ func (s *Session) loadPolicy(env *windows.Env) {
 
 // Rules are the session's permission rules (/permissions lists them).
 func (s *Session) Rules() *rules.Set { return s.rules }
+
+// Remembered are the "always" answers this session keeps that no rule
+// says, an edit's among them (/permissions lists them with the rules).
+func (s *Session) Remembered() []string { return s.wm.Remembered() }

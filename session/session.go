@@ -76,6 +76,7 @@ type Session struct {
 	usage    agent.Usage
 	steps    int
 	call     *callInfo // the call running now, for approval and output events
+	held     []Notice  // diagnostics said during the call, for after its result (diagnostics.go)
 	pending  map[string]chan windows.Decision
 	reqSeq   int
 	denials  []Denial // the running turn's refused actions, for its result
@@ -113,7 +114,7 @@ type Session struct {
 	rules         *rules.Set
 	trusted       bool          // the project's hooks and MCP servers may run (trust.go)
 	code          ProjectCode   // what they run, as trusted: checked again before each runs
-	startNotices  []string      // said at the first turn as notice events (hooks.go), under mu
+	startNotices  []Notice      // said at the first turn as notice events (hooks.go), under mu
 	folderTrusted bool          // the person trusted the folder itself (--trust, or a yes when asked)
 	lspPlan       bool          // this session counts in its language servers' plan mode (diagnostics.go)
 	hooks         *hooks.Runner // nil: no hooks (hooks.go)
@@ -333,6 +334,7 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	if out != nil {
 		*out = result
 	}
+	s.heldNotices() // a call cut short has no result to follow
 	s.publish(result)
 	s.setState(StateIdle)
 	return answer, err

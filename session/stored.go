@@ -13,10 +13,10 @@ func StoredInfo(st agent.Session, workdir string) Info {
 	}
 	evs := StoredEvents(st)
 	lastWindows(evs, wins)
+	u, steps, cost := storedSpend(evs)
 	return Info{
 		ID: st.ID, Model: st.Model, Cwd: workdir, State: StateIdle, Parent: st.Parent, FromTurn: st.FromTurn,
-		Turns: TurnsOf(evs), Windows: wins,
-		Usage: map[string]int64{"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0, "steps": 0},
+		Turns: TurnsOf(evs), Windows: wins, Usage: u.asInfo(steps), Cost: costInfo(cost),
 	}
 }
 

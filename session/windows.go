@@ -171,8 +171,12 @@ func (s *Session) Info() Info {
 	return Info{
 		ID: s.id, Model: model, Cwd: s.workdir, State: s.state, Parent: s.parent, FromTurn: s.fromTurn,
 		Turns: turns, Windows: ws, Mode: string(mode), Effort: effort.Level, PlanReady: s.planReady && s.mode.Get() == "plan",
-		Usage: map[string]int64{"prompt_tokens": s.usage.PromptTokens, "completion_tokens": s.usage.CompletionTokens,
-			"cached_tokens": s.usage.CachedTokens, "steps": int64(s.steps)},
-		Cost: costInfo(s.money.total),
+		Usage: Usage{s.usage.PromptTokens, s.usage.CompletionTokens, s.usage.CachedTokens}.asInfo(s.steps), Cost: costInfo(s.money.total),
 	}
+}
+
+// asInfo is usage as Info shows it.
+func (u Usage) asInfo(steps int) map[string]int64 {
+	return map[string]int64{"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens,
+		"cached_tokens": u.CachedTokens, "steps": int64(steps)}
 }

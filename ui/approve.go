@@ -22,6 +22,9 @@ type termApprover struct {
 	out        *renderer
 	in         *input
 	cancelTurn func() // Ctrl-C or Ctrl-D at the question also ends the turn
+	// acceptEdits switches the session to default mode: e at a file
+	// change asked only for ask mode (nil: not offered).
+	acceptEdits func()
 }
 
 func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest) windows.Decision {
@@ -43,7 +46,9 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 		scope = "every `" + prefix + " …`"
 	}
 	o := a.out
-	o.println(a.answerHint(scope))
+	// Claude Code offers "allow all edits during this session" at an edit.
+	edits := a.acceptEdits != nil && req.Kind == protocol.AskFile && req.Reason == windows.AskModeFileReason
+	o.println(a.answerHint(scope, edits))
 	prompt := "  " + o.bold.Sprint("allow?") + " › "
 	shared := session.SharedFrom(ctx)
 	if shared != nil {
@@ -72,6 +77,15 @@ func (a *termApprover) Approve(ctx context.Context, req windows.ApprovalRequest)
 				return windows.Decision{}
 			}
 			return windows.Decision{Message: "they said: " + reason}
+		case verdictEdits:
+			if !edits {
+				o.println("  " + o.yellow.Sprint("not an answer: ") + sanitize(strings.TrimSpace(line)) +
+					o.dim.Sprint(" (e accepts edits, and only at a file change ask mode asks)"))
+				continue
+			}
+			a.acceptEdits()
+			o.println("  " + o.green.Sprint("✓ allowed; edits accepted for this session: mode default (/mode ask asks again; /permissions says it)"))
+			return windows.Decision{Allow: true}
 		case verdictUnsure:
 			o.println("  " + o.yellow.Sprint("not an answer: ") + sanitize(strings.TrimSpace(line)) +
 				o.dim.Sprint(" (y or yes alone allows; no, then why, denies)"))

@@ -28,6 +28,7 @@ const (
 	verdictNo                     // deny (with a reason, if one was given)
 	verdictUnsure                 // starts like an allowing answer but goes on: ask again
 	verdictProject                // allow for this project (a saved rule)
+	verdictEdits                  // accept edits for the session (mode default)
 )
 
 // readAnswer is what line means, and the reason for a denial.
@@ -69,6 +70,11 @@ func readAnswer(line string) (verdict, string) {
 			return verdictProject, ""
 		}
 		return verdictUnsure, ""
+	case "e", "edits":
+		if rest == "" {
+			return verdictEdits, ""
+		}
+		return verdictUnsure, ""
 	case "n":
 		return verdictNo, rest
 	case "no":
@@ -85,10 +91,14 @@ func readAnswer(line string) (verdict, string) {
 }
 
 // answerHint is the line under the question that says how to answer.
-func (a *termApprover) answerHint(scope string) string {
+func (a *termApprover) answerHint(scope string, edits bool) string {
 	o := a.out
+	more := ""
+	if edits {
+		more = o.bold.Sprint("e") + " accept edits for this session (mode default, Claude Code's acceptEdits) · "
+	}
 	return "  " + o.bold.Sprint("y") + " yes · " + o.bold.Sprint("n") + " no · " + o.bold.Sprint("a") +
-		" always (" + sanitize(scope) + ", this session) · " + o.bold.Sprint("p") +
+		" always (" + sanitize(scope) + ", this session) · " + more + o.bold.Sprint("p") +
 		" always for this project, then Enter · other text denies and tells the model why"
 }
 

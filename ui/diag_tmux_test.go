@@ -14,7 +14,8 @@ import (
 )
 
 // TestREPLDiagnosticsAfterEdit: after an edit that leaves a type error,
-// the person reads a line with the count and the first error.
+// the person reads a line with the count and the first error, below the
+// edit's own lines.
 func TestREPLDiagnosticsAfterEdit(t *testing.T) {
 	testutil.NeedGopls(t)
 	work := t.TempDir()
@@ -38,8 +39,11 @@ func TestREPLDiagnosticsAfterEdit(t *testing.T) {
 	s.typeLine("break main.go")
 	s.waitFor("finished")
 	scr := s.waitPrompt()
-	if !strings.Contains(scr, `· main.go: 1 error, first 4:14 cannot use "one"`) {
+	line := strings.Index(scr, `· main.go: 1 error, first 4:14 cannot use "one"`)
+	if line < 0 {
 		t.Errorf("no line on the edit's error:\n%s", scr)
+	} else if edit := strings.Index(scr, "✓ replaced 1 occurrence"); edit < 0 || edit > line {
+		t.Errorf("the diagnostics line is not after the edit's:\n%s", scr)
 	} else if testing.Verbose() {
 		t.Log(scr)
 	}

@@ -108,10 +108,14 @@ func (r *renderer) event(ev session.Event) {
 		case e.Client:
 			// The process prints the client's notes itself (Notices).
 		case e.Kind == "compression":
+			// /compact's line may come after its end: no spinner over the prompt then.
+			spinning := r.spin.activeLocked() != ""
 			r.spin.stopLocked()
 			r.endLineLocked()
 			fmt.Fprintln(r.w, r.dim.Sprint(e.Text))
-			r.spin.startLocked(spinThinking)
+			if spinning {
+				r.spin.startLocked(spinThinking)
+			}
 		default:
 			r.noticeLocked(e.Text)
 		}

@@ -146,7 +146,8 @@ func NewREPL(cfg REPLConfig) (*REPL, error) {
 	r.notify = newNotifier(environ, term, termFocus, func(s string) { r.out.interject(s) })
 	r.notify.lock = &out.mu
 	in.onShiftTab = r.cycleMode
-	r.approver = &termApprover{out: out, in: in, cancelTurn: r.cancelTurn}
+	r.approver = &termApprover{out: out, in: in, cancelTurn: r.cancelTurn,
+		acceptEdits: func() { r.sess.SetMode(windows.ModeDefault) }}
 	out.spin.draft = r.draft
 	return r, nil
 }
@@ -170,6 +171,13 @@ func (r *REPL) Event(ev session.Event) {
 		}
 	case session.ModeEvent:
 		r.modeEvent(e)
+	case session.AgentStep:
+		// While the turn runs; between turns the prompt is the person's
+		// (/show AGENT lists the steps).
+		if r.sess != nil && r.sess.Running() {
+			r.out.agentStep(e)
+		}
+		return
 	}
 	r.out.event(ev)
 	if res, ok := ev.(session.Result); ok {

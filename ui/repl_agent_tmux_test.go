@@ -11,8 +11,9 @@ import (
 	"github.com/aci-dev/aci/internal/fakeai"
 )
 
-// /show agent_1 prints an agent window: the child's actions and, once it
-// has one, its answer, while the parent's turn has ended.
+// An agent window's child's actions show live, indented under the agent,
+// while the parent's turn runs; /show agent_1 prints the window: the
+// child's actions and, once it has one, its answer, after the turn.
 func TestREPLShowsAnAgent(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t)
@@ -45,11 +46,15 @@ func TestREPLShowsAnAgent(t *testing.T) {
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("send a helper")
-	s.waitFor("A helper is on it.")
+	scr := s.waitFor("A helper is on it.")
+	// The child's action showed live, under the agent, before the answer.
+	if step := strings.Index(scr, "⎿ agent_1 · open a shell"); step < 0 || step > strings.Index(scr, "A helper is on it.") {
+		t.Errorf("the agent's action is not shown live under it:\n%s", scr)
+	}
 	s.waitPrompt()
 	s.typeLine("/show agent_1")
 	s.waitFor("agent_1 · agent · look around")
-	scr := s.waitFor("The child says kiwi.")
+	scr = s.waitFor("The child says kiwi.")
 	if !strings.Contains(scr, "launcher.open") {
 		t.Errorf("the agent window lacks its actions:\n%s", scr)
 	}

@@ -66,6 +66,10 @@ func TestREPLApprovalDoesWhatItSays(t *testing.T) {
 			}
 			s.waitFor("finished")
 			scr = s.waitPrompt()
+			// The answer is said before what the command did.
+			if a, r := strings.Index(scr, "✓ allowed"), strings.Index(scr, "✓ exit 0"); tc.delete && (a < 0 || r < a) {
+				t.Errorf("the answer is not said before the command's result:\n%s", scr)
+			}
 			if n := strings.Count(scr, "allow? ›"); n != len(tc.typed) {
 				t.Errorf("asked %d times:\n%s", n, scr)
 			}
@@ -93,12 +97,7 @@ func TestREPLApprovalDoesWhatItSays(t *testing.T) {
 // the keys typed after it make the line that answers.
 func TestREPLApprovalKeyWithoutEnterWaits(t *testing.T) {
 	t.Parallel()
-	target := filepath.Join(t.TempDir(), "out.txt")
-	srv := fakeai.New(t, approvalReplies(target)...)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
-	s.typeLine("write the file")
-	s.waitFor("allow? ›")
+	s, srv, target := askedToWrite(t)
 	for _, k := range []string{"a", "y"} {
 		s.tmux("send-keys", "-t", "aci", "-l", k)
 		s.waitFor("allow? › " + k)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,36 +53,77 @@ func TestREPLShiftTabAndAcceptPlan(t *testing.T) {
 	}
 	s.typeLine("/mode")
 	s.waitFor("mode default (acceptEdits): only dangerous actions are asked")
+	// Claude Code's names are understood where typed.
+	s.typeLine("/mode plan")
+	s.waitUntil("plan in the prompt", func(scr string) bool { return lastLine(scr) == "plan ›" })
+	s.typeLine("/mode acceptEdits")
+	s.waitUntil("default again", func(scr string) bool {
+		return lastLine(scr) == "›" && strings.Count(scr, "mode default (acceptEdits): only dangerous actions are asked") == 2
+	})
 }
 
 // In ask mode an edit that default mode makes without a question is
-// asked; y lets it happen.
+// asked: y lets it happen; a (always) covers that file for the session,
+// and /permissions lists it; e accepts edits for the session (Claude
+// Code's offer): the mode is default, the next file is not asked, and
+// /permissions says so.
 func TestREPLAskModeAsksBeforeAnEdit(t *testing.T) {
-	t.Parallel()
-	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
-			fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": "a.txt"}},
-			fakeai.Call{Window: "file_1", Action: "edit", Params: map[string]any{"old_text": "alpha", "new_text": "beta"}},
-		)},
-		fakeai.Reply{Content: "edited"},
-	)
-	work := t.TempDir()
-	os.WriteFile(filepath.Join(work, "a.txt"), []byte("alpha\n"), 0o644)
-	s := startPaneIn(t, srv, work, t.TempDir(), nil, func(bin string) []string { return []string{bin, "--permission-mode", "ask"} })
-	s.waitUntil("ask in the prompt", func(scr string) bool { return lastLine(scr) == "ask ›" })
-	s.typeLine("edit a.txt")
-	scr := s.waitFor("allow? ›")
-	if !strings.Contains(scr, "ask mode: every file change is asked") {
-		t.Errorf("the question does not say why:\n%s", scr)
-	}
-	if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "alpha\n" {
-		t.Fatal("the edit ran before the answer")
-	}
-	s.typeLine("y") // answers take Enter
-	s.waitFor("edited")
-	s.waitPrompt()
-	if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "beta\n" {
-		t.Errorf("after y: %q", b)
+	for _, tc := range []struct {
+		answer string
+		asked  int    // questions, each answered with answer
+		listed string // what /permissions lists then
+	}{
+		{"y", 3, "no rules"},
+		{"a", 2, "allow file: write "},
+		{"e", 1, "mode default (acceptEdits): file changes in the workspace are not asked"},
+	} {
+		t.Run(tc.answer, func(t *testing.T) {
+			t.Parallel()
+			edit := func(win, from, to string) fakeai.Call {
+				return fakeai.Call{Window: win, Action: "edit", Params: map[string]any{"old_text": from, "new_text": to}}
+			}
+			srv := fakeai.New(t,
+				fakeai.Reply{Content: fakeai.ToolCall(
+					fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": "a.txt"}},
+					edit("file_1", "alpha", "beta"),
+				)},
+				fakeai.Reply{Content: fakeai.ToolCall(
+					edit("file_1", "beta", "gamma"),
+					fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": "b.txt"}},
+					edit("file_2", "one", "two"),
+				)},
+				fakeai.Reply{Content: "edited"},
+			)
+			work := t.TempDir()
+			os.WriteFile(filepath.Join(work, "a.txt"), []byte("alpha\n"), 0o644)
+			os.WriteFile(filepath.Join(work, "b.txt"), []byte("one\n"), 0o644)
+			s := startPaneIn(t, srv, work, t.TempDir(), nil, func(bin string) []string { return []string{bin, "--permission-mode", "ask"} })
+			s.waitUntil("ask in the prompt", func(scr string) bool { return lastLine(scr) == "ask ›" })
+			s.typeLine("edit a.txt and b.txt")
+			scr := s.waitFor("allow? ›")
+			if !strings.Contains(scr, "ask mode: every file change is asked") || !strings.Contains(scr, "e accept edits for this session") {
+				t.Errorf("the question does not say why, or does not offer e:\n%s", scr)
+			}
+			if b, _ := os.ReadFile(filepath.Join(work, "a.txt")); string(b) != "alpha\n" {
+				t.Fatal("the edit ran before the answer")
+			}
+			for i := range tc.asked {
+				s.waitUntil("question "+fmt.Sprint(i+1), func(scr string) bool { return strings.Count(scr, "allow? ›") == i+1 })
+				s.typeLine(tc.answer) // answers take Enter
+			}
+			s.waitFor("edited")
+			scr = s.waitPrompt()
+			if n := strings.Count(scr, "allow? ›"); n != tc.asked {
+				t.Errorf("asked %d times, want %d:\n%s", n, tc.asked, scr)
+			}
+			a, _ := os.ReadFile(filepath.Join(work, "a.txt"))
+			b, _ := os.ReadFile(filepath.Join(work, "b.txt"))
+			if string(a) != "gamma\n" || string(b) != "two\n" {
+				t.Errorf("after %s: a.txt %q, b.txt %q", tc.answer, a, b)
+			}
+			s.typeLine("/permissions")
+			s.waitFor(tc.listed)
+		})
 	}
 }
 

@@ -114,12 +114,8 @@ func TestREPLResetForgetsTheConversation(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted"}, fakeai.Reply{Content: "what word?"})
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
-	s.typeLine("remember the word pineapple")
-	s.waitFor("noted")
-	s.waitPrompt()
-	s.typeLine("/reset")
-	s.waitFor("conversation cleared")
-	s.waitPrompt()
+	s.exchange("remember the word pineapple", "noted")
+	s.exchange("/reset", "conversation cleared")
 	s.typeLine("which word?")
 	s.waitFor("what word?")
 	reqs := srv.Requests()
@@ -176,14 +172,22 @@ func approvalReplies(target string) []fakeai.Reply {
 	}
 }
 
-func TestREPLApprovalDenied(t *testing.T) {
-	t.Parallel()
-	target := filepath.Join(t.TempDir(), "out.txt")
-	srv := fakeai.New(t, approvalReplies(target)...)
-	s := startREPL(t, srv, nil)
+// askedToWrite starts a REPL whose model writes a file outside the
+// workspace (approvalReplies) and asks it to: the question is on screen.
+func askedToWrite(t *testing.T) (s *pane, srv *fakeai.Server, target string) {
+	t.Helper()
+	target = filepath.Join(t.TempDir(), "out.txt")
+	srv = fakeai.New(t, approvalReplies(target)...)
+	s = startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("write the file")
 	s.waitFor("allow? ›")
+	return s, srv, target
+}
+
+func TestREPLApprovalDenied(t *testing.T) {
+	t.Parallel()
+	s, srv, target := askedToWrite(t)
 	scr := s.waitFor("a always (this exact action, this session) · p always for this project, then Enter · other text denies and tells the model why")
 	// The write's diff is shown before the question.
 	for _, want := range []string{"write " + target, "writes outside the workspace", "+written by aci"} {
@@ -207,26 +211,28 @@ func TestREPLApprovalDenied(t *testing.T) {
 	}
 }
 
-func TestREPLApprovalAllowed(t *testing.T) {
-	t.Parallel()
-	target := filepath.Join(t.TempDir(), "out.txt")
-	srv := fakeai.New(t, approvalReplies(target)...)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
-	s.typeLine("write the file")
-	s.waitFor("allow? ›")
-	s.typeLine("y")
-	s.waitFor("✓ allowed")
-	s.waitFor("finished")
-	s.waitPrompt()
-	// After a one-key answer the session still ends at once.
-	s.typeLine("/exit")
-	if code := s.exitStatus(); code != 0 {
-		t.Errorf("/exit after an approval: status %d", code)
-	}
-	data, err := os.ReadFile(target)
-	if err != nil || string(data) != "written by aci\n" {
-		t.Errorf("approved write: %q, %v", data, err)
+// y at the question writes the file (and /exit still ends the session at
+// once); n denies it.
+func TestREPLApprovalAllowedOrNot(t *testing.T) {
+	for _, tc := range []struct{ answer, said string }{{"y", "✓ allowed"}, {"n", "⊘ denied"}} {
+		t.Run(tc.answer, func(t *testing.T) {
+			t.Parallel()
+			s, _, target := askedToWrite(t)
+			s.typeLine(tc.answer)
+			s.waitFor(tc.said)
+			s.waitFor("finished")
+			s.waitPrompt()
+			s.typeLine("/exit")
+			if code := s.exitStatus(); code != 0 {
+				t.Errorf("/exit after an approval: status %d", code)
+			}
+			data, err := os.ReadFile(target)
+			if allowed := tc.answer == "y"; allowed && (err != nil || string(data) != "written by aci\n") {
+				t.Errorf("approved write: %q, %v", data, err)
+			} else if !allowed && !os.IsNotExist(err) {
+				t.Errorf("the denied write happened: %v", err)
+			}
+		})
 	}
 }
 
@@ -261,9 +267,7 @@ func TestREPLNoColor(t *testing.T) {
 		}
 		s := startREPL(t, srv, env)
 		s.waitPrompt()
-		s.typeLine("look")
-		s.waitFor("done looking")
-		s.waitPrompt()
+		s.exchange("look", "done looking")
 		scr := s.screenEscapes()
 		if got := escapeCode.MatchString(scr); got == noColor {
 			t.Errorf("NO_COLOR=%v: escape codes on screen = %v:\n%q", noColor, got, scr)
@@ -280,9 +284,7 @@ func TestREPLMultiLineInputAndHistory(t *testing.T) {
 	// A trailing backslash continues the message.
 	s.typeLine(`first line \`)
 	s.waitUntil("the continuation prompt", func(scr string) bool { return lastLine(scr) == "…" })
-	s.typeLine("second line")
-	s.waitFor("one")
-	s.waitPrompt()
+	s.exchange("second line", "one")
 
 	// A bracketed paste of many lines is one message.
 	s.tmux("set-buffer", "-b", "p", "alpha\nbeta\ngamma\n")
@@ -293,9 +295,7 @@ func TestREPLMultiLineInputAndHistory(t *testing.T) {
 	s.waitPrompt()
 
 	// The same message twice in a row is one history entry.
-	s.typeLine("again")
-	s.waitFor("three")
-	s.waitPrompt()
+	s.exchange("again", "three")
 	s.typeLine("/usage")
 	s.waitFor("before compression")
 
@@ -345,9 +345,7 @@ func TestREPLRestoresTheTerminalOnSIGTERM(t *testing.T) {
 		return []string{"sh", "-c", bin + `; echo "aci exited $?"; stty -a; exec sleep 600`}
 	})
 	s.waitPrompt()
-	s.typeLine("hello")
-	s.waitFor("first")
-	s.waitPrompt()
+	s.exchange("hello", "first")
 	s.typeLine("hang")
 	srv.WaitRequests(2, waitLimit)
 
@@ -412,15 +410,9 @@ func TestREPLCompactAndUsage(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted", PromptTokens: 5000}, fakeai.Reply{Content: "## Goal\nSUMMARY"}, fakeai.Reply{Content: "still here"})
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
-	s.typeLine("remember the word pineapple")
-	s.waitFor("noted")
-	s.waitPrompt()
-	s.typeLine("/compact the word")
-	s.waitFor("compressed 5000 → ")
-	s.waitPrompt()
-	s.typeLine("/usage")
-	s.waitFor("completion tokens")
-	s.waitPrompt()
+	s.exchange("remember the word pineapple", "noted")
+	s.exchange("/compact the word", "compressed 5000 → ")
+	s.exchange("/usage", "completion tokens")
 	s.typeLine("and now?")
 	s.waitFor("still here")
 	reqs := srv.Requests()
@@ -437,9 +429,7 @@ func TestREPLResumeContinuesTheSession(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted the kiwi"}, fakeai.Reply{Content: "it was kiwi"})
 	first := startREPL(t, srv, nil)
 	first.waitPrompt()
-	first.typeLine("remember the word kiwi")
-	first.waitFor("noted the kiwi")
-	first.waitPrompt()
+	first.exchange("remember the word kiwi", "noted the kiwi")
 	first.typeLine("/exit")
 	if code := first.exitStatus(); code != 0 {
 		t.Fatalf("/exit: status %d", code)

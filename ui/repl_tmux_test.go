@@ -157,6 +157,15 @@ func (s *pane) typeLine(text string) {
 	s.keys("Enter")
 }
 
+// exchange types line, waits for want on the screen, then for the next
+// prompt.
+func (s *pane) exchange(line, want string) {
+	s.t.Helper()
+	s.typeLine(line)
+	s.waitFor(want)
+	s.waitPrompt()
+}
+
 // keys sends tmux key names (Enter, C-c, C-d, Tab).
 func (s *pane) keys(keys ...string) {
 	s.t.Helper()

@@ -153,22 +153,6 @@ func TestREPLAlwaysCoversTheExactDangerousCommand(t *testing.T) {
 	}
 }
 
-func TestREPLApprovalNo(t *testing.T) {
-	t.Parallel()
-	target := filepath.Join(t.TempDir(), "out.txt")
-	srv := fakeai.New(t, approvalReplies(target)...)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
-	s.typeLine("write the file")
-	s.waitFor("allow? ›")
-	s.typeLine("n")
-	s.waitFor("⊘ denied")
-	s.waitFor("finished")
-	if _, err := os.Stat(target); !os.IsNotExist(err) {
-		t.Errorf("the denied write happened: %v", err)
-	}
-}
-
 func TestREPLUndo(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t,

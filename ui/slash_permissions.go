@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/aci-dev/aci/windows"
 )
 
 // cmdPermissions is /permissions: lists the rules that allow or deny
@@ -11,6 +13,7 @@ import (
 func (r *REPL) cmdPermissions(arg string) bool {
 	set := r.sess.Rules()
 	if set == nil {
+		r.permissionsBesideRules()
 		r.out.note("no rules in this session")
 		return false
 	}
@@ -33,6 +36,7 @@ func (r *REPL) cmdPermissions(arg string) bool {
 		return false
 	}
 	list := set.List()
+	r.permissionsBesideRules()
 	if len(list) == 0 {
 		r.out.note("no rules: answer a question with a (this session) or p (this project), or add \"permissions\": {\"allow\": [...], \"deny\": [...]} to ~/.config/aci/settings.json")
 		return false
@@ -48,6 +52,19 @@ func (r *REPL) cmdPermissions(arg string) bool {
 	}
 	r.out.note("/permissions remove N removes a session or project rule")
 	return false
+}
+
+// permissionsBesideRules says what allows without asking besides the
+// rules: the mode when it lets file changes pass (as "e" at an edit sets
+// it), and the "always" answers no rule can say (an edit's).
+func (r *REPL) permissionsBesideRules() {
+	switch m := r.sess.Mode(); m {
+	case windows.ModeDefault, windows.ModeYes:
+		r.out.println(sanitize(fmt.Sprintf("mode %s: file changes in the workspace are not asked (/mode ask asks them)", m.Shown())))
+	}
+	for _, a := range r.sess.Remembered() {
+		r.out.println(sanitize("allow "+a) + r.out.dim.Sprint("  — this session (an answer \"always\")"))
+	}
 }
 
 func verb(deny bool) string {

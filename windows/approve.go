@@ -2,6 +2,7 @@ package windows
 
 import (
 	"context"
+	"sort"
 	"strings"
 	"sync"
 
@@ -157,4 +158,29 @@ func DenialText(req ApprovalRequest, d Decision) string {
 		text += "; " + d.Message
 	}
 	return text
+}
+
+// Remembered lists the "always" answers this session keeps that no rule
+// says (an edit's, a secret file's, a command's exact text where no rule
+// could say it), each as its kind and subject, sorted: /permissions lists
+// them beside the rules.
+func (m *Manager) Remembered() []string {
+	s, ok := m.env.Approver.(*sessionApprover)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for key := range s.always {
+		kind, subject, _ := strings.Cut(key, "\x00")
+		out = append(out, kind+": "+subject)
+	}
+	for kind, ps := range s.prefixes {
+		for _, p := range ps {
+			out = append(out, kind+": "+p+" …")
+		}
+	}
+	sort.Strings(out)
+	return out
 }

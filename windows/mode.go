@@ -201,6 +201,11 @@ func (w *bashWindow) commandGate(ctx context.Context, v *guard.Verdict, command 
 	return nil, nil, false
 }
 
+// AskModeFileReason is the reason of a file change asked only because the
+// mode is ask: a front end may offer to accept edits for the session
+// (switch to default, Claude Code's acceptEdits) when it is the reason.
+const AskModeFileReason = "ask mode: every file change is asked"
+
 // fileGate applies the mode to a file write: refused in plan mode, asked
 // in ask mode.
 func (w *fileWindow) fileGate(ctx context.Context, v *guard.Verdict) *Result {
@@ -212,7 +217,7 @@ func (w *fileWindow) fileGate(ctx context.Context, v *guard.Verdict) *Result {
 		return planRefusal("write " + w.title)
 	case ModeAsk:
 		if !v.Dangerous {
-			*v = guard.Verdict{Dangerous: true, Reason: "ask mode: every file change is asked", Part: w.title}
+			*v = guard.Verdict{Dangerous: true, Reason: AskModeFileReason, Part: w.title}
 		}
 	}
 	return nil

@@ -4,9 +4,31 @@ import (
 	"context"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
+	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // browser starts a headless Chromium for the test (skipping it, saying
 // why, where none is installed) and returns a tab's context.
 func browser(t *testing.T) context.Context { return testutil.Browser(t) }
+
+// openPage starts a server for workdir on the model ai, opens its page in
+// the tab and waits for it to show.
+func openPage(t *testing.T, ctx context.Context, ai *fakeai.Server, workdir string) {
+	t.Helper()
+	base, token := pageServer(t, ai, workdir)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+}
+
+// pickMode chooses mode in the header's selector, as a person does, and
+// waits for the server's answer.
+func pickMode(t *testing.T, ctx context.Context, mode string) {
+	t.Helper()
+	eval[bool](t, ctx, `(() => { const s = document.getElementById('mode'); s.value = `+jsString(mode)+`; s.dispatchEvent(new Event('change')); return true })()`)
+	waitFor(t, ctx, mode+" mode on the server", `document.getElementById('mode').value === `+jsString(mode))
+}

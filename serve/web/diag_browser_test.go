@@ -8,7 +8,6 @@ import (
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testutil"
-	"github.com/chromedp/chromedp"
 )
 
 // A file window on the page shows the diagnostics the model reads: the
@@ -24,11 +23,7 @@ func TestPageShowsDiagnostics(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "edit", map[string]any{"old_text": "= 1", "new_text": `= "one"`}))},
 		fakeai.Reply{Content: "Broke it."},
 	)
-	base, token := pageServer(t, ai, work)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	openPage(t, ctx, ai, work)
 	ask(t, ctx, "break main.go")
 	waitFor(t, ctx, "the turn's result", `!!document.querySelector('.turn .turn-foot')`)
 	waitFor(t, ctx, "the file window with its diagnostics",

@@ -85,6 +85,12 @@ func TestPageShowsAPastSessionAsItWasLive(t *testing.T) {
 		t.Errorf("a loaded action names a window id: %s", rows)
 	}
 	waitFor(t, ctx, "the approval and its answer", `[...document.querySelectorAll('.approval.settled .ap-note')].some(e => e.textContent === 'allowed')`)
+	// In order: the card between the action before and the command it
+	// allowed, above that command's result.
+	order := eval[string](t, ctx, `[...document.querySelectorAll('.turn[data-turn="1"] .action, .turn[data-turn="1"] .approval')].map(e => e.matches('.approval') ? 'allowed' : e.querySelector('.act-arg').textContent.split(' ')[0]).join(',')`)
+	if order != "open,run,open,edit,allowed,run" {
+		t.Errorf("the actions and the approval in the order %s; want the card before the command it allowed", order)
+	}
 	waitFor(t, ctx, "the steered message", `document.querySelector('.turn[data-turn="1"]').textContent.includes('and keep it short')`)
 	waitFor(t, ctx, "the answer", `[...document.querySelectorAll('.turn[data-turn="1"] .md')].some(e => e.textContent.includes('Done and dusted.'))`)
 	waitFor(t, ctx, "the bash window's last content", `(document.querySelector('[data-window="bash_1"] .win-content')||{}).textContent?.includes("a && <b>")`)

@@ -62,7 +62,15 @@ const conv = new Conversation(ui.log, {
       ui.input.focus();
     },
   }),
-  onDecide: (requestID, decision) => API.decide(S.id, requestID, decision),
+  // Accepting edits for the session (Claude Code's offer at an edit) is
+  // default mode, aci's acceptEdits: the mode is set, then the question
+  // allowed (so the turn's next edits find it set).
+  onDecide: async (requestID, decision) => {
+    if (decision !== 'accept_edits') return API.decide(S.id, requestID, decision);
+    const id = S.id;
+    await API.setMode(id, 'default');
+    return API.decide(id, requestID, 'allow');
+  },
 });
 const wins = new Windows(ui.wins, ui.winCount);
 const changes = new Changes($('changes'), $('chg-count'));

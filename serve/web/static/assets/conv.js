@@ -12,6 +12,10 @@ const LIVE_MAX = 64 * 1024; // a running command's output kept in its row
 
 // decisionText says how a question was answered, and by whom when not
 // here (the terminal, or aci when no one answered in time).
+// ASK_MODE_FILE is the reason of a file change asked only for ask mode
+// (windows.AskModeFileReason).
+const ASK_MODE_FILE = 'ask mode: every file change is asked';
+
 function decisionText(d) {
   const what = { allow: 'allowed', always: 'allowed always', always_project: 'allowed for this project' }[d.decision] || 'denied';
   if (d.by === 'aci') return what + ': no one answered in time';
@@ -241,7 +245,7 @@ export class Conversation {
     if (d.kind && d.kind !== 'other') head.unshift(el('span', { class: 'act-kind' }, d.kind));
     const node = el('details', { class: 'action running' }, el('summary', {}, ...head, status), body);
     rec.body.append(node);
-    this.calls.set(d.call_id, { node, body, status });
+    this.calls.set(d.call_id, { node, body, status, target: (d.window_id || '') + '.' + (d.action_id || '') });
   }
 
   // output grows a running command's row as its output comes (pieces join).
@@ -321,7 +325,8 @@ export class Conversation {
       note.textContent = '…';
       try {
         await this.hooks.onDecide(d.request_id, decision);
-        this.settle(rec2, decision === 'deny' ? 'denied' : decision === 'always' ? 'allowed always' : decision === 'always_project' ? 'allowed for this project' : 'allowed', decision);
+        this.settle(rec2, decision === 'deny' ? 'denied' : decision === 'always' ? 'allowed always' : decision === 'always_project' ? 'allowed for this project'
+          : decision === 'accept_edits' ? 'allowed; edits accepted for this session (mode default)' : 'allowed', decision);
       } catch (err) {
         if (err.status === 404) this.settle(rec2, 'no longer waiting', 'gone');
         else {
@@ -335,7 +340,16 @@ export class Conversation {
       el('button', { type: 'button', class: 'deny', onclick: () => choose('deny') }, 'Deny'),
       el('button', { type: 'button', class: 'always', title: 'Allow this and the same kind of action from now on', onclick: () => choose('always') }, 'Always'),
       el('button', { type: 'button', class: 'always', title: 'Keep a rule for this project in your configuration (/permissions lists it)', onclick: () => choose('always_project') }, 'Always (project)'));
-    holder.append(card);
+    // A file change asked only because of ask mode: Claude Code's "allow all
+    // edits during this session", which is default mode here.
+    if (d.kind === 'file' && d.reason === ASK_MODE_FILE) {
+      buttons.append(el('button', { type: 'button', class: 'always accept-edits', title: 'Switch this session to mode default (acceptEdits): file changes in the workspace are not asked', onclick: () => choose('accept_edits') }, 'Accept edits (session)'));
+    }
+    // The card goes above the row of the call it asks about, so that it
+    // reads in order: asked, answered, then what the call did.
+    const asked = [...this.calls.values()].reverse().find((a) => a.node.classList.contains('running') && a.target === target);
+    if (asked && holder.contains(asked.node)) asked.node.before(card);
+    else holder.append(card);
     this.pending.add(rec2);
   }
 
