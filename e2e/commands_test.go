@@ -1,0 +1,235 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/tools/sandbox"
+)
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for rel, text := range files {
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestPipeCommandsSkillsAndPersonsAgents: aci -p "/name args" runs command
+// files of all three folders (the project's over the person's, folders as
+// namespaces), a skill as /name; a file with a built-in's name or broken
+// front matter is a usage error, sent nowhere; the person's AGENTS.md is
+// in the system message before the project's.
+func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
+	work, cfg := t.TempDir(), t.TempDir()
+	writeFiles(t, work, map[string]string{
+		".aci/commands/fix-issue.md":       "---\ndescription: fix an issue\nargument-hint: [number] [priority]\n---\nFix issue #$1 with priority $2. All: $ARGUMENTS",
+		".claude/commands/git/commit.md":   "---\nallowed-tools: Bash(git add:*), Bash(git commit:*)\ndescription: commit\nmodel: haiku\n---\nWrite a commit message for: $ARGUMENTS",
+		".claude/commands/status.md":       "shadowing the built-in",
+		".aci/commands/broken.md":          "---\ndescription: \"unterminated\n---\nbody",
+		".aci/skills/release/SKILL.md":     "---\nname: release\ndescription: Cut a release of this project\n---\nRELEASE STEPS: bump, tag, push.",
+		".aci/skills/release/checklist.md": "- tests green",
+		"AGENTS.md":                        "PROJECT-RULES",
+	})
+	writeFiles(t, cfg, map[string]string{
+		"aci/commands/fix-issue.md": "PERSON'S FIX $1",
+		"aci/commands/hello.md":     "Say hello to $1.",
+		"aci/AGENTS.md":             "PERSON-RULES",
+	})
+	srv := fakeai.New(t)
+	for range 4 {
+		srv.Push(fakeai.Reply{Content: "ok"})
+	}
+	env := []string{"XDG_CONFIG_HOME=" + cfg}
+	for _, q := range []string{`/fix-issue 123 "very high"`, "/git:commit the parser", "/hello Ada", "/release 1.2"} {
+		if r := aci(t, work, srv, "", env, "-p", q); r.code != 0 || strings.TrimSpace(r.stdout) != "ok" {
+			t.Fatalf("aci -p %q: code %d\n%s%s", q, r.code, r.stdout, r.stderr)
+		}
+	}
+	reqs := srv.Requests()
+	for i, want := range []string{
+		`Fix issue #123 with priority very high. All: 123 "very high"`,
+		"Write a commit message for: the parser",
+		"Say hello to Ada.",
+		"Use the skill release.",
+	} {
+		if got := reqs[i].LastUser(); !strings.HasPrefix(got, want) {
+			t.Errorf("request %d: the model got %q, want %q", i+1, got, want)
+		}
+		if reqs[i].Model != "test-model" {
+			t.Errorf("request %d: model %q", i+1, reqs[i].Model)
+		}
+	}
+	if got := reqs[3].LastUser(); !strings.Contains(got, "RELEASE STEPS") || !strings.Contains(got, "checklist.md") || !strings.Contains(got, "ARGUMENTS: 1.2") {
+		t.Errorf("/release sent %q", got)
+	}
+	sys := reqs[0].Messages[0].Content
+	p, q := strings.Index(sys, "PERSON-RULES"), strings.Index(sys, "PROJECT-RULES")
+	if p < 0 || q < 0 || p > q {
+		t.Errorf("system message: the person's AGENTS.md at %d, the project's at %d", p, q)
+	}
+	first := string(reqs[0].Body)
+	if !strings.Contains(first, "release: Cut a release of this project") || strings.Contains(first, "RELEASE STEPS") {
+		t.Errorf("the launcher does not list the skill in one line, or its body was sent unopened")
+	}
+
+	for q, want := range map[string]string{
+		"/status":   "a built-in command has this name",
+		"/broken x": "double-quoted",
+	} {
+		r := aci(t, work, srv, "", env, "-p", q)
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("aci -p %q: code %d, stderr %q; want 2 and %q", q, r.code, r.stderr, want)
+		}
+	}
+	// The model opens the skill when a task matches: its window shows SKILL.md.
+	srv.Push(fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "skill", "target": "release"}))}, fakeai.Reply{Content: "released"})
+	if r := aci(t, work, srv, "", env, "-p", "cut a release"); r.code != 0 || !strings.Contains(r.stderr, "skill release") {
+		t.Errorf("opening the skill: code %d\n%s", r.code, r.stderr)
+	}
+	if body := string(srv.Requests()[5].Body); !strings.Contains(body, "RELEASE STEPS") || !strings.Contains(body, "checklist.md") {
+		t.Errorf("the skill's window does not show SKILL.md and its files")
+	}
+	if r := aci(t, work, srv, "", env, "-p", "/status", "--output-format", "json"); r.code != 2 || !strings.Contains(r.stdout, "a built-in command has this name") {
+		t.Errorf("headless: code %d, stdout %q", r.code, r.stdout)
+	}
+	if n := len(srv.Requests()); n != 6 {
+		t.Errorf("a command that cannot run reached the model (%d requests)", n)
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	writeFiles(t, dir, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "go.mod": "module calc\n"})
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "first")
+	return dir
+}
+
+// TestInitWritesAgentsMd: /init on a real repository; the model's write
+// of AGENTS.md lands, and the person sees its diff.
+func TestInitWritesAgentsMd(t *testing.T) {
+	dir := gitRepo(t)
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "AGENTS.md"}))},
+		fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "write", map[string]any{"content": "# calc\n\nTest: go test ./...\n"}))},
+		fakeai.Reply{Content: "Wrote AGENTS.md."})
+	// Writing AGENTS.md asks the person (it instructs every later turn),
+	// but the person's own /init asked for it: pipe mode writes it without
+	// --yes, and says so.
+	r := aci(t, dir, srv, "", nil, "-p", "/init")
+	if r.code != 0 {
+		t.Fatalf("code %d\n%s", r.code, r.stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "AGENTS.md")); string(data) != "# calc\n\nTest: go test ./...\n" {
+		t.Errorf("AGENTS.md = %q", data)
+	}
+	if !strings.Contains(r.stderr, "allowed for your /init: write") {
+		t.Errorf("the person is not told why the write was allowed:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stderr, "+Test: go test ./...") {
+		t.Errorf("the person does not see the change:\n%s", r.stderr)
+	}
+	if u := srv.Requests()[0].LastUser(); !strings.Contains(u, "write AGENTS.md") {
+		t.Errorf("/init sent %q", u)
+	}
+}
+
+// TestReviewChangesNothingOnDisk: /review on a repository with uncommitted
+// changes; the model reads the diff, and its attempts to write a file, to
+// run a writing command and to check out are refused: the working tree is
+// as it was.
+func TestReviewChangesNothingOnDisk(t *testing.T) {
+	dir := gitRepo(t)
+	writeFiles(t, dir, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n", "new.go": "package calc\n"})
+	before := git(t, dir, "status", "--porcelain") + git(t, dir, "diff")
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "git status --short && git diff HEAD"}),
+			call("launcher", "open", map[string]any{"app": "file", "target": "calc.go"}),
+			call("file_1", "edit", map[string]any{"old_text": "a - b", "new_text": "a + b"}),
+			call("bash_1", "run", map[string]any{"command": "echo fixed > calc.go"}),
+			call("bash_1", "run", map[string]any{"command": "git checkout -- calc.go"}),
+		)},
+		fakeai.Reply{Content: "calc.go:3: [blocker] Add subtracts."})
+	r := aci(t, dir, srv, "", nil, "--yes", "-p", "/review")
+	if r.code != 0 || !strings.Contains(r.stdout, "calc.go:3: [blocker]") {
+		t.Fatalf("code %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if after := git(t, dir, "status", "--porcelain") + git(t, dir, "diff"); after != before {
+		t.Errorf("/review changed the working tree:\nbefore %s\nafter %s", before, after)
+	}
+	results := srv.Requests()[1].LastUser()
+	if !strings.Contains(results, "a - b") {
+		t.Errorf("the diff did not reach the model:\n%s", results)
+	}
+	// The edit and the checkout are refused by plan mode; the redirection
+	// is refused too, or (contained) fails on the read-only workspace.
+	n := strings.Count(results, "refused in plan mode")
+	if strings.Contains(results, "calc.go: Read-only file system") {
+		n++
+	}
+	if n != 3 {
+		t.Errorf("%d refusals, want 3 (edit, echo >, git checkout):\n%s", n, results)
+	}
+}
+
+// TestReviewRedirectRefusedByContainment: /review's turn runs in plan mode
+// on real containment: a shell redirection fails on the read-only
+// workspace, the model is told of plan mode for the turn, and no plan is
+// offered after it (a review is not a plan to accept).
+func TestReviewRedirectRefusedByContainment(t *testing.T) {
+	dir := gitRepo(t)
+	if sandbox.For(dir).Kind() != sandbox.Bwrap {
+		t.Skip("no bwrap here: plan mode's containment is not tested")
+	}
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "echo broken > calc.go"}),
+		)},
+		fakeai.Reply{Content: "No findings."})
+	r := aci(t, dir, srv, "", nil, "-p", "/review", "--output-format", "stream-json")
+	if r.code != 0 {
+		t.Fatalf("code %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "calc.go")); !strings.Contains(string(data), "a + b") {
+		t.Errorf("/review changed calc.go: %q", data)
+	}
+	reqs := srv.Requests()
+	if q := reqs[0].LastUser(); !strings.Contains(q, "permission mode plan for this /review turn") {
+		t.Errorf("the model is not told /review runs in plan mode:\n%s", q)
+	}
+	if res := reqs[1].LastUser(); !strings.Contains(res, "calc.go: Read-only file system") ||
+		!strings.Contains(res, `type="plan_mode"`) || strings.Contains(res, "uncontained=true") {
+		t.Errorf("the redirection was not refused by containment, with plan mode's hint:\n%s", res)
+	}
+	if strings.Contains(r.stdout, "plan_ready") || strings.Contains(r.stdout, `"type":"mode"`) {
+		t.Errorf("/review offered a plan or changed the mode:\n%s", r.stdout)
+	}
+}

@@ -1,0 +1,183 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/tools/limits"
+)
+
+// While a contained command runs, the workspace holds what it holds: no
+// empty stand-in of .env, AGENTS.md or CLAUDE.md appears (the command's own
+// ls does not list one, nor does the person's). A trusted file the
+// command creates and aci, killed with SIGKILL, could not move out is
+// moved out by the next aci to start (into its state folder); a file the
+// person had before stays.
+func TestE2ECrashLeavesNothingBehind(t *testing.T) {
+	work, home := t.TempDir(), t.TempDir()
+	containedOrSkip(t, work)
+	os.Mkdir(filepath.Join(work, ".git"), 0o755)
+	os.WriteFile(filepath.Join(work, "CLAUDE.md"), []byte("the person's\n"), 0o644)
+	state := "XDG_STATE_HOME=" + filepath.Join(home, "state")
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		runCall("ls -A"),
+		runCall("echo planted > AGENTS.md; sleep 60"),
+		fakeai.Reply{Content: "done"},
+	)
+	cmd := exec.Command(testbin.Build(t), "-p", "wait")
+	cmd.Dir = work
+	cmd.Env = baseEnv(t, srv, "HOME="+home, state)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	made := func() bool { _, err := os.Stat(filepath.Join(work, "AGENTS.md")); return err == nil }
+	for !(made() && len(sleepers("sleep 60")) > 0) && time.Now().Before(deadline) {
+		if ents, _ := os.ReadDir(work); len(ents) > 3 {
+			t.Errorf("while a command runs the workspace holds %v", entryNames(ents))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !made() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("the command did not start")
+	}
+	for _, n := range []string{".env"} {
+		if _, err := os.Lstat(filepath.Join(work, n)); err == nil {
+			t.Errorf("%s appeared while the command ran", n)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	for len(sleepers("sleep 60")) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	reqs := srv.Requests()
+	var sent strings.Builder
+	for _, m := range reqs[len(reqs)-1].Messages {
+		sent.WriteString(m.Content)
+	}
+	listing := sent.String()
+	if i := strings.LastIndex(listing, "$ ls -A"); i >= 0 {
+		listing = listing[i:]
+		if j := strings.Index(listing, "[exit"); j >= 0 {
+			listing = listing[:j]
+		}
+	}
+	if !strings.Contains(listing, "CLAUDE.md") || strings.Contains(listing, "AGENTS.md") || strings.Contains(listing, ".env") {
+		t.Errorf("the command's listing is not the workspace as it is: %q", listing)
+	}
+
+	srv2 := fakeai.New(t, fakeai.Reply{Content: "hello"})
+	if r := aci(t, work, srv2, "hi", []string{"HOME=" + home, state}); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Lstat(filepath.Join(work, "AGENTS.md")); err == nil {
+		t.Errorf("AGENTS.md the killed command made is still in the workspace after the next start")
+	}
+	moved := filepath.Join(home, "state", "aci", "moved-out", strings.TrimPrefix(work, "/"), "AGENTS.md")
+	if b, err := os.ReadFile(moved); err != nil || string(b) != "planted\n" {
+		t.Errorf("not moved out to %s: %v %q", moved, err, b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "CLAUDE.md")); string(b) != "the person's\n" {
+		t.Errorf("CLAUDE.md = %q, want the person's", b)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(home, "state", "aci", "leftovers")); len(ents) != 0 {
+		t.Errorf("journals left: %v", ents)
+	}
+}
+
+func entryNames(ents []os.DirEntry) []string {
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func allExist(dir string, names []string) bool {
+	for _, n := range names {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+var _ = strings.Contains
+
+// With the default limits (no settings), a fork bomb and a flood of a few
+// hundred sleeping processes are each ended as soon as they reach the
+// process limit, long before their timeout, with a result naming the
+// limit; a process outside aci lives on. Both are bounded (a depth-11
+// fork tree, 600 children), so a machine without a pids cgroup survives
+// the test too.
+func TestE2EFloodEndedByDefaultLimits(t *testing.T) {
+	work, home := t.TempDir(), t.TempDir()
+	containedOrSkip(t, work)
+	limits.Configure(limits.Defaults()) // only to learn how aci will apply them
+	t.Cleanup(limits.Cleanup)
+	if m := limits.Current().Mechanism(); m != limits.CgroupV1 && m != limits.CgroupV2 {
+		t.Skipf("no pids cgroup here (%s): a flood is bounded per process only", m)
+	}
+	procs := limits.Defaults().Processes
+	bystander := startBystander(t)
+	bomb := `f(){ if [ $1 -gt 0 ]; then f $(($1-1)) & f $(($1-1)) & wait; else sleep 40; fi; }; f 11`
+	flood := `python3 -c "
+import os, time
+for i in range(600):
+    if os.fork() == 0:
+        time.sleep(40); os._exit(0)
+time.sleep(40)
+"`
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		runCall(bomb),
+		runCall(flood),
+		runCall("echo still fine"),
+		fakeai.Reply{Content: "done"},
+	)
+	start := time.Now()
+	// --yes: the guard asks before a fork bomb; here it is let through.
+	r := aci(t, work, srv, "stress", []string{"HOME=" + home}, "--yes")
+	if r.code != 0 {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if took := time.Since(start); took > 35*time.Second {
+		t.Errorf("the floods ran %v: not ended at the limit", took)
+	}
+	want := fmt.Sprintf("stopped by the process limit (%d processes", procs)
+	for _, id := range []string{"call_2_1", "call_3_1"} {
+		if got := resultOf(t, srv, id); !strings.Contains(got, want) {
+			t.Errorf("%s: %q lacks %q", id, got, want)
+		}
+	}
+	t.Logf("bomb: %.200s\nflood: %.200s", resultOf(t, srv, "call_2_1"), resultOf(t, srv, "call_3_1"))
+	if got := resultOf(t, srv, "call_4_1"); !strings.Contains(got, "exit 0") {
+		t.Errorf("the next command: %q", got)
+	}
+	if !aliveProc(bystander.Process) {
+		t.Fatal("a process outside aci was killed")
+	}
+	// The command's pid namespace is torn down as it ends, but the kernel
+	// may take a moment to kill a few hundred processes on a busy
+	// machine: what is still there after a few seconds outlived it.
+	live := sleepers("sleep 40")
+	for deadline := time.Now().Add(5 * time.Second); len(live) > 0 && time.Now().Before(deadline); live = sleepers("sleep 40") {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(live) > 0 {
+		ps, _ := exec.Command("ps", append([]string{"-o", "pid,ppid,pgid,stat,etimes,cmd", "-p"}, strings.Join(live, ","))...).CombinedOutput()
+		t.Errorf("%d flood processes outlived their command:\n%s", len(live), ps)
+	}
+}
