@@ -16,7 +16,7 @@ import (
 // TestACPOfficialClientCommands: the official SDK's client is offered the
 // workspace's commands and runs one.
 func TestACPOfficialClientCommands(t *testing.T) {
-	node, sdk := acpSDK(t)
+	node, sdk := testutil.NPMPackage(t, "ACI_ACP_SDK", "acp", "@agentclientprotocol/sdk@"+sdkVersion, "node_modules/@agentclientprotocol/sdk/package.json")
 	dir, home := t.TempDir(), t.TempDir()
 	for rel, text := range map[string]string{
 		".aci/commands/fix-issue.md":     "---\ndescription: fix an issue\nargument-hint: [number]\n---\nFix issue #$1 please.",

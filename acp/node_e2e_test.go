@@ -17,36 +17,12 @@ import (
 // sdkVersion is the @agentclientprotocol/sdk that .ci/run installs.
 const sdkVersion = "2.4.0"
 
-// acpSDK finds node and the folder where .ci/run installed the official
-// TypeScript ACP SDK (ACI_ACP_SDK, or ~/.cache/aci-ci/acp).
-func acpSDK(t *testing.T) (node, dir string) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the test against the official ACP client SDK needs Node.js and npm")
-	}
-	var candidates []string
-	if d := os.Getenv("ACI_ACP_SDK"); d != "" {
-		candidates = append(candidates, d)
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		candidates = append(candidates, filepath.Join(home, ".cache", "aci-ci", "acp"))
-	}
-	for _, d := range candidates {
-		if _, err := os.Stat(filepath.Join(d, "node_modules", "@agentclientprotocol", "sdk", "package.json")); err == nil {
-			return node, d
-		}
-	}
-	t.Fatalf("@agentclientprotocol/sdk is not installed: run .ci/run, or npm install --prefix ~/.cache/aci-ci/acp @agentclientprotocol/sdk@%s (looked in %s)", sdkVersion, strings.Join(candidates, ", "))
-	return "", ""
-}
-
 // A client no one here wrote — the official SDK's — drives aci through a
 // prompt that reads a file (the editor's unsaved buffer), edits it
 // (through the editor) and runs a command that needs permission; the
 // script checks what it received and fails on any surprise.
 func TestACPOfficialClient(t *testing.T) {
-	node, sdk := acpSDK(t)
+	node, sdk := testutil.NPMPackage(t, "ACI_ACP_SDK", "acp", "@agentclientprotocol/sdk@"+sdkVersion, "node_modules/@agentclientprotocol/sdk/package.json")
 	dir, home := t.TempDir(), t.TempDir()
 	calc := filepath.Join(dir, "calc.go")
 	onDisk := "package calc\n\nfunc Add(a, b int) int { return a - b }\n"

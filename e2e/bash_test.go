@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 func TestDangerousCommandDeniedInPipeMode(t *testing.T) {
@@ -90,8 +91,8 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	}
 	// Pids a contained command prints are those of its own pid namespace:
 	// look for the processes by their command line.
-	waitPIDs(t, filepath.Join(dir, "child.pid"))
-	if live := sleepers("sleep 60.4"); len(live) > 0 {
+	testutil.WaitPIDs(t, filepath.Join(dir, "child.pid"))
+	if live := testutil.Outlived(0, "sleep 60.4"); len(live) > 0 {
 		t.Errorf("the command's children %v survived the timeout", live)
 	}
 }

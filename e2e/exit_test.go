@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // Nothing aci starts outlives it, on a loaded machine too: a turn whose
@@ -29,7 +29,7 @@ func TestE2EExitLeavesNoSandbox(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("ACI_EXIT_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
-	bin := testbin.Build(t) // before the load: the build is not what is measured
+	testbin.Build(t) // before the load: the build is not what is measured
 	ctx, stop := context.WithCancel(context.Background())
 	var burns []*exec.Cmd
 	// Stopped, then waited for: waiting first (a defer per burner, run
@@ -57,26 +57,12 @@ func TestE2EExitLeavesNoSandbox(t *testing.T) {
 			)},
 			fakeai.Reply{Content: "done"},
 		)
-		cmd := exec.Command(bin, "-p", "tidy up")
-		cmd.Dir = work
-		cmd.Env = baseEnv(t, srv, "HOME="+t.TempDir())
-		var out strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		pid := cmd.Process.Pid
-		exited := make(chan struct{})
-		go func() { cmd.Wait(); close(exited) }()
-		select {
-		case <-exited:
-		case <-time.After(exitRunLimit):
-			cmd.Process.Kill()
-			<-exited
-			t.Fatalf("run %d (%s): aci had not exited after %s:\n%s", i, cmds[i%2], exitRunLimit, out.String())
-		}
-		if left := procsOf("/aci-session-" + strconv.Itoa(pid) + "-"); len(left) > 0 {
-			t.Errorf("run %d (%s): left running after aci exited:\n%s", i, cmds[i%2], strings.Join(left, "\n"))
+		run := start(t, work, baseEnv(t, srv, "HOME="+t.TempDir()), "-p", "tidy up")
+		pid := run.cmd.Process.Pid
+		t.Logf("run %d: %s", i, cmds[i%2])
+		run.exited(t, exitRunLimit)
+		if left := testutil.Procs("/aci-session-" + strconv.Itoa(pid) + "-"); len(left) > 0 {
+			t.Errorf("run %d (%s): left running after aci exited:\n%v", i, cmds[i%2], left)
 		}
 	}
 	if _, err := os.Stat(target); err != nil {

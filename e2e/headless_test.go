@@ -1,19 +1,13 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testbin"
 )
 
 // jsonLines parses stdout: every line must be one JSON object.
@@ -256,28 +250,5 @@ func TestOutputFormatBadValue(t *testing.T) {
 	}
 	if r.stderr != "aci: --output-format must be text, json or stream-json, got \"xml\"\n" {
 		t.Errorf("stderr %q", r.stderr)
-	}
-}
-
-func TestOutputFormatInterrupted(t *testing.T) {
-	srv := fakeai.New(t, fakeai.Reply{Hang: true})
-	cmd := exec.Command(testbin.Build(t), "-p", "wait forever", "--output-format", "json")
-	cmd.Dir = t.TempDir()
-	cmd.Env = baseEnv(t, srv)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	srv.WaitRequests(1, 10*time.Second)
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Fatalf("wait: %v, stderr %q", err, errb.String())
-	}
-	objs := jsonLines(t, out.String())
-	if res := objs[0]; len(objs) != 1 || res["is_error"] != true || res["error"] != "interrupted" {
-		t.Errorf("stdout:\n%s", out.String())
 	}
 }

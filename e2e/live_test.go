@@ -3,7 +3,6 @@ package e2e
 import (
 	"bufio"
 	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -23,9 +22,7 @@ func TestStreamJSONOutputAsItRuns(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}), call("bash_1", "run", map[string]any{"command": slow}))},
 		fakeai.Reply{Content: "counted"},
 	)
-	cmd := exec.Command(testbin.Build(t), "--output-format", "stream-json", "-p", "count")
-	cmd.Dir = dir
-	cmd.Env = baseEnv(t, srv)
+	cmd := testbin.Command(t, dir, baseEnv(t, srv), "--output-format", "stream-json", "-p", "count")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

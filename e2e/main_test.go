@@ -1,10 +1,7 @@
 package e2e
 
 import (
-	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testbin"
 )
 
 func TestFixABug(t *testing.T) {
@@ -219,21 +215,25 @@ func TestStreamingAsksForUsageAndPromptTakesStdin(t *testing.T) {
 	}
 }
 
+// SIGINT mid-request ends aci with 130; the json form still writes its
+// one result object, saying so.
 func TestSigintExits130(t *testing.T) {
-	srv := fakeai.New(t, fakeai.Reply{Hang: true})
-	cmd := exec.Command(testbin.Build(t), "-p", "wait forever")
-	cmd.Dir = t.TempDir()
-	cmd.Env = baseEnv(t, srv)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	srv.WaitRequests(1, 10*time.Second)
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Fatalf("wait: %v, stderr %q", err, errb.String())
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			srv := fakeai.New(t, fakeai.Reply{Hang: true})
+			r := start(t, t.TempDir(), baseEnv(t, srv), "-p", "wait forever", "--output-format", format)
+			srv.WaitRequests(1, 10*time.Second)
+			r.signal(syscall.SIGINT)
+			if code := r.exited(t, 30*time.Second); code != 130 {
+				t.Fatalf("exit %d, stderr %q", code, r.stderr)
+			}
+			if format != "json" {
+				return
+			}
+			objs := jsonLines(t, r.stdout.String())
+			if res := objs[0]; len(objs) != 1 || res["is_error"] != true || res["error"] != "interrupted" {
+				t.Errorf("stdout:\n%s", r.stdout)
+			}
+		})
 	}
 }

@@ -1,11 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,33 +11,13 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
-
-// everythingServer returns node and the script of
-// @modelcontextprotocol/server-everything, as .ci/run installs it.
-func everythingServer(t *testing.T) (string, string) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the MCP end-to-end tests need Node.js and @modelcontextprotocol/server-everything")
-	}
-	dir := os.Getenv("ACI_MCP_EVERYTHING")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "aci-ci", "mcp")
-	}
-	script := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(script); err != nil {
-		t.Fatalf("@modelcontextprotocol/server-everything is not installed in %s: run .ci/run (npm install --prefix %s @modelcontextprotocol/server-everything)", dir, dir)
-	}
-	return node, script
-}
 
 // mcpUserConfig writes a user mcp.json declaring the everything server
 // with a marker argument, and returns the env that points aci at it.
 func mcpUserConfig(t *testing.T, marker string) []string {
-	node, script := everythingServer(t)
+	node, script := testutil.MCPEverything(t)
 	cfg := t.TempDir()
 	data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"everything": map[string]any{"command": node, "args": []string{script, "stdio", marker}},
@@ -51,30 +29,6 @@ func mcpUserConfig(t *testing.T, marker string) []string {
 		t.Fatal(err)
 	}
 	return []string{"XDG_CONFIG_HOME=" + cfg}
-}
-
-// withMarker lists the processes whose command line holds marker.
-func withMarker(marker string) []string {
-	entries, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(data, []byte(marker)) {
-			out = append(out, e.Name()+": "+strings.ReplaceAll(string(data), "\x00", " "))
-		}
-	}
-	return out
-}
-
-func waitNoMarker(marker string) []string {
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		left := withMarker(marker)
-		if len(left) == 0 || time.Now().After(deadline) {
-			return left
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func TestE2EMCPServer(t *testing.T) {
@@ -119,7 +73,7 @@ func TestE2EMCPServer(t *testing.T) {
 			t.Errorf("third request lacks %q:\n%s", want, third)
 		}
 	}
-	if left := waitNoMarker(marker); len(left) > 0 {
+	if left := testutil.Outlived(5*time.Second, marker); len(left) > 0 {
 		t.Errorf("MCP server processes outlived aci: %v", left)
 	}
 	// Its stderr went to the log, not the screen.
@@ -150,38 +104,22 @@ func interruptMCPCall(t *testing.T, sig syscall.Signal) {
 		)},
 		fakeai.Reply{Content: "never reached"},
 	)
-	cmd := exec.Command(testbin.Build(t), "-p", "run the long operation")
-	cmd.Dir = t.TempDir()
-	cmd.Env = baseEnv(t, srv, env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	run := start(t, t.TempDir(), baseEnv(t, srv, env...), "-p", "run the long operation")
 	// Wait for the server to be up and the call under way.
 	deadline := time.Now().Add(20 * time.Second)
-	for len(withMarker(marker)) == 0 && time.Now().Before(deadline) {
+	for len(testutil.Procs(marker)) == 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	time.Sleep(500 * time.Millisecond)
-	if len(withMarker(marker)) == 0 {
-		cmd.Process.Kill()
-		t.Fatalf("the server never started; stderr:\n%s", errb.String())
+	if len(testutil.Procs(marker)) == 0 {
+		t.Fatalf("the server never started; stderr:\n%s", run.stderr)
 	}
-	cmd.Process.Signal(sig)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(15 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("aci did not exit after %s during an MCP call", sig)
-	}
+	run.signal(sig)
 	want := map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 128 + 15, syscall.SIGKILL: -1}[sig]
-	if code := cmd.ProcessState.ExitCode(); code != want {
-		t.Errorf("exit %d, want %d; stderr:\n%s", code, want, errb.String())
+	if code := run.exited(t, 15*time.Second); code != want {
+		t.Errorf("exit %d, want %d after %s; stderr:\n%s", code, want, sig, run.stderr)
 	}
-	if left := waitNoMarker(marker); len(left) > 0 {
+	if left := testutil.Outlived(5*time.Second, marker); len(left) > 0 {
 		t.Errorf("MCP server processes outlived aci: %v", left)
 	}
 }

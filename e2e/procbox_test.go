@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -46,24 +47,6 @@ func startBystander(t *testing.T) *exec.Cmd {
 }
 
 func aliveProc(p *os.Process) bool { return p.Signal(syscall.Signal(0)) == nil }
-
-// sleepers lists live processes whose command line holds pattern.
-func sleepers(pattern string) []string {
-	out, _ := exec.Command("pgrep", "-f", pattern).Output()
-	var live []string
-	for _, pid := range strings.Fields(string(out)) {
-		b, err := os.ReadFile("/proc/" + pid + "/stat")
-		if err != nil {
-			continue
-		}
-		if f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:])); len(f) > 0 && f[0] != "Z" {
-			if cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline"); !strings.Contains(string(cmd), "pgrep") {
-				live = append(live, pid)
-			}
-		}
-	}
-	return live
-}
 
 // containedOrSkip skips where this machine cannot contain commands.
 func containedOrSkip(t *testing.T, dir string) {
@@ -154,14 +137,9 @@ func TestE2ENothingOutlivesACommand(t *testing.T) {
 	if !strings.Contains(bodies(srv), `type=\"background_ended\"`) {
 		t.Error("the model was not told that leftovers were ended")
 	}
-	deadline := time.Now().Add(3 * time.Second)
 	for _, p := range []string{"sleep 77.", "sleep 78.", "sleep 79."} {
-		for len(sleepers(p)) > 0 && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-		}
-		if live := sleepers(p); len(live) > 0 {
+		if live := testutil.Outlived(3*time.Second, p); len(live) > 0 {
 			t.Errorf("%q outlived its command: %v", p, live)
-			exec.Command("pkill", "-f", p).Run()
 		}
 	}
 }

@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -11,7 +10,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/tools/limits"
 )
 
@@ -33,23 +32,16 @@ func TestE2ECrashLeavesNothingBehind(t *testing.T) {
 		runCall("echo planted > AGENTS.md; sleep 60"),
 		fakeai.Reply{Content: "done"},
 	)
-	cmd := exec.Command(testbin.Build(t), "-p", "wait")
-	cmd.Dir = work
-	cmd.Env = baseEnv(t, srv, "HOME="+home, state)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	run := start(t, work, baseEnv(t, srv, "HOME="+home, state), "-p", "wait")
 	deadline := time.Now().Add(30 * time.Second)
 	made := func() bool { _, err := os.Stat(filepath.Join(work, "AGENTS.md")); return err == nil }
-	for !(made() && len(sleepers("sleep 60")) > 0) && time.Now().Before(deadline) {
+	for !(made() && len(testutil.Procs("sleep 60")) > 0) && time.Now().Before(deadline) {
 		if ents, _ := os.ReadDir(work); len(ents) > 3 {
 			t.Errorf("while a command runs the workspace holds %v", entryNames(ents))
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	if !made() {
-		cmd.Process.Kill()
-		cmd.Wait()
 		t.Fatal("the command did not start")
 	}
 	for _, n := range []string{".env"} {
@@ -57,11 +49,9 @@ func TestE2ECrashLeavesNothingBehind(t *testing.T) {
 			t.Errorf("%s appeared while the command ran", n)
 		}
 	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	for len(sleepers("sleep 60")) > 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	run.signal(syscall.SIGKILL)
+	run.exited(t, 30*time.Second)
+	testutil.Outlived(time.Until(deadline), "sleep 60")
 	reqs := srv.Requests()
 	var sent strings.Builder
 	for _, m := range reqs[len(reqs)-1].Messages {
@@ -172,12 +162,7 @@ time.sleep(40)
 	// The command's pid namespace is torn down as it ends, but the kernel
 	// may take a moment to kill a few hundred processes on a busy
 	// machine: what is still there after a few seconds outlived it.
-	live := sleepers("sleep 40")
-	for deadline := time.Now().Add(5 * time.Second); len(live) > 0 && time.Now().Before(deadline); live = sleepers("sleep 40") {
-		time.Sleep(100 * time.Millisecond)
-	}
-	if len(live) > 0 {
-		ps, _ := exec.Command("ps", append([]string{"-o", "pid,ppid,pgid,stat,etimes,cmd", "-p"}, strings.Join(live, ","))...).CombinedOutput()
-		t.Errorf("%d flood processes outlived their command:\n%s", len(live), ps)
+	if live := testutil.Outlived(5*time.Second, "sleep 40"); len(live) > 0 {
+		t.Errorf("%d flood processes outlived their command:\n%v", len(live), live)
 	}
 }

@@ -1,92 +1,43 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // served is a running `aci serve`: its process, address and token.
 type served struct {
-	cmd    *exec.Cmd
-	base   string // http://HOST:PORT
-	token  string
-	stdout *bytes.Buffer // what followed the first line
-	stderr *syncBuffer
-	done   chan error
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	*running
+	base  string // http://HOST:PORT
+	token string
 }
 
 // startServe runs the built binary as `aci serve args...` in dir and reads
 // its one stdout line.
 func startServe(t *testing.T, dir string, srv *fakeai.Server, env []string, args ...string) *served {
 	t.Helper()
-	cmd := exec.Command(testbin.Build(t), append([]string{"serve"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = baseEnv(t, srv, env...)
-	s := &served{cmd: cmd, stdout: &bytes.Buffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
-	cmd.Stderr = s.stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-s.done
+	s := &served{running: start(t, dir, baseEnv(t, srv, env...), append([]string{"serve"}, args...)...)}
+	line, _ := waitFor(t, 30*time.Second, "the address line", func() (string, bool) {
+		out := s.stdout.String()
+		return out, strings.Contains(out, "\n")
 	})
-	first := make(chan string, 1)
-	go func() {
-		rd := bufio.NewReader(out)
-		line, _ := rd.ReadString('\n')
-		first <- line
-		io.Copy(s.stdout, rd)
-		s.done <- cmd.Wait()
-	}()
-	var line string
-	select {
-	case line = <-first:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("no address line; stderr:\n%s", s.stderr.String())
-	}
-	rest, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "aci serve: http://")
+	line, _, _ = strings.Cut(line, "\n")
+	rest, ok := strings.CutPrefix(line, "aci serve: http://")
 	host, token, found := strings.Cut(rest, "/#token=")
 	if !ok || !found || token == "" {
-		t.Fatalf("first stdout line %q; stderr:\n%s", line, s.stderr.String())
+		t.Fatalf("first stdout line %q; stderr:\n%s", line, s.stderr)
 	}
 	s.base, s.token = "http://"+host, token
 	return s
@@ -113,21 +64,7 @@ func (s *served) do(t *testing.T, method, path, body string, out any) int {
 // wait waits for the process to exit and returns its exit code.
 func (s *served) wait(t *testing.T) int {
 	t.Helper()
-	select {
-	case err := <-s.done:
-		s.done <- err // for the cleanup
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return 0
-	case <-time.After(30 * time.Second):
-		t.Fatalf("aci serve did not exit; stderr:\n%s", s.stderr.String())
-	}
-	return -1
+	return s.exited(t, 30*time.Second)
 }
 
 // SIGTERM with a turn running a command: the turn is cancelled, its
@@ -149,7 +86,7 @@ func TestServeSigtermWithTurnRunning(t *testing.T) {
 			if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/messages", `{"text":"RUNNING-QUESTION"}`, nil); code != 202 {
 				t.Fatalf("ask: %d", code)
 			}
-			waitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
+			testutil.WaitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
 			s.cmd.Process.Signal(sig)
 			if code := s.wait(t); code != 0 {
 				t.Errorf("exit %d, want 0; stderr:\n%s", code, s.stderr.String())
@@ -157,19 +94,11 @@ func TestServeSigtermWithTurnRunning(t *testing.T) {
 			// The pids the commands wrote are their pid namespaces' when
 			// they run contained: their processes are found by command line.
 			// A pid namespace may take a moment to be torn down.
-			deadline := time.Now().Add(5 * time.Second)
-			for len(sleepers("sleep 60.6")) > 0 && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
+			if live := testutil.Outlived(5*time.Second, "sleep 60.6"); len(live) > 0 {
+				t.Errorf("processes %v survived aci serve", live)
 			}
-			for _, pid := range sleepers("sleep 60.6") {
-				cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline")
-				t.Errorf("process %s (%q) survived aci serve", pid, cmd)
-				if n, err := strconv.Atoi(pid); err == nil {
-					syscall.Kill(n, syscall.SIGKILL)
-				}
-			}
-			if s.stdout.Len() != 0 {
-				t.Errorf("more than one line on stdout: %q", s.stdout.String())
+			if _, more, _ := strings.Cut(s.stdout.String(), "\n"); more != "" {
+				t.Errorf("more than one line on stdout: %q", more)
 			}
 			data, err := os.ReadFile(filepath.Join(state, "aci", "sessions", created.ID+".jsonl"))
 			if err != nil || !bytes.Contains(data, []byte("RUNNING-QUESTION")) {

@@ -1,19 +1,15 @@
 package e2e
 
 import (
-	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 func TestTranscriptAndResume(t *testing.T) {
@@ -75,15 +71,10 @@ func TestResumeAfterKillMidTurn(t *testing.T) {
 		fakeai.Reply{Hang: true},
 		fakeai.Reply{Content: "resumed fine"},
 	)
-	cmd := exec.Command(testbin.Build(t), "-p", "KILLED-QUESTION")
-	cmd.Dir = dir
-	cmd.Env = baseEnv(t, srv, "XDG_STATE_HOME="+state)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	run := start(t, dir, baseEnv(t, srv, "XDG_STATE_HOME="+state), "-p", "KILLED-QUESTION")
 	srv.WaitRequests(2, 20*time.Second)
-	cmd.Process.Kill()
-	cmd.Wait()
+	run.signal(syscall.SIGKILL)
+	run.exited(t, 30*time.Second)
 	r := aci(t, dir, srv, "", []string{"XDG_STATE_HOME=" + state}, "--resume", "-p", "go on")
 	if r.code != 0 || r.stdout != "resumed fine\n" {
 		t.Fatalf("%d %q %s", r.code, r.stdout, r.stderr)
@@ -103,47 +94,17 @@ func TestSigtermKillsRunningCommands(t *testing.T) {
 				call("bash_1", "start", map[string]any{"command": "sleep 60.51 & echo $! > bg.pid; wait"}),
 				call("bash_1", "run", map[string]any{"command": "echo $$ > fg.pid; sleep 60.52"}),
 			)})
-			cmd := exec.Command(testbin.Build(t), "-p", "run things")
-			cmd.Dir = dir
-			cmd.Env = baseEnv(t, srv)
-			var errb bytes.Buffer
-			cmd.Stderr = &errb
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			waitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
-			cmd.Process.Signal(sig)
-			err := cmd.Wait()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
-				t.Errorf("exit: %v, want %d; stderr %s", err, 128+int(sig), errb.String())
+			run := start(t, dir, baseEnv(t, srv), "-p", "run things")
+			testutil.WaitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
+			run.signal(sig)
+			if code := run.exited(t, 30*time.Second); code != 128+int(sig) {
+				t.Errorf("exit %d, want %d; stderr %s", code, 128+int(sig), run.stderr)
 			}
 			// The pids the commands wrote are those of their own pid
 			// namespaces: find the processes by their command line.
-			if live := sleepers("sleep 60.5"); len(live) > 0 {
+			if live := testutil.Outlived(0, "sleep 60.5"); len(live) > 0 {
 				t.Errorf("processes %v survived aci", live)
-				exec.Command("pkill", "-f", "sleep 60.5").Run()
 			}
 		})
 	}
-}
-
-func waitPIDs(t *testing.T, files ...string) []int {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	var pids []int
-	for _, f := range files {
-		for {
-			b, _ := os.ReadFile(f)
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-				pids = append(pids, pid)
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s never written", f)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	return pids
 }

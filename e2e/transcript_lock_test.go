@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testbin"
 )
 
 // waitIdle polls a server's session until its turns have all ended.
@@ -99,20 +97,14 @@ func TestOneWriterPerTranscript(t *testing.T) {
 	if code := one.do(t, "DELETE", "/api/sessions/"+id, "", nil); code != 200 {
 		t.Fatalf("delete: %d", code)
 	}
-	cli := exec.Command(testbin.Build(t), "--resume", id, "-p", "from the CLI")
-	cli.Dir, cli.Env = dir, baseEnv(t, ai, shared...)
-	var cliErr syncBuffer
-	cli.Stderr = &cliErr
-	if err := cli.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cli := start(t, dir, baseEnv(t, ai, shared...), "--resume", id, "-p", "from the CLI")
 	ai.WaitRequests(2, 30*time.Second) // the CLI's turn is under way
 	e.Error = ""
-	if code := two.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"not now"}`, &e); code != 409 || !strings.Contains(e.Error, fmt.Sprintf("pid %d: aci --resume", cli.Process.Pid)) {
+	if code := two.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"not now"}`, &e); code != 409 || !strings.Contains(e.Error, fmt.Sprintf("pid %d: aci --resume", cli.cmd.Process.Pid)) {
 		t.Errorf("the second server while the CLI writes: %d %q", code, e.Error)
 	}
-	if err := cli.Wait(); err != nil {
-		t.Fatalf("the CLI: %v\n%s", err, cliErr.String())
+	if code := cli.exited(t, 60*time.Second); code != 0 {
+		t.Fatalf("the CLI: exit %d\n%s", code, cli.stderr)
 	}
 	// The CLI gone, the second server continues the session.
 	if code := two.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"question three"}`, nil); code != 202 {

@@ -213,27 +213,6 @@ func TestWorkspaceServerNeedsTrust(t *testing.T) {
 	}
 }
 
-// needTSLS makes typescript-language-server findable: on PATH, or
-// installed from npm under $ACI_TSLS (.ci/run), with TypeScript beside it.
-func needTSLS(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("typescript-language-server"); err == nil {
-		return
-	}
-	if dir := os.Getenv("ACI_TSLS"); dir != "" {
-		bin := filepath.Join(dir, "node_modules", ".bin")
-		if _, err := os.Stat(filepath.Join(bin, "typescript-language-server")); err == nil {
-			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-			return
-		}
-	}
-	msg := "typescript-language-server is not installed: npm install --prefix DIR typescript-language-server typescript, then ACI_TSLS=DIR"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-}
-
 // plantedTSServer is a workspace's node_modules/typescript/lib/tsserver.js
 // that leaves a marker in the workspace when run.
 const plantedTSServer = `require('fs').writeFileSync(require('path').join(__dirname, '..', '..', '..', 'MARKER'), 'ran');
@@ -245,7 +224,7 @@ process.exit(1);
 // serves (a type error is found) and the workspace's never runs; trusted,
 // the workspace's is the one run (which shows the plant is real).
 func TestTypeScriptServerTakesThePersonsTypeScript(t *testing.T) {
-	needTSLS(t)
+	testutil.NeedTSLS(t)
 	for _, trusted := range []bool{false, true} {
 		dir := t.TempDir()
 		lib := filepath.Join(dir, "node_modules", "typescript", "lib")
@@ -304,7 +283,7 @@ module.exports = () => ({ create: (info) => info.languageService });
 // never the workspace's (an activated .venv/bin on PATH), whose python
 // would leave a marker.
 func TestPyrightNeverRunsTheWorkspacesPython(t *testing.T) {
-	needPyright(t)
+	testutil.NeedPyright(t)
 	if _, err := exec.LookPath("basedpyright-langserver"); err == nil {
 		t.Skip("basedpyright is installed and would be used instead")
 	}

@@ -8,32 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
-// needPyright makes pyright-langserver findable: on PATH, or installed
-// from npm under $ACI_PYRIGHT (.ci/run). Without it the test skips, except
-// on CI.
-func needPyright(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("pyright-langserver"); err == nil {
-		return
-	}
-	if dir := os.Getenv("ACI_PYRIGHT"); dir != "" {
-		bin := filepath.Join(dir, "node_modules", ".bin")
-		if _, err := os.Stat(filepath.Join(bin, "pyright-langserver")); err == nil {
-			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-			return
-		}
-	}
-	msg := "pyright is not installed: npm install --prefix DIR pyright, then ACI_PYRIGHT=DIR"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-}
-
 func TestPoolPyright(t *testing.T) {
-	needPyright(t)
+	testutil.NeedPyright(t)
 	if _, err := exec.LookPath("basedpyright-langserver"); err == nil {
 		t.Skip("basedpyright is installed and would be used instead")
 	}
