@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // toolCalls gathers each tool call's updates by id, in order.
@@ -200,7 +202,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	e.initialize(false, false)
 	sid := e.newSession(dir)
 	ch := e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "wait a minute"}}})
-	waitPIDs(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "shell.pid"))
+	testutil.WaitPIDs(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "shell.pid"))
 	e.notify("session/cancel", map[string]any{"sessionId": sid})
 	m := e.wait(ch)
 	var res struct {
@@ -212,7 +214,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	}
 	// The pids the command wrote are its pid namespace's when it runs
 	// contained: the processes are found by their command line.
-	if left := goneByCmdline("sleep 60.81"); len(left) > 0 {
+	if left := testutil.Outlived(5*time.Second, "sleep 60.81"); len(left) > 0 {
 		t.Errorf("processes %v outlived the cancel", left)
 	}
 	order, byID := toolCalls(e.allUpdates())
@@ -324,8 +326,8 @@ func TestACPLoadPipeSession(t *testing.T) {
 		fakeai.Reply{Content: "The notes say: remember the milk."},
 		fakeai.Reply{Content: "You asked about the notes."},
 	)
-	env := testutilEnv(home, srv)
-	pipe := execAci(t, dir, env, "--permission-mode", "plan", "-p", "what do the notes say?")
+	env := testutil.ChildEnv(home, srv.URL, testKey)
+	pipe := testbin.Command(t, dir, env, "--permission-mode", "plan", "-p", "what do the notes say?")
 	if out, err := pipe.CombinedOutput(); err != nil {
 		t.Fatalf("aci -p: %v\n%s", err, out)
 	}
@@ -335,7 +337,7 @@ func TestACPLoadPipeSession(t *testing.T) {
 	}
 	id := strings.TrimSuffix(filepath.Base(files[0]), ".jsonl")
 
-	e := startCmd(t, execAci(t, dir, env, "acp"))
+	e := startCmd(t, testbin.Command(t, dir, env, "acp"))
 	e.initialize(false, false)
 	var res map[string]any
 	e.call("session/load", map[string]any{"sessionId": id, "cwd": dir, "mcpServers": []any{}}, &res)
@@ -454,14 +456,14 @@ func TestACPEditorQuitsMidCommand(t *testing.T) {
 	e.initialize(false, false)
 	sid := e.newSession(dir)
 	e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "wait"}}})
-	waitPIDs(t, filepath.Join(dir, "child.pid"))
+	testutil.WaitPIDs(t, filepath.Join(dir, "child.pid"))
 	e.stdin.Close()
 	select {
 	case <-e.done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("aci acp did not end when the editor went away")
 	}
-	if left := goneByCmdline("sleep 60.82"); len(left) > 0 {
+	if left := testutil.Outlived(5*time.Second, "sleep 60.82"); len(left) > 0 {
 		t.Errorf("the command's processes %v outlived aci", left)
 	}
 }
