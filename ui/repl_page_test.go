@@ -10,8 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/aci-dev/aci/internal/browsertest"
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // The page watches the REPL's session (aci --serve): its turn shows live,
@@ -20,7 +20,7 @@ import (
 func TestREPLWatchedAndApprovedFromThePage(t *testing.T) {
 	t.Parallel()
 	srv, _, _ := twoWritesOutside(t)
-	ctx := testutil.Browser(t)
+	ctx := browsertest.Start(t)
 	s := startREPL(t, srv, nil, "--serve", "127.0.0.1:0")
 	scr := s.waitPrompt()
 	m := pageAddr.FindStringSubmatch(scr)
@@ -31,11 +31,11 @@ func TestREPLWatchedAndApprovedFromThePage(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	testutil.PageWait(t, ctx, "the REPL's session open", `document.body.dataset.state === "idle" && !document.getElementById("state").hidden`)
+	browsertest.Wait(t, ctx, "the REPL's session open", `document.body.dataset.state === "idle" && !document.getElementById("state").hidden`)
 
 	s.typeLine("write both files")
-	testutil.PageWait(t, ctx, "the turn's question on the page", `[...document.querySelectorAll(".q-text")].some(q => q.textContent === "write both files")`)
-	testutil.PageWait(t, ctx, "the first question", `!!document.querySelector(".approval:not(.settled) button.allow")`)
+	browsertest.Wait(t, ctx, "the turn's question on the page", `[...document.querySelectorAll(".q-text")].some(q => q.textContent === "write both files")`)
+	browsertest.Wait(t, ctx, "the first question", `!!document.querySelector(".approval:not(.settled) button.allow")`)
 	s.waitFor("also asked on the web page")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".approval:not(.settled) button.allow"))); err != nil {
 		t.Fatal(err)
@@ -43,11 +43,11 @@ func TestREPLWatchedAndApprovedFromThePage(t *testing.T) {
 	s.waitFor("✓ allowed from the web page")
 	// The second is answered in the terminal; the page says so.
 	s.waitUntil("the second question", func(scr string) bool { return strings.Count(scr, "allow? ›") == 2 })
-	testutil.PageWait(t, ctx, "the second question on the page", `document.querySelectorAll(".approval").length === 2 && !!document.querySelector(".approval:not(.settled)")`)
+	browsertest.Wait(t, ctx, "the second question on the page", `document.querySelectorAll(".approval").length === 2 && !!document.querySelector(".approval:not(.settled)")`)
 	s.typeLine("y")
-	testutil.PageWait(t, ctx, "who answered", `[...document.querySelectorAll(".approval.settled")].some(c => c.textContent.includes("answered in the terminal: allowed"))`)
+	browsertest.Wait(t, ctx, "who answered", `[...document.querySelectorAll(".approval.settled")].some(c => c.textContent.includes("answered in the terminal: allowed"))`)
 	s.waitFor("both written")
-	testutil.PageWait(t, ctx, "the answer and the actions", `document.getElementById("log").textContent.includes("both written") && document.querySelectorAll(".action.st-ok").length === 4`)
+	browsertest.Wait(t, ctx, "the answer and the actions", `document.getElementById("log").textContent.includes("both written") && document.querySelectorAll(".action.st-ok").length === 4`)
 }
 
 // A message sent from the page while the REPL's turn runs joins it: the
@@ -59,24 +59,24 @@ func TestREPLSteeredFromThePage(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"}})},
 		fakeai.Reply{Content: "heard the page"},
 	)
-	ctx := testutil.Browser(t)
+	ctx := browsertest.Start(t)
 	s := startREPL(t, srv, nil, "--serve", "127.0.0.1:0")
 	scr := s.waitPrompt()
 	url := strings.Fields(scr[strings.Index(scr, "web page: ")+len("web page: "):])[0]
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	testutil.PageWait(t, ctx, "the REPL's session open", `document.body.dataset.state === "idle" && !document.getElementById("state").hidden`)
+	browsertest.Wait(t, ctx, "the REPL's session open", `document.body.dataset.state === "idle" && !document.getElementById("state").hidden`)
 	s.typeLine("run the gate")
 	srv.WaitRequests(2, waitLimit)
-	testutil.PageWait(t, ctx, "the running turn", `document.body.dataset.state === "executing" && document.getElementById("input").placeholder.startsWith("Add to the running turn")`)
+	browsertest.Wait(t, ctx, "the running turn", `document.body.dataset.state === "executing" && document.getElementById("input").placeholder.startsWith("Add to the running turn")`)
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("input"), "from the page\r")); err != nil {
 		t.Fatal(err)
 	}
-	testutil.PageWait(t, ctx, "the toast", `document.getElementById("toast").textContent.includes("added to the running turn")`)
+	browsertest.Wait(t, ctx, "the toast", `document.getElementById("toast").textContent.includes("added to the running turn")`)
 	os.WriteFile(filepath.Join(s.work, "go"), nil, 0o644)
 	s.waitFor("added to the turn from the web page")
-	testutil.PageWait(t, ctx, "the steered message in the turn", `[...document.querySelectorAll(".steer")].some(e => e.textContent.includes("from the page"))`)
+	browsertest.Wait(t, ctx, "the steered message in the turn", `[...document.querySelectorAll(".steer")].some(e => e.textContent.includes("from the page"))`)
 	s.waitFor("heard the page")
 	reqs := srv.Requests()
 	if !mentions(reqs[len(reqs)-1], "from the page") {

@@ -1,4 +1,7 @@
-package testutil
+// Package browsertest drives a headless Chromium (chromedp) for the tests
+// of aci serve's page. Only those tests import it, so no other test
+// binary links chromedp.
+package browsertest
 
 import (
 	"context"
@@ -10,10 +13,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Browser starts a headless Chromium for the test and returns a tab's
+// Start starts a headless Chromium for the test and returns a tab's
 // context; everything ends with the test. It skips the test when no
 // Chromium is installed (ACI_CHROMIUM names one explicitly).
-func Browser(t *testing.T) context.Context {
+func Start(t *testing.T) context.Context {
 	t.Helper()
 	path := ""
 	for _, name := range []string{os.Getenv("ACI_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
@@ -53,8 +56,8 @@ func Browser(t *testing.T) context.Context {
 	return ctx
 }
 
-// PageWait polls a JavaScript condition in the page until it is true.
-func PageWait(t *testing.T, ctx context.Context, what, cond string) {
+// Wait polls a JavaScript condition in the page until it is true.
+func Wait(t *testing.T, ctx context.Context, what, cond string) {
 	t.Helper()
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
