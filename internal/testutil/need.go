@@ -34,17 +34,22 @@ func NeedOnPath(t testing.TB, program string, dirs []string, msg string) {
 	Missing(t, msg)
 }
 
-// NeedGopls makes gopls findable for a test: on PATH, or where go install
-// puts it ($(go env GOPATH)/bin, added to PATH).
-func NeedGopls(t testing.TB) {
-	t.Helper()
+// GoBins are the folders go install puts programs in ($(go env GOPATH)/bin).
+func GoBins() []string {
 	var bins []string
 	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
 		for _, gp := range filepath.SplitList(strings.TrimSpace(string(out))) {
 			bins = append(bins, filepath.Join(gp, "bin"))
 		}
 	}
-	NeedOnPath(t, "gopls", bins, "gopls is not installed: go install golang.org/x/tools/gopls@v0.23.0")
+	return bins
+}
+
+// NeedGopls makes gopls findable for a test: on PATH, or where go install
+// puts it (added to PATH).
+func NeedGopls(t testing.TB) {
+	t.Helper()
+	NeedOnPath(t, "gopls", GoBins(), "gopls is not installed: go install golang.org/x/tools/gopls@v0.23.0")
 }
 
 // NPMBins is the node_modules/.bin folder of the npm prefix named by the
