@@ -1,10 +1,6 @@
 package e2e
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,40 +9,6 @@ import (
 
 	"github.com/aci-dev/aci/tools/sandbox"
 )
-
-// approvalEvents follows a session's event stream and sends the data of
-// each approval event on the channel, until the test ends.
-func approvalEvents(t *testing.T, s *served, id string) <-chan map[string]any {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, "GET", s.base+"/api/sessions/"+id+"/events", nil)
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch := make(chan map[string]any, 8)
-	go func() {
-		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		event := ""
-		for sc.Scan() {
-			line := sc.Text()
-			if v, ok := strings.CutPrefix(line, "event: "); ok {
-				event = v
-			}
-			if v, ok := strings.CutPrefix(line, "data: "); ok && event == "approval" {
-				var m map[string]any
-				if json.Unmarshal([]byte(v), &m) == nil {
-					ch <- m
-				}
-			}
-		}
-	}()
-	return ch
-}
 
 // Allow on the server (what the page's Allow button posts) deletes the
 // real folder outside the workspace, with no second question; Deny keeps
@@ -68,14 +30,9 @@ func TestServeApprovalDoesWhatItSays(t *testing.T) {
 			s := startServe(t, t.TempDir(), srv, nil, "--addr", "127.0.0.1:0")
 			var created struct{ ID string }
 			s.do(t, "POST", "/api/sessions", `{}`, &created)
-			approvals := approvalEvents(t, s, created.ID)
+			approvals := s.events(t, created.ID, "approval")
 			s.do(t, "POST", "/api/sessions/"+created.ID+"/messages", `{"text":"clean the build"}`, nil)
-			var a map[string]any
-			select {
-			case a = <-approvals:
-			case <-time.After(60 * time.Second):
-				t.Fatalf("no approval event; stderr:\n%s", s.stderr.String())
-			}
+			a := s.next(t, approvals, "approval")
 			reason, _ := a["reason"].(string)
 			if !strings.Contains(reason, "allowing makes ") || !strings.Contains(reason, "writable for this command") {
 				t.Errorf("the question does not say what allowing grants: %q", reason)

@@ -1,63 +1,13 @@
 package e2e
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
 )
-
-// resultEvents follows a served session's event stream and sends each
-// result event's data on the channel, until the test ends.
-func resultEvents(t *testing.T, s *served, id string) <-chan map[string]any {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, "GET", s.base+"/api/sessions/"+id+"/events", nil)
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch := make(chan map[string]any, 8)
-	go func() {
-		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		event := ""
-		for sc.Scan() {
-			line := sc.Text()
-			if v, ok := strings.CutPrefix(line, "event: "); ok {
-				event = v
-			}
-			if v, ok := strings.CutPrefix(line, "data: "); ok && event == "result" {
-				var m map[string]any
-				if json.Unmarshal([]byte(v), &m) == nil {
-					ch <- m
-				}
-			}
-		}
-	}()
-	return ch
-}
-
-func nextResult(t *testing.T, s *served, ch <-chan map[string]any) map[string]any {
-	t.Helper()
-	select {
-	case r := <-ch:
-		return r
-	case <-time.After(60 * time.Second):
-		t.Fatalf("no result event; stderr:\n%s", s.stderr.String())
-	}
-	return nil
-}
 
 // The server keeps the person's settings limits: a session's third
 // question past max_turns 2 gets a result with outcome "limit" and is not
@@ -81,15 +31,15 @@ func TestServeKeepsSettingsBudgets(t *testing.T) {
 
 	var a struct{ ID string }
 	s.do(t, "POST", "/api/sessions", `{}`, &a)
-	results := resultEvents(t, s, a.ID)
+	results := s.events(t, a.ID, "result")
 	for i, q := range []string{"one", "two"} {
 		s.do(t, "POST", "/api/sessions/"+a.ID+"/messages", `{"text":"`+q+`"}`, nil)
-		if r := nextResult(t, s, results); r["outcome"] != "answered" {
+		if r := s.next(t, results, "result"); r["outcome"] != "answered" {
 			t.Fatalf("turn %d: %v", i+1, r)
 		}
 	}
 	s.do(t, "POST", "/api/sessions/"+a.ID+"/messages", `{"text":"three"}`, nil)
-	r := nextResult(t, s, results)
+	r := s.next(t, results, "result")
 	if r["outcome"] != "limit" || r["limit"] != "turns" || !strings.Contains(r["error"].(string), "2 turns of 2") {
 		t.Fatalf("third turn: %v", r)
 	}
@@ -99,9 +49,9 @@ func TestServeKeepsSettingsBudgets(t *testing.T) {
 
 	var b struct{ ID string }
 	s.do(t, "POST", "/api/sessions", `{}`, &b)
-	results = resultEvents(t, s, b.ID)
+	results = s.events(t, b.ID, "result")
 	s.do(t, "POST", "/api/sessions/"+b.ID+"/messages", `{"text":"spend it"}`, nil)
-	r = nextResult(t, s, results)
+	r = s.next(t, results, "result")
 	if r["outcome"] != "limit" || r["limit"] != "budget" || !strings.Contains(r["error"].(string), "spent $3.00 of $2.50") || r["total_cost_usd"] != float64(3) {
 		t.Fatalf("budget: %v", r)
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
 )
@@ -18,29 +17,6 @@ func fileEdit(target, window, old, new string) string {
 	return fakeai.ToolCall(
 		fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "file", "target": target}},
 		fakeai.Call{Window: window, Action: "edit", Params: map[string]any{"old_text": old, "new_text": new}})
-}
-
-// ask sends a question to a served session and waits for its turn to end.
-func (s *served) ask(t *testing.T, id, question string, turns int) {
-	t.Helper()
-	if code := s.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"`+question+`"}`, nil); code != 202 {
-		t.Fatalf("message %q: %d", question, code)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var info struct {
-			State string
-			Turns []struct{ Answer string }
-		}
-		s.do(t, "GET", "/api/sessions/"+id, "", &info)
-		if info.State == "idle" && len(info.Turns) == turns && info.Turns[turns-1].Answer != "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("turn %d did not end: %+v", turns, info)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // The server rewinds a session to before a question: the files those

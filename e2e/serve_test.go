@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -59,6 +62,75 @@ func (s *served) do(t *testing.T, method, path, body string, out any) int {
 		}
 	}
 	return resp.StatusCode
+}
+
+// events follows a session's event stream and sends the data of each
+// event of kind on the channel, until the test ends.
+func (s *served) events(t *testing.T, id, kind string) <-chan map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.base+"/api/sessions/"+id+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan map[string]any, 8)
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		event := ""
+		for sc.Scan() {
+			line := sc.Text()
+			if v, ok := strings.CutPrefix(line, "event: "); ok {
+				event = v
+			}
+			if v, ok := strings.CutPrefix(line, "data: "); ok && event == kind {
+				var m map[string]any
+				if json.Unmarshal([]byte(v), &m) == nil {
+					ch <- m
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+// next is the next event events sends, within a minute.
+func (s *served) next(t *testing.T, ch <-chan map[string]any, kind string) map[string]any {
+	t.Helper()
+	select {
+	case m := <-ch:
+		return m
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no %s event; stderr:\n%s", kind, s.stderr)
+	}
+	return nil
+}
+
+// ask sends a question to a served session and waits for its turn to end.
+func (s *served) ask(t *testing.T, id, question string, turns int) {
+	t.Helper()
+	if code := s.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"`+question+`"}`, nil); code != 202 {
+		t.Fatalf("message %q: %d", question, code)
+	}
+	s.waitIdle(t, id, turns)
+}
+
+// waitIdle polls a served session until its turns have all ended.
+func (s *served) waitIdle(t *testing.T, id string, turns int) {
+	t.Helper()
+	type info struct {
+		State string
+		Turns []struct{ Answer string }
+	}
+	waitFor(t, 30*time.Second, fmt.Sprintf("turn %d to end", turns), func() (info, bool) {
+		var i info
+		s.do(t, "GET", "/api/sessions/"+id, "", &i)
+		return i, i.State == "idle" && len(i.Turns) == turns && i.Turns[turns-1].Answer != ""
+	})
 }
 
 // wait waits for the process to exit and returns its exit code.

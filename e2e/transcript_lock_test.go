@@ -13,26 +13,6 @@ import (
 	"github.com/aci-dev/aci/internal/fakeai"
 )
 
-// waitIdle polls a server's session until its turns have all ended.
-func waitIdle(t *testing.T, s *served, id string, turns int) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var info struct {
-			State string
-			Turns []struct{ Answer string }
-		}
-		s.do(t, "GET", "/api/sessions/"+id, "", &info)
-		if info.State == "idle" && len(info.Turns) == turns && info.Turns[turns-1].Answer != "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("turn %d did not end: %+v", turns, info)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // wholeLines fails the test for a transcript line that is not a record.
 func wholeLines(t *testing.T, path string) []map[string]any {
 	t.Helper()
@@ -73,7 +53,7 @@ func TestOneWriterPerTranscript(t *testing.T) {
 	if code := one.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"question one"}`, nil); code != 202 {
 		t.Fatalf("message: %d", code)
 	}
-	waitIdle(t, one, id, 1)
+	one.waitIdle(t, id, 1)
 
 	// The first server holds it: the CLI is refused, naming the server.
 	r := aci(t, dir, ai, "", shared, "--resume", id, "-p", "from the CLI")
@@ -110,7 +90,7 @@ func TestOneWriterPerTranscript(t *testing.T) {
 	if code := two.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"question three"}`, nil); code != 202 {
 		t.Fatalf("message after the CLI: %d", code)
 	}
-	waitIdle(t, two, id, 3)
+	two.waitIdle(t, id, 3)
 
 	// A writer killed outright lets go with its process: the lock is the
 	// kernel's, and no stale file holds the session.
