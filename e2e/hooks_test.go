@@ -234,3 +234,104 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permiss
 		t.Errorf("the deny's reason did not reach the model:\n%s", results)
 	}
 }
+
+// TestProjectHookNamedAndPostToolUseOnlyAfterRun: a hook from the
+// project's .claude/settings.json is said to be the project's, and
+// PostToolUse runs after a call that ran, never after one denied (pipe
+// mode denies a dangerous command without --yes).
+func TestProjectHookNamedAndPostToolUseOnlyAfterRun(t *testing.T) {
+	dir, xdg, logs := t.TempDir(), t.TempDir(), t.TempDir()
+	log := filepath.Join(logs, "post.log")
+	putFile(t, filepath.Join(dir, "keep", "f"), "x")
+	putFile(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
+		"PreToolUse":  {group("Bash", `grep -q curl && { echo "no network from here" >&2; exit 2; }; exit 0`, 0)},
+		"PostToolUse": {group("Bash", "cat >> "+log+"; echo >> "+log, 0)},
+	}))
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": "curl -s https://example.com"}),
+			call("bash_1", "run", map[string]any{"command": "rm -rf " + filepath.Join(dir, "keep")}),
+			call("bash_1", "run", map[string]any{"command": "echo ran-fine"}),
+		)},
+		fakeai.Reply{Content: "done"},
+	)
+	r := aci(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + xdg}, "--trust")
+	if r.code != 0 {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "keep", "f")); err != nil {
+		t.Fatalf("the dangerous command ran without --yes:\n%s", r.stderr)
+	}
+	results := srv.Requests()[1].LastUser()
+	if !strings.Contains(results, "blocked by a PreToolUse hook of the project's: no network from here") {
+		t.Errorf("the block does not name the project's hook:\n%s", results)
+	}
+	b, _ := os.ReadFile(log)
+	got := string(b)
+	if !strings.Contains(got, "echo ran-fine") {
+		t.Errorf("PostToolUse did not run after the command that ran:\n%s", got)
+	}
+	if strings.Contains(got, "rm -rf") || strings.Contains(got, "curl") {
+		t.Errorf("PostToolUse ran for a denied or blocked call:\n%s", got)
+	}
+}
+
+// runScript is one command the fake model runs, then "done".
+func runScript(t *testing.T, command string) *fakeai.Server {
+	return fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(
+			call("launcher", "open", map[string]any{"app": "bash"}),
+			call("bash_1", "run", map[string]any{"command": command}),
+		)},
+		fakeai.Reply{Content: "done"},
+	)
+}
+
+func putFile(t *testing.T, path, data string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A deny rule in the person's settings refuses a command without asking,
+// even with --yes and although the guard finds nothing dangerous in it.
+func TestDenyRuleHonouredWithYes(t *testing.T) {
+	dir, xdg := t.TempDir(), t.TempDir()
+	putFile(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"deny": ["bash:rm -rf"]}}`)
+	putFile(t, filepath.Join(dir, "keep", "f"), "x")
+	r := aci(t, dir, runScript(t, "ls && rm -rf keep"), "clean", []string{"XDG_CONFIG_HOME=" + xdg}, "--yes")
+	if r.code != 0 || !strings.Contains(r.stderr, "denied by the rule deny bash:rm -rf") {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "keep", "f")); err != nil {
+		t.Error("the denied command ran")
+	}
+}
+
+// A project's settings cannot allow what the person's do not: in ask
+// mode, its allow entry leaves the command asked (denied in pipe mode);
+// the same entry in the person's settings lets it run. A malformed entry
+// is named with its file and key, and the rest applies.
+func TestProjectRuleCannotWiden(t *testing.T) {
+	dir, xdg := t.TempDir(), t.TempDir()
+	putFile(t, filepath.Join(dir, ".aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt"]}}`)
+	env := []string{"XDG_CONFIG_HOME=" + xdg}
+	r := aci(t, dir, runScript(t, "touch made.txt"), "make it", env, "--permission-mode", "ask")
+	if r.code != 0 || !strings.Contains(r.stderr, "denied by aci in pipe mode") || !strings.Contains(r.stderr, "can only narrow") {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
+		t.Fatal("the project's allow widened the person's")
+	}
+	putFile(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt", 7]}}`)
+	r = aci(t, dir, runScript(t, "touch made.txt"), "make it", env, "--permission-mode", "ask")
+	if r.code != 0 || !strings.Contains(r.stderr, "permissions.allow[1]") {
+		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil {
+		t.Errorf("the person's allow did not apply:\n%s", r.stderr)
+	}
+}

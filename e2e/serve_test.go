@@ -18,6 +18,7 @@ import (
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testutil"
+	"github.com/aci-dev/aci/tools/sandbox"
 )
 
 // served is a running `aci serve`: its process, address and token.
@@ -243,4 +244,165 @@ func TestServeSendsWhatPipeModeSends(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests, %d bytes: the same through the server and in pipe mode (command durations aside)", len(want), size)
+}
+
+// Allow on the server (what the page's Allow button posts) deletes the
+// real folder outside the workspace, with no second question; Deny keeps
+// it. The question says what allowing grants.
+func TestServeApprovalDoesWhatItSays(t *testing.T) {
+	if !sandbox.For(t.TempDir()).Contained() {
+		t.Skip("this machine cannot contain commands")
+	}
+	for _, tc := range []struct {
+		target   approvalTarget
+		decision string
+	}{
+		{approvalTargets[0], "allow"}, {approvalTargets[0], "deny"},
+		{approvalTargets[2], "allow"}, {approvalTargets[2], "deny"},
+	} {
+		t.Run(tc.target.name+"/"+tc.decision, func(t *testing.T) {
+			target := tc.target.make(t)
+			srv := deleteScript(t, target)
+			s := startServe(t, t.TempDir(), srv, nil, "--addr", "127.0.0.1:0")
+			var created struct{ ID string }
+			s.do(t, "POST", "/api/sessions", `{}`, &created)
+			approvals := s.events(t, created.ID, "approval")
+			s.do(t, "POST", "/api/sessions/"+created.ID+"/messages", `{"text":"clean the build"}`, nil)
+			a := s.next(t, approvals, "approval")
+			reason, _ := a["reason"].(string)
+			if !strings.Contains(reason, "allowing makes ") || !strings.Contains(reason, "writable for this command") {
+				t.Errorf("the question does not say what allowing grants: %q", reason)
+			}
+			id, _ := a["request_id"].(string)
+			if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/approvals/"+id, `{"decision":"`+tc.decision+`"}`, nil); code != 200 {
+				t.Fatalf("decision: %d", code)
+			}
+			srv.WaitRequests(2, 60*time.Second)
+			select {
+			case again := <-approvals:
+				t.Errorf("asked a second time: %v", again)
+			case <-time.After(500 * time.Millisecond):
+			}
+			_, err := os.Stat(filepath.Join(target, "out.o"))
+			if gone := err != nil; gone != (tc.decision == "allow") {
+				t.Errorf("%s gone: %v after %s\nmodel saw:\n%s", target, gone, tc.decision, lastMessage(srv))
+			}
+		})
+	}
+}
+
+// The server keeps the person's settings limits: a session's third
+// question past max_turns 2 gets a result with outcome "limit" and is not
+// sent; a session that spends max_budget_usd ends its turn there.
+func TestServeKeepsSettingsBudgets(t *testing.T) {
+	home := t.TempDir()
+	p := filepath.Join(home, ".config", "aci", "settings.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(`{"prices": {"test-model": {"input": 1000, "output": 0}}, "limits": {"max_turns": 2, "max_budget_usd": 2.5}}`), 0o600)
+	ai := fakeai.New(t)
+	busy := false
+	ai.Handle(func(req fakeai.Request) fakeai.Reply {
+		if strings.Contains(req.LastUser(), "spend") || busy {
+			busy = true
+			return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "x" + string(rune('a'+req.N)) + ".txt"})),
+				PromptTokens: 1000, CompletionTokens: 1}
+		}
+		return fakeai.Reply{Content: "An answer.", PromptTokens: 100, CompletionTokens: 1} // $0.10
+	})
+	s := startServe(t, t.TempDir(), ai, []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state")}, "--addr", "127.0.0.1:0")
+
+	var a struct{ ID string }
+	s.do(t, "POST", "/api/sessions", `{}`, &a)
+	results := s.events(t, a.ID, "result")
+	for i, q := range []string{"one", "two"} {
+		s.do(t, "POST", "/api/sessions/"+a.ID+"/messages", `{"text":"`+q+`"}`, nil)
+		if r := s.next(t, results, "result"); r["outcome"] != "answered" {
+			t.Fatalf("turn %d: %v", i+1, r)
+		}
+	}
+	s.do(t, "POST", "/api/sessions/"+a.ID+"/messages", `{"text":"three"}`, nil)
+	r := s.next(t, results, "result")
+	if r["outcome"] != "limit" || r["limit"] != "turns" || !strings.Contains(r["error"].(string), "2 turns of 2") {
+		t.Fatalf("third turn: %v", r)
+	}
+	if n := len(ai.Requests()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+
+	var b struct{ ID string }
+	s.do(t, "POST", "/api/sessions", `{}`, &b)
+	results = s.events(t, b.ID, "result")
+	s.do(t, "POST", "/api/sessions/"+b.ID+"/messages", `{"text":"spend it"}`, nil)
+	r = s.next(t, results, "result")
+	if r["outcome"] != "limit" || r["limit"] != "budget" || !strings.Contains(r["error"].(string), "spent $3.00 of $2.50") || r["total_cost_usd"] != float64(3) {
+		t.Fatalf("budget: %v", r)
+	}
+	if n := len(ai.Requests()); n != 5 {
+		t.Errorf("%d requests, want 5 (2, then 3 of $1)", n)
+	}
+	// The session is kept and idle: its transcript is there.
+	var info struct{ State string }
+	if code := s.do(t, "GET", "/api/sessions/"+b.ID, "", &info); code != 200 || info.State != "idle" {
+		t.Errorf("GET the session: %d %+v", code, info)
+	}
+}
+
+// Sessions the server makes are the workspace's sessions: --sessions lists
+// a server-made branch under its parent, and --resume continues it.
+func TestServeSessionsResumeFromTheCLI(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	shared := []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state")}
+	ai := fakeai.New(t,
+		fakeai.Reply{Content: "first answer"},
+		fakeai.Reply{Content: "second answer"},
+		fakeai.Reply{Content: "resumed answer"},
+	)
+	s := startServe(t, dir, ai, shared, "--addr", "127.0.0.1:0")
+	var created struct{ ID string }
+	if code := s.do(t, "POST", "/api/sessions", `{}`, &created); code != 201 {
+		t.Fatalf("create: %d", code)
+	}
+	for i, q := range []string{"question one", "question two"} {
+		if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/messages", `{"text":"`+q+`"}`, nil); code != 202 {
+			t.Fatalf("message %d: %d", i+1, code)
+		}
+		ai.WaitRequests(i+1, 30*time.Second)
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			var info struct {
+				State string
+				Turns []struct{ Answer string }
+			}
+			s.do(t, "GET", "/api/sessions/"+created.ID, "", &info)
+			if info.State == "idle" && len(info.Turns) == i+1 && info.Turns[i].Answer != "" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("turn %d did not end: %+v", i+1, info)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	var branch struct{ ID, Parent string }
+	if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/fork", `{"turn":1}`, &branch); code != 201 || branch.Parent != created.ID {
+		t.Fatalf("fork: %d %+v", code, branch)
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	if code := s.wait(t); code != 0 {
+		t.Fatalf("serve exit %d", code)
+	}
+
+	r := aci(t, dir, ai, "", shared, "--sessions")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], created.ID) || !strings.HasPrefix(lines[1], "└ "+branch.ID) {
+		t.Fatalf("--sessions: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = aci(t, dir, ai, "", shared, "--resume", branch.ID, "-p", "question three")
+	if r.code != 0 || !strings.Contains(r.stdout, "resumed answer") {
+		t.Fatalf("--resume of the branch: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	reqs := ai.Requests()
+	if last := string(reqs[len(reqs)-1].Body); !strings.Contains(last, "question one") || strings.Contains(last, "question two") || !strings.Contains(last, "question three") {
+		t.Errorf("the resumed branch sent %s", last)
+	}
 }

@@ -1,15 +1,20 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testbin"
 	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
@@ -252,3 +257,121 @@ func TestE2ELinkOutReported(t *testing.T) {
 		t.Errorf("~/.bashrc = %q", b)
 	}
 }
+
+// aci killed with SIGKILL (as the OOM killer would) while a contained
+// command runs leaves no process behind: not the command, not the
+// sandbox of the session or of the command, not its helper. Both start
+// paths: the session's sandbox, and a sandbox of its own (a command given
+// a grant).
+func TestE2EKilledLeavesNoProcess(t *testing.T) {
+	for _, tc := range []struct{ name, cmd, marker string }{
+		{"session", "sleep 87", "sleep 87"},
+		{"one-shot", "rm -rf GRANTED/x; sleep 88", "sleep 88"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work, home := t.TempDir(), t.TempDir()
+			containedOrSkip(t, work)
+			granted := filepath.Join(t.TempDir(), "g")
+			os.MkdirAll(filepath.Join(granted, "x"), 0o755)
+			srv := fakeai.New(t,
+				fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+				runCall(strings.ReplaceAll(tc.cmd, "GRANTED", granted)),
+				fakeai.Reply{Content: "done"},
+			)
+			run := start(t, work, baseEnv(t, srv, "HOME="+home), "--yes", "-p", "wait")
+			pid := run.cmd.Process.Pid
+			session := fmt.Sprintf("aci-session-%d-", pid)
+			deadline := time.Now().Add(30 * time.Second)
+			for len(testutil.Procs(tc.marker)) == 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if len(testutil.Procs(tc.marker)) == 0 {
+				t.Fatal("the command did not start")
+			}
+			// Mid-command: bwrap binds its pid 1 to its own parent a few
+			// steps after it forks the command (a kill in that instant
+			// leaves it for the next aci's sweep, killStaleSandboxes).
+			time.Sleep(300 * time.Millisecond)
+			tree := testutil.Descendants(pid)
+			run.signal(syscall.SIGKILL)
+			run.exited(t, 30*time.Second)
+			var left []string
+			for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+				left = left[:0]
+				for _, p := range testutil.Procs(tc.marker, session) {
+					left = append(left, p.String())
+				}
+				for _, p := range tree {
+					if testutil.Alive(p) {
+						left = append(left, fmt.Sprintf("%d (was under aci)", p))
+					}
+				}
+				if len(left) == 0 {
+					break
+				}
+			}
+			if len(left) > 0 {
+				t.Errorf("left running 5 s after aci was killed:\n%s", strings.Join(left, "\n"))
+			}
+		})
+	}
+}
+
+// Nothing aci starts outlives it, on a loaded machine too: a turn whose
+// command is denied (the session's sandbox warming up meanwhile) or whose
+// command ran, then aci exits; the moment it has exited, no sandbox of it
+// is left (not even one being killed). Run many times with every core
+// kept busy alongside (ACI_EXIT_RUNS, default 4: two of each). Each run
+// is bounded (exitRunLimit): an aci that does not exit is a failure
+// with its output, not a test that never ends.
+func TestE2EExitLeavesNoSandbox(t *testing.T) {
+	work := t.TempDir()
+	containedOrSkip(t, work)
+	runs := 4
+	if n, err := strconv.Atoi(os.Getenv("ACI_EXIT_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	testbin.Build(t) // before the load: the build is not what is measured
+	ctx, stop := context.WithCancel(context.Background())
+	var burns []*exec.Cmd
+	// Stopped, then waited for: waiting first (a defer per burner, run
+	// before the stop) never returned, and kept every core busy.
+	defer func() {
+		stop()
+		for _, b := range burns {
+			b.Wait()
+		}
+	}()
+	for range runtime.NumCPU() {
+		burn := exec.CommandContext(ctx, "sh", "-c", "while :; do :; done")
+		if burn.Start() == nil {
+			burns = append(burns, burn)
+		}
+	}
+	target := filepath.Join(t.TempDir(), "keep")
+	os.MkdirAll(target, 0o755)
+	for i := range runs {
+		cmds := []string{"rm -rf " + target, "true"} // denied in pipe mode; runs
+		srv := fakeai.New(t,
+			fakeai.Reply{Content: fakeai.ToolCall(
+				call("launcher", "open", map[string]any{"app": "bash"}),
+				call("bash_1", "run", map[string]any{"command": cmds[i%2]}),
+			)},
+			fakeai.Reply{Content: "done"},
+		)
+		run := start(t, work, baseEnv(t, srv, "HOME="+t.TempDir()), "-p", "tidy up")
+		pid := run.cmd.Process.Pid
+		t.Logf("run %d: %s", i, cmds[i%2])
+		run.exited(t, exitRunLimit)
+		if left := testutil.Procs("/aci-session-" + strconv.Itoa(pid) + "-"); len(left) > 0 {
+			t.Errorf("run %d (%s): left running after aci exited:\n%v", i, cmds[i%2], left)
+		}
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the denied command ran: %v", err)
+	}
+}
+
+// exitRunLimit bounds one run of TestE2EExitLeavesNoSandbox: a turn of
+// one command takes seconds even with every core busy.
+const exitRunLimit = 2 * time.Minute
