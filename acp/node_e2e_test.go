@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,12 +18,42 @@ import (
 // sdkVersion is the @agentclientprotocol/sdk that .ci/run installs.
 const sdkVersion = "2.4.0"
 
+// acpSDK finds node and the folder where .ci/run installed the official
+// TypeScript ACP SDK (ACI_ACP_SDK, or ~/.cache/aci-ci/acp).
+func acpSDK(t *testing.T) (node, dir string) {
+	t.Helper()
+	return testutil.NPMPackage(t, "ACI_ACP_SDK", "acp", "@agentclientprotocol/sdk@"+sdkVersion, "node_modules/@agentclientprotocol/sdk/package.json")
+}
+
+// runNodeClient runs testdata/SCRIPT with node (the official SDK in sdk,
+// the aci binary, dir: its arguments) in dir, with home and the fake model
+// srv, and returns its output; the test fails if it fails or takes more
+// than two minutes.
+func runNodeClient(t *testing.T, node, sdk, script, dir, home string, srv *fakeai.Server) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(filepath.Dir(file), "testdata", script), sdk, testbin.Build(t), dir)
+	cmd.Dir = dir
+	cmd.Env = append(testutil.ChildEnv(home, srv.URL, testKey), "NODE_NO_WARNINGS=1")
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("%s did not finish within two minutes:\n%s", script, out)
+	}
+	if err != nil {
+		t.Fatalf("%s failed: %v\n%s", script, err, out)
+	}
+	return string(out)
+}
+
 // A client no one here wrote — the official SDK's — drives aci through a
 // prompt that reads a file (the editor's unsaved buffer), edits it
 // (through the editor) and runs a command that needs permission; the
 // script checks what it received and fails on any surprise.
 func TestACPOfficialClient(t *testing.T) {
-	node, sdk := testutil.NPMPackage(t, "ACI_ACP_SDK", "acp", "@agentclientprotocol/sdk@"+sdkVersion, "node_modules/@agentclientprotocol/sdk/package.json")
+	node, sdk := acpSDK(t)
 	dir, home := t.TempDir(), t.TempDir()
 	calc := filepath.Join(dir, "calc.go")
 	onDisk := "package calc\n\nfunc Add(a, b int) int { return a - b }\n"
@@ -40,26 +71,8 @@ func TestACPOfficialClient(t *testing.T) {
 		)},
 		fakeai.Reply{Content: "Fixed and checked."},
 	)
-	_, file, _, _ := runtime.Caller(0)
-	script := filepath.Join(filepath.Dir(file), "testdata", "client.mjs")
-	cmd := exec.Command(node, script, sdk, testbin.Build(t), dir)
-	cmd.Dir = dir
-	cmd.Env = append(testutil.ChildEnv(home, srv.URL, testKey), "NODE_NO_WARNINGS=1")
-	done := make(chan struct{})
-	var out []byte
-	var err error
-	go func() { out, err = cmd.CombinedOutput(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("the client did not finish:\n%s", out)
-	}
-	if err != nil {
-		t.Fatalf("the client failed: %v\n%s", err, out)
-	}
-	if strings.Contains(string(out), testKey) {
+	out := runNodeClient(t, node, sdk, "client.mjs", dir, home, srv)
+	if strings.Contains(out, testKey) {
 		t.Errorf("the API key reached the client")
 	}
 	reqs := srv.Requests()

@@ -22,20 +22,15 @@ import (
 func tenStepsTypeError(diagnostics bool) scriptedSession {
 	bad := call("file_1", "edit", map[string]any{"old_text": "return x + 100 // step", "new_text": `return x + "100" // fixed`})
 	fix := call("file_1", "edit", map[string]any{"old_text": `return x + "100" // fixed`, "new_text": "return x + 100 // fixed"})
-	s := scriptedSession{name: "10-step-type-error", files: 1,
-		question: "The helpers at multiples of 50 add the wrong offset; fix them and make sure the tests pass.",
-		replies: []string{
-			"I'll look at the code and the tests.\n" + fakeai.ToolCall(openCall("file", "calc/f1.go"), openCall("bash", "")),
-			fakeai.ToolCall(viewCall(1, 40, 70)),
-			fakeai.ToolCall(viewCall(1, 150, 180)),
-			"The helpers use the wrong offset.\n" + fakeai.ToolCall(editCall(1, 1)),
-			fakeai.ToolCall(bad, testRun),
-			"That broke the types.\n" + fakeai.ToolCall(fix),
-			fakeai.ToolCall(editCall(1, 3), editCall(1, 4), testRun),
-			fakeai.ToolCall(editCall(1, 5)),
-			fakeai.ToolCall(testRun),
-			"Fixed the five helpers' offsets; go test passes.",
-		}}
+	s := tenSteps()
+	s.name = "10-step-type-error"
+	s.replies = append(s.replies[:4:4],
+		fakeai.ToolCall(bad, testRun),
+		"That broke the types.\n"+fakeai.ToolCall(fix),
+		fakeai.ToolCall(editCall(1, 3), editCall(1, 4), testRun),
+		fakeai.ToolCall(editCall(1, 5)),
+		fakeai.ToolCall(testRun),
+		"Fixed the five helpers' offsets; go test passes.")
 	s.env = func(tb testing.TB, dir string, env *windows.Env) {
 		// A module of valid Go: the helpers to fix close on the next line.
 		os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module calc\n\ngo 1.22\n"), 0o644)

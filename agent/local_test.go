@@ -361,18 +361,25 @@ func TestSetModelAndModels(t *testing.T) {
 	}
 }
 
-// BenchmarkDiscoverNoneFound is what start-up pays when no local server runs
-// and no key is set: four refused connections, probed at once.
-func BenchmarkDiscoverNoneFound(b *testing.B) {
-	var servers []LocalServer
-	for _, s := range LocalServers {
+// closedPorts is servers, each on a loopback port that was free a moment
+// ago: nothing answers there.
+func closedPorts(b *testing.B, servers []LocalServer) []LocalServer {
+	var out []LocalServer
+	for _, s := range servers {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			b.Fatal(err)
 		}
-		servers = append(servers, LocalServer{Name: s.Name, Port: l.Addr().(*net.TCPAddr).Port})
+		out = append(out, LocalServer{Name: s.Name, Port: l.Addr().(*net.TCPAddr).Port})
 		l.Close()
 	}
+	return out
+}
+
+// BenchmarkDiscoverNoneFound is what start-up pays when no local server runs
+// and no key is set: four refused connections, probed at once.
+func BenchmarkDiscoverNoneFound(b *testing.B) {
+	servers := closedPorts(b, LocalServers)
 	for b.Loop() {
 		if _, err := Discover(context.Background(), "", servers, 0); err == nil {
 			b.Fatal("found a server on a closed port")
@@ -386,15 +393,7 @@ func BenchmarkDiscoverFound(b *testing.B) {
 	srv.SetInfo(fakeai.Info{Models: []string{"qwen2.5-coder:7b"}})
 	u, _ := url.Parse(srv.URL)
 	port, _ := strconv.Atoi(u.Port())
-	servers := []LocalServer{{Name: "Ollama", Port: port}}
-	for _, s := range LocalServers[1:] {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			b.Fatal(err)
-		}
-		servers = append(servers, LocalServer{Name: s.Name, Port: l.Addr().(*net.TCPAddr).Port})
-		l.Close()
-	}
+	servers := append([]LocalServer{{Name: "Ollama", Port: port}}, closedPorts(b, LocalServers[1:])...)
 	for b.Loop() {
 		if _, err := Discover(context.Background(), "", servers, 0); err != nil {
 			b.Fatal(err)

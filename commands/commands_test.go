@@ -1,21 +1,11 @@
 package commands
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/aci-dev/aci/internal/testfs"
+)
 
 func TestFrontMatter(t *testing.T) {
 	for _, tc := range []struct {
@@ -92,14 +82,18 @@ func TestExpand(t *testing.T) {
 
 func TestLoadPrecedenceNamespacesAndProblems(t *testing.T) {
 	work, user := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(work, ".aci/commands/fix.md"), "---\ndescription: project fix\n---\nproject $1")
-	write(t, filepath.Join(user, "commands/fix.md"), "---\ndescription: person's fix\n---\nperson $1")
-	write(t, filepath.Join(user, "commands/mine.md"), "only mine")
-	write(t, filepath.Join(work, ".claude/commands/git/commit.md"), "---\nargument-hint: [msg]\n---\ncommit with $ARGUMENTS")
-	write(t, filepath.Join(work, ".claude/commands/help.md"), "shadow")
-	write(t, filepath.Join(work, ".aci/commands/broken.md"), "---\ndescription: x\n")
-	write(t, filepath.Join(work, ".aci/commands/typo.md"), "use $ARGS")
-	write(t, filepath.Join(work, ".aci/commands/notes.txt"), "not a command")
+	testfs.Write(t, work, 0o644, map[string]string{
+		".aci/commands/fix.md":           "---\ndescription: project fix\n---\nproject $1",
+		".claude/commands/git/commit.md": "---\nargument-hint: [msg]\n---\ncommit with $ARGUMENTS",
+		".claude/commands/help.md":       "shadow",
+		".aci/commands/broken.md":        "---\ndescription: x\n",
+		".aci/commands/typo.md":          "use $ARGS",
+		".aci/commands/notes.txt":        "not a command",
+	})
+	testfs.Write(t, user, 0o644, map[string]string{
+		"commands/fix.md":  "---\ndescription: person's fix\n---\nperson $1",
+		"commands/mine.md": "only mine",
+	})
 	set := Load(work, user)
 
 	byName := map[string]Command{}
@@ -161,11 +155,15 @@ func TestBuiltins(t *testing.T) {
 
 func TestSkills(t *testing.T) {
 	work, user := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(work, ".aci/skills/pdf/SKILL.md"), "---\nname: pdf\ndescription: Fill and read PDF forms\n---\n# PDF\nRun scripts/fill.py.")
-	write(t, filepath.Join(work, ".aci/skills/pdf/scripts/fill.py"), "print(1)")
-	write(t, filepath.Join(user, "skills/pdf/SKILL.md"), "---\nname: pdf\ndescription: the person's\n---\nx")
-	write(t, filepath.Join(work, ".claude/skills/nameless/SKILL.md"), "---\ndescription: no name\n---\nx")
-	write(t, filepath.Join(user, "skills/plain/SKILL.md"), "---\nname: plain\n---\nx")
+	testfs.Write(t, work, 0o644, map[string]string{
+		".aci/skills/pdf/SKILL.md":         "---\nname: pdf\ndescription: Fill and read PDF forms\n---\n# PDF\nRun scripts/fill.py.",
+		".aci/skills/pdf/scripts/fill.py":  "print(1)",
+		".claude/skills/nameless/SKILL.md": "---\ndescription: no name\n---\nx",
+	})
+	testfs.Write(t, user, 0o644, map[string]string{
+		"skills/pdf/SKILL.md":   "---\nname: pdf\ndescription: the person's\n---\nx",
+		"skills/plain/SKILL.md": "---\nname: plain\n---\nx",
+	})
 	skills, skipped := LoadSkills(work, user)
 	var notes []string
 	for _, n := range skipped {

@@ -7,7 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"fmt"
+	"html"
+
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // The key set once in ~/.config/aci/.env is found from any folder; a
@@ -180,7 +184,7 @@ func TestPFollowedByAFlagIsAUsageError(t *testing.T) {
 func TestBadSkillSaidOnce(t *testing.T) {
 	work, state := t.TempDir(), t.TempDir()
 	skill := filepath.Join(work, ".aci", "skills", "broken", "SKILL.md")
-	writeFiles(t, work, map[string]string{".aci/skills/broken/SKILL.md": "---\ndescription: no name here\n---\nx"})
+	testutil.WriteFiles(t, work, map[string]string{".aci/skills/broken/SKILL.md": "---\ndescription: no name here\n---\nx"})
 	srv := fakeai.New(t)
 	for range 3 {
 		srv.Push(fakeai.Reply{Content: "ok"})
@@ -241,8 +245,14 @@ func cutPrefix(s, p string) (string, bool) {
 	return "", false
 }
 
+// aciAdditions are words only the model's copy of the typed questions
+// holds: plan mode's note, /fix-issue's prompt, /init's.
+var aciAdditions = []string{"[aci:", "permission mode plan", "Fix issue #9", "Study this project"}
+
 // A session is listed by what the person typed, though the model got
 // aci's additions: plan mode's note, a command's expanded prompt, /init's.
+// stream-json's lines carry none of them, and aci export shows each
+// question as typed, in Markdown and in HTML.
 func TestSessionsListWhatWasTyped(t *testing.T) {
 	dir, state := t.TempDir(), t.TempDir()
 	env := []string{"XDG_STATE_HOME=" + state, "XDG_CONFIG_HOME=" + t.TempDir()}
@@ -254,9 +264,11 @@ func TestSessionsListWhatWasTyped(t *testing.T) {
 		{"-p", "/fix-issue 9 low"},
 		{"-p", "/init"},
 	} {
-		if r := aci(t, dir, srv, "", env, args...); r.code != 0 {
+		r := aci(t, dir, srv, "", env, append(args, "--output-format", "stream-json")...)
+		if r.code != 0 {
 			t.Fatalf("%q: %d %s", args, r.code, r.stderr)
 		}
+		lacksAdditions(t, fmt.Sprintf("%q stream-json", args), r.stdout)
 	}
 	reqs := srv.Requests()
 	if !mentions(reqs[0], "[aci: permission mode plan") || !mentions(reqs[1], "Fix issue #9 (9 low) with care.") {
@@ -272,8 +284,25 @@ func TestSessionsListWhatWasTyped(t *testing.T) {
 			t.Errorf("row %d %q, want it to end %q", i, lines[i], want)
 		}
 	}
-	if strings.Contains(r.stdout, "[aci:") || strings.Contains(r.stdout, "Fix issue") {
-		t.Errorf("--sessions shows aci's additions:\n%s", r.stdout)
+	lacksAdditions(t, "--sessions", r.stdout)
+	for i, want := range []string{"/init", "/fix-issue 9 low", "how would you fix calc?"} {
+		id := strings.Fields(lines[i])[0]
+		for _, format := range []string{"md", "html"} {
+			r := aci(t, dir, srv, "", env, "export", id, "--format", format)
+			if r.code != 0 || !strings.Contains(r.stdout, html.EscapeString(want)) {
+				t.Errorf("aci export %s --format %s: %d, lacks %q:\n%s%s", id, format, r.code, want, r.stdout, r.stderr)
+			}
+			lacksAdditions(t, "aci export --format "+format, r.stdout)
+		}
+	}
+}
+
+func lacksAdditions(t *testing.T, where, out string) {
+	t.Helper()
+	for _, a := range aciAdditions {
+		if strings.Contains(out, a) {
+			t.Errorf("%s shows aci's addition %q:\n%s", where, a, out)
+		}
 	}
 }
 

@@ -8,19 +8,9 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
-
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for rel, text := range files {
-		p := filepath.Join(root, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestPipeCommandsSkillsAndPersonsAgents: aci -p "/name args" runs command
 // files of all three folders (the project's over the person's, folders as
@@ -29,7 +19,7 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 // in the system message before the project's.
 func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
 	work, cfg := t.TempDir(), t.TempDir()
-	writeFiles(t, work, map[string]string{
+	testutil.WriteFiles(t, work, map[string]string{
 		".aci/commands/fix-issue.md":       "---\ndescription: fix an issue\nargument-hint: [number] [priority]\n---\nFix issue #$1 with priority $2. All: $ARGUMENTS",
 		".claude/commands/git/commit.md":   "---\nallowed-tools: Bash(git add:*), Bash(git commit:*)\ndescription: commit\nmodel: haiku\n---\nWrite a commit message for: $ARGUMENTS",
 		".claude/commands/status.md":       "shadowing the built-in",
@@ -38,7 +28,7 @@ func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
 		".aci/skills/release/checklist.md": "- tests green",
 		"AGENTS.md":                        "PROJECT-RULES",
 	})
-	writeFiles(t, cfg, map[string]string{
+	testutil.WriteFiles(t, cfg, map[string]string{
 		"aci/commands/fix-issue.md": "PERSON'S FIX $1",
 		"aci/commands/hello.md":     "Say hello to $1.",
 		"aci/AGENTS.md":             "PERSON-RULES",
@@ -124,7 +114,7 @@ func gitRepo(t *testing.T) string {
 	}
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
-	writeFiles(t, dir, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "go.mod": "module calc\n"})
+	testutil.WriteFiles(t, dir, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "go.mod": "module calc\n"})
 	git(t, dir, "add", ".")
 	git(t, dir, "commit", "-q", "-m", "first")
 	return dir
@@ -165,7 +155,7 @@ func TestInitWritesAgentsMd(t *testing.T) {
 // as it was.
 func TestReviewChangesNothingOnDisk(t *testing.T) {
 	dir := gitRepo(t)
-	writeFiles(t, dir, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n", "new.go": "package calc\n"})
+	testutil.WriteFiles(t, dir, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n", "new.go": "package calc\n"})
 	before := git(t, dir, "status", "--porcelain") + git(t, dir, "diff")
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(

@@ -97,14 +97,7 @@ func (c *cmdChecker) secretNameArg(a shArg) string {
 	if !a.ok || a.glob {
 		return ""
 	}
-	v := a.val
-	if strings.HasPrefix(v, "-") {
-		_, v, _ = strings.Cut(v, "=")
-	}
-	if i := strings.Index(v, "=@"); i >= 0 {
-		v = v[i+2:]
-	}
-	v = strings.TrimPrefix(v, "@")
+	v := argPath(a.val)
 	if v == "" || strings.HasPrefix(v, "-") || strings.Contains(v, "://") || strings.ContainsAny(v, " =:") {
 		return ""
 	}

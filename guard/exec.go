@@ -202,20 +202,25 @@ func recursiveGrep(args []shArg) bool {
 	return false
 }
 
-// secretArg reports an argument naming a secret file (also as --opt=path or
-// name=@path).
-func (c *cmdChecker) secretArg(a shArg, dirs bool) string {
-	if !a.ok {
-		return ""
-	}
-	v := a.val
+// argPath is the path an argument may name a file by: itself, the value
+// of --opt=path, or what follows @ (curl's -d @path, name=@path).
+func argPath(v string) string {
 	if strings.HasPrefix(v, "-") {
 		_, v, _ = strings.Cut(v, "=")
 	}
 	if i := strings.Index(v, "=@"); i >= 0 {
 		v = v[i+2:]
 	}
-	v = strings.TrimPrefix(v, "@")
+	return strings.TrimPrefix(v, "@")
+}
+
+// secretArg reports an argument naming a secret file (also as --opt=path or
+// name=@path).
+func (c *cmdChecker) secretArg(a shArg, dirs bool) string {
+	if !a.ok {
+		return ""
+	}
+	v := argPath(a.val)
 	if v == "" || strings.HasPrefix(v, "-") || strings.Contains(v, "://") {
 		return ""
 	}

@@ -70,24 +70,7 @@ func TestDialects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := Parse(tt.reply, 2)
-			if len(p.Calls) != len(tt.calls) {
-				t.Fatalf("got %d calls %+v, want %d", len(p.Calls), p.Calls, len(tt.calls))
-			}
-			for i, want := range tt.calls {
-				c := p.Calls[i]
-				if sub, ok := strings.CutPrefix(want, "ERR:"); ok {
-					if !strings.Contains(c.Err, sub) {
-						t.Errorf("call %d err = %q, want it to contain %q", i, c.Err, sub)
-					}
-					continue
-				}
-				if c.Err != "" {
-					t.Errorf("call %d unexpected err %q", i, c.Err)
-				}
-				if got := c.WindowID + "." + c.ActionID; got != want {
-					t.Errorf("call %d = %s, want %s", i, got, want)
-				}
-			}
+			checkCalls(t, p.Calls, tt.calls)
 			if tt.params != nil {
 				got := map[string]string{}
 				for k, v := range p.Calls[0].Params {

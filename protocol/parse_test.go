@@ -39,25 +39,10 @@ func TestParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := Parse(tt.reply, 3)
-			if len(p.Calls) != len(tt.calls) {
-				t.Fatalf("got %d calls %+v, want %d", len(p.Calls), p.Calls, len(tt.calls))
-			}
-			for i, want := range tt.calls {
-				c := p.Calls[i]
+			checkCalls(t, p.Calls, tt.calls)
+			for i, c := range p.Calls {
 				if wantID := "call_3_" + string(rune('1'+i)); c.ID != wantID {
 					t.Errorf("call %d id = %q, want %q", i, c.ID, wantID)
-				}
-				if sub, ok := strings.CutPrefix(want, "ERR:"); ok {
-					if !strings.Contains(c.Err, sub) {
-						t.Errorf("call %d err = %q, want it to contain %q", i, c.Err, sub)
-					}
-					continue
-				}
-				if c.Err != "" {
-					t.Errorf("call %d unexpected err %q", i, c.Err)
-				}
-				if got := c.WindowID + "." + c.ActionID; got != want {
-					t.Errorf("call %d = %s, want %s", i, got, want)
 				}
 			}
 			if tt.text != "" && p.Text != tt.text {
@@ -102,5 +87,29 @@ func BenchmarkParse(b *testing.B) {
 	reply := "I'll fix it.\n<tool_call>\n{\"calls\":[{\"window_id\":\"file_1\",\"action_id\":\"edit\",\"params\":{\"old_text\":\"return a - b\",\"new_text\":\"return a + b\"}},{\"window_id\":\"bash_1\",\"action_id\":\"run\",\"params\":{\"command\":\"go test ./...\"}}]}\n</tool_call>"
 	for b.Loop() {
 		Parse(reply, 7)
+	}
+}
+
+// checkCalls compares parsed calls with want: "window.action" for a
+// call, "ERR:" and a part of the error for a call that is one.
+func checkCalls(t *testing.T, calls []Call, want []string) {
+	t.Helper()
+	if len(calls) != len(want) {
+		t.Fatalf("got %d calls %+v, want %d", len(calls), calls, len(want))
+	}
+	for i, w := range want {
+		c := calls[i]
+		if sub, ok := strings.CutPrefix(w, "ERR:"); ok {
+			if !strings.Contains(c.Err, sub) {
+				t.Errorf("call %d err = %q, want it to contain %q", i, c.Err, sub)
+			}
+			continue
+		}
+		if c.Err != "" {
+			t.Errorf("call %d unexpected err %q", i, c.Err)
+		}
+		if got := c.WindowID + "." + c.ActionID; got != w {
+			t.Errorf("call %d = %s, want %s", i, got, w)
+		}
 	}
 }

@@ -31,21 +31,8 @@ func TestTurnsLiveStoredAndResumedAlike(t *testing.T) {
 		fakeai.Reply{Content: long},
 		fakeai.Reply{Content: "Wrote AGENTS.md."},
 	)
-	f, work := newFactory(t, srv)
-	writeFile(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care.")
-	s, err := f.New(context.Background(), Options{Workdir: work, Mode: windows.ModePlan})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
 	typed := []string{"how would you fix calc?", "/fix-issue 9 low", "/init"}
-	s.Run(ctx, typed[0])
-	s.SetMode(windows.ModeDefault)
-	for _, q := range typed[1:] {
-		if _, err := s.Run(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	f, work, id, live := planThenDefault(t, srv, typed)
 	reqs := srv.Requests()
 	if got := reqs[0].LastUser(); !strings.Contains(got, "[aci: permission mode plan") {
 		t.Errorf("the model was not told the mode: %q", got)
@@ -53,9 +40,6 @@ func TestTurnsLiveStoredAndResumedAlike(t *testing.T) {
 	if got := reqs[1].LastUser(); !strings.Contains(got, "Fix issue #9 (9 low) with care.") {
 		t.Errorf("the model did not get the command's prompt: %q", got)
 	}
-	live := s.Info().Turns
-	id := s.ID()
-	s.Close()
 	for i, q := range typed {
 		if i >= len(live) || live[i].Question != q {
 			t.Fatalf("live turns %+v, want the questions %q", live, typed)
@@ -143,6 +127,86 @@ func TestOldTranscriptTurns(t *testing.T) {
 	}
 }
 
+// An old transcript gives the turns a live session showed: the same
+// conversation, as an aci from before event records wrote it (oldForm),
+// gives the live turns — the plan mode's question as typed, not as the
+// model got it with the mode's note — but for what such a transcript never
+// kept: a command's exit status.
+func TestOldTranscriptGivesTheLiveTurns(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	srv := fakeai.New(t,
+		fakeai.Reply{Content: "Plan: 1. read a.go"},
+		fakeai.Reply{Content: "Opening.\n" + call("launcher", "open", `{"app":"bash"}`)},
+		fakeai.Reply{Content: call("bash_1", "run", `{"command":"echo fixed"}`)},
+		fakeai.Reply{Content: "Fixed it."},
+	)
+	f, work, id, live := planThenDefault(t, srv, []string{"how would you fix calc?", "fix calc then"})
+	if len(live) != 2 || live[0].Question != "how would you fix calc?" || len(live[1].Actions) != 2 {
+		t.Fatalf("live turns: %s", jsonOf(t, live))
+	}
+	for _, tu := range live {
+		for j := range tu.Actions {
+			tu.Actions[j].ExitCode = nil // an old transcript never kept it
+		}
+	}
+	dir, _ := f.SessionsDir()
+	st, err := agent.FindSession(dir, work, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const oldID = "20261127-195156-0ldl1ve0"
+	if err := os.WriteFile(filepath.Join(dir, oldID+".jsonl"), oldForm(t, st.Path), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old, err := agent.FindSession(dir, work, oldID)
+	if err != nil || len(old.Events) != 0 || len(old.Legacy) == 0 {
+		t.Fatalf("the old form: %d events, %d older records, %v", len(old.Events), len(old.Legacy), err)
+	}
+	if got := StoredTurns(old); !reflect.DeepEqual(jsonOf(t, got), jsonOf(t, live)) {
+		t.Errorf("the old transcript's turns\n%s\nthe live ones\n%s", jsonOf(t, got), jsonOf(t, live))
+	}
+}
+
+// oldForm is the transcript at path as an aci from before event records
+// wrote it: no event or question records, turn records without their
+// number, a call's output in its call record.
+func oldForm(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs := map[string]string{} // call id → its output, from its tool_result event
+	var recs []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		switch ev, _ := r["event"].(map[string]any); r["type"] {
+		case "event":
+			if out, ok := ev["output"].(string); ok && ev["type"] == "tool_result" {
+				outputs[ev["call_id"].(string)] = out
+			}
+			continue
+		case "question":
+			continue
+		case "turn":
+			delete(r, "turn")
+		}
+		recs = append(recs, r)
+	}
+	var b []byte
+	for _, r := range recs {
+		if c, ok := r["call"].(map[string]any); ok && outputs[c["id"].(string)] != "" {
+			c["output"] = outputs[c["id"].(string)]
+		}
+		line, _ := json.Marshal(r)
+		b = append(append(b, line...), '\n')
+	}
+	return b
+}
+
 // Each event reads back as it was sent: its one encoding, both ways.
 func TestEventsDecodeThemselves(t *testing.T) {
 	code := 2
@@ -182,6 +246,29 @@ func TestEventsDecodeThemselves(t *testing.T) {
 	if _, err := Decode("nonsense", []byte(`{}`)); err == nil {
 		t.Error("an unknown type decodes")
 	}
+}
+
+// planThenDefault runs a session in a workspace with a /fix-issue command:
+// its first question in plan mode, the others in default mode. It returns
+// the factory, the workspace, the session's id and its turns as it ended.
+func planThenDefault(t *testing.T, srv *fakeai.Server, typed []string) (*Factory, string, string, []TurnInfo) {
+	t.Helper()
+	f, work := newFactory(t, srv)
+	writeFile(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care.")
+	s, err := f.New(context.Background(), Options{Workdir: work, Mode: windows.ModePlan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, q := range typed {
+		if i == 1 {
+			s.SetMode(windows.ModeDefault)
+		}
+		if _, err := s.Run(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f, work, s.ID(), s.Info().Turns
 }
 
 func jsonOf(t *testing.T, v any) string {

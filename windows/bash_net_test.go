@@ -3,15 +3,12 @@ package windows
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/internal/loopback"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
@@ -22,16 +19,7 @@ import (
 // the host for the session, and a background task gets only what was
 // remembered. Asking to run outside the sandbox says the network opens.
 func TestBashNetworkAsked(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.3:0")
-	if err != nil {
-		t.Skipf("no 127.0.0.3 here: %v", err)
-	}
-	origin := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "reached "+r.URL.Path)
-	}))
-	origin.Listener = ln
-	origin.Start()
-	defer origin.Close()
+	origin := loopback.Serve(t, "127.0.0.3", loopback.Echo("reached "))
 
 	var mu sync.Mutex
 	var asked []ApprovalRequest
@@ -49,7 +37,7 @@ func TestBashNetworkAsked(t *testing.T) {
 	m := NewManager(Env{Workdir: dir, OutputLimit: 30000, Approver: ap, Network: netproxy.New(netproxy.Policy{})}, BashApp)
 	t.Cleanup(m.CloseAll)
 	do(t, m, "launcher", "open", `{"app":"bash"}`)
-	host := ln.Addr().String()
+	host := origin.Listener.Addr().String()
 	cmd := fmt.Sprintf("curl -fsS -m 10 http://%s/one", host)
 	r := do(t, m, "bash_1", "run", fmt.Sprintf(`{"command":%q}`, cmd))
 	if len(asked) != 1 || asked[0].Kind != "network" || asked[0].Subject != "connect to "+host ||

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -78,24 +77,9 @@ func openFile(ctx context.Context, env *Env, id, target string) (Window, string,
 	if strings.TrimSpace(target) == "" {
 		return nil, "", errors.New("open file needs a target: the file's path")
 	}
-	path := target
-	if strings.HasPrefix(path, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			path = filepath.Join(home, path[2:])
-		}
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(env.Workdir, path)
-	}
-	path = filepath.Clean(path)
-	// A /tmp path is where the bash windows' commands see it: the
-	// machine's when its top folder exists there, else the session's own.
-	path = sandbox.For(env.Workdir).HostPath(path)
-	if v := env.Guard.CheckPath(path, env.Workdir, false); v.Dangerous {
-		req := ApprovalRequest{Kind: protocol.AskFile, WindowID: id, Subject: "open " + target, Reason: v.Reason, Part: v.Part}
-		if r := env.ask(ctx, req); r != nil {
-			return nil, "", deniedError{*r}
-		}
+	path, err := env.openPath(ctx, id, target)
+	if err != nil {
+		return nil, "", err
 	}
 	access := textfile.NewFileAccess(env.Workdir, path, func(p string) string {
 		if v := env.Guard.CheckPath(p, env.Workdir, false); v.Dangerous {

@@ -34,6 +34,19 @@ func newDiagManager(t *testing.T, opt lsp.Options) (*Manager, string, *[]string)
 	return m, dir, &notes
 }
 
+// waitView waits up to within for window id's view to contain want, and
+// returns the view's text then or when the time is up.
+func waitView(m *Manager, id, want string, within time.Duration) string {
+	deadline := time.Now().Add(within)
+	for {
+		_, v := viewOf(m, id)
+		if strings.Contains(v.Content, want) || time.Now().After(deadline) {
+			return v.Content
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func viewOf(m *Manager, id string) (Window, View) {
 	for _, w := range m.Windows() {
 		if w.ID() == id {
@@ -138,17 +151,10 @@ func TestFileDiagnosticsServerHangs(t *testing.T) {
 	if d := time.Since(start); d > wait+time.Second {
 		t.Errorf("opening took %s; the bound is %s", d, wait)
 	}
-	deadline := time.Now().Add(startup + 10*time.Second)
-	var v View
-	for {
-		if _, v = viewOf(m, "file_1"); strings.Contains(v.Content, "diagnostics:") || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	got := waitView(m, "file_1", "diagnostics:", startup+10*time.Second)
 	want := "\ndiagnostics: hang.sh did not answer initialize within 1.5s; no diagnostics for go files this session"
-	if !strings.HasSuffix(v.Content, want) {
-		t.Fatalf("want one line on the hung server, got:\n%s", v.Content)
+	if !strings.HasSuffix(got, want) {
+		t.Fatalf("want one line on the hung server, got:\n%s", got)
 	}
 	// Off now: an edit does not wait for it.
 	start = time.Now()
@@ -180,17 +186,10 @@ exit 3
 	if r := do(t, m, "launcher", "open", `{"app":"file","target":"main.go"}`); r.Status != protocol.StatusOK {
 		t.Fatal(r.Text)
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	var v View
-	for {
-		if _, v = viewOf(m, "file_1"); strings.Contains(v.Content, "stopped again") || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	got := waitView(m, "file_1", "stopped again", 15*time.Second)
 	want := "\ndiagnostics: crash.sh stopped again (exit status 3: crash.sh: out of luck); no diagnostics for go files this session"
-	if !strings.HasSuffix(v.Content, want) {
-		t.Fatalf("want one line on the crashed server, got:\n%s", v.Content)
+	if !strings.HasSuffix(got, want) {
+		t.Fatalf("want one line on the crashed server, got:\n%s", got)
 	}
 	if b, _ := os.ReadFile(starts); strings.Count(string(b), "x") != 2 {
 		t.Errorf("started %d times, want 2 (restarted once)", strings.Count(string(b), "x"))
@@ -205,16 +204,9 @@ func TestFileDiagnosticsAfterRestore(t *testing.T) {
 	if got := m.Restore(t.Context(), []WindowState{{ID: "file_3", App: "file", Target: "main.go"}}); len(got) != 1 {
 		t.Fatalf("reopened %v", got)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		_, v := viewOf(m, "file_3")
-		if strings.Contains(v.Content, "diagnostics (gopls): 1 error\n4:14 ") {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("a reopened window shows no diagnostics:\n%s", v.Content)
-		}
-		time.Sleep(50 * time.Millisecond)
+	want := "diagnostics (gopls): 1 error\n4:14 "
+	if got := waitView(m, "file_3", want, 20*time.Second); !strings.Contains(got, want) {
+		t.Fatalf("a reopened window shows no diagnostics:\n%s", got)
 	}
 }
 

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
+
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // diskEditor is an editor that writes what it is given to disk, by path,
@@ -40,22 +40,7 @@ func TestFileWriteRaceWithFlippingLink(t *testing.T) {
 			os.MkdirAll(out, 0o755)
 			link := filepath.Join(dir, "lnk")
 			os.Symlink("in", link)
-			var stop atomic.Bool
-			var wg sync.WaitGroup
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; !stop.Load(); i++ {
-					target := "in"
-					if i%2 == 1 {
-						target = out
-					}
-					os.Remove(link + ".flip")
-					if os.Symlink(target, link+".flip") == nil {
-						os.Rename(link+".flip", link)
-					}
-				}
-			}()
+			stop := testfs.Flip(link, "in", out)
 			wrote := 0
 			for i := range 200 {
 				name := "lnk/file" + strconv.Itoa(i) + ".txt"
@@ -70,8 +55,7 @@ func TestFileWriteRaceWithFlippingLink(t *testing.T) {
 				}
 				do(t, m, id, "close", "")
 			}
-			stop.Store(true)
-			wg.Wait()
+			stop()
 			if ents, _ := os.ReadDir(out); len(ents) != 0 {
 				t.Errorf("%d of 200 files landed outside the workspace", len(ents))
 			}

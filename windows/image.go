@@ -5,14 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/imagefile"
-	"github.com/aci-dev/aci/tools/sandbox"
 )
 
 // Picture is a window whose rendering carries a picture: the loop sends
@@ -60,21 +57,9 @@ func openImage(ctx context.Context, env *Env, id, target string) (Window, string
 	if target == "" {
 		return nil, "", errors.New("open image needs a target: the picture's path")
 	}
-	path := target
-	if strings.HasPrefix(path, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			path = filepath.Join(home, path[2:])
-		}
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(env.Workdir, path)
-	}
-	path = sandbox.For(env.Workdir).HostPath(filepath.Clean(path))
-	if v := env.Guard.CheckPath(path, env.Workdir, false); v.Dangerous {
-		req := ApprovalRequest{Kind: protocol.AskFile, WindowID: id, Subject: "open " + target, Reason: v.Reason, Part: v.Part}
-		if r := env.ask(ctx, req); r != nil {
-			return nil, "", deniedError{*r}
-		}
+	path, err := env.openPath(ctx, id, target)
+	if err != nil {
+		return nil, "", err
 	}
 	// Bad input fails the open: nothing is sent.
 	if _, err := imagefile.Load(path); err != nil {

@@ -3,6 +3,7 @@ package windows
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/aci-dev/aci/tools/lsp"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/rules"
+	"github.com/aci-dev/aci/tools/sandbox"
 	"github.com/aci-dev/aci/tools/secrets"
 )
 
@@ -310,6 +312,50 @@ func (m *Manager) findOpen(app, title string) Window {
 type deniedError struct{ result Result }
 
 func (d deniedError) Error() string { return d.result.Text }
+
+// openOn finishes an app's Open for a window whose target is its first
+// action's argument (a query, a URL): without a target the window opens
+// empty with hint; a denied first run refuses the open, a failed one is
+// its error.
+func openOn(w Window, target, hint string, first func(string) Result) (Window, string, error) {
+	if strings.TrimSpace(target) == "" {
+		return w, hint, nil
+	}
+	r := first(target)
+	switch r.Status {
+	case protocol.StatusOK:
+	case protocol.StatusDenied:
+		return nil, "", deniedError{r}
+	default:
+		return nil, "", errors.New(r.Text)
+	}
+	return w, r.Text, nil
+}
+
+// openPath is the path a file-like window's target names: ~/ is the
+// home folder, a relative path is below the workdir, a /tmp path is where
+// the bash windows' commands see it (the machine's when its top folder
+// exists there, else the session's own). A path the guard finds dangerous
+// is opened only when the person allows it.
+func (env *Env) openPath(ctx context.Context, id, target string) (string, error) {
+	path := target
+	if strings.HasPrefix(path, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, path[2:])
+		}
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(env.Workdir, path)
+	}
+	path = sandbox.For(env.Workdir).HostPath(filepath.Clean(path))
+	if v := env.Guard.CheckPath(path, env.Workdir, false); v.Dangerous {
+		req := ApprovalRequest{Kind: protocol.AskFile, WindowID: id, Subject: "open " + target, Reason: v.Reason, Part: v.Part}
+		if r := env.ask(ctx, req); r != nil {
+			return "", deniedError{*r}
+		}
+	}
+	return path, nil
+}
 
 // existsIn reports whether path, relative to workdir unless absolute,
 // exists: the Resumable test of apps whose target is a path.

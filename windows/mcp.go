@@ -10,6 +10,8 @@ import (
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/output"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const (
@@ -251,11 +253,7 @@ func (w *mcpWindow) renderListing() string {
 	if len(resources) > 0 {
 		b.WriteString("\nresources (read(uri)):")
 	}
-	for i, r := range resources {
-		if i == mcpMaxResources {
-			fmt.Fprintf(&b, "\n… %d more", len(resources)-i)
-			break
-		}
+	listCapped(&b, resources, func(r *sdk.Resource) {
 		fmt.Fprintf(&b, "\n- %s", r.URI)
 		if r.Name != "" && !strings.HasSuffix(r.URI, r.Name) {
 			b.WriteString(" " + r.Name)
@@ -266,19 +264,15 @@ func (w *mcpWindow) renderListing() string {
 		if d := mcp.OneLine(r.Description); d != "" {
 			b.WriteString(": " + d)
 		}
-	}
+	})
 	if templates := w.srv.Templates(); len(templates) > 0 {
 		b.WriteString("\nresource templates (fill in the {braces}, then read(uri)):")
-		for i, r := range templates {
-			if i == mcpMaxResources {
-				fmt.Fprintf(&b, "\n… %d more", len(templates)-i)
-				break
-			}
+		listCapped(&b, templates, func(r *sdk.ResourceTemplate) {
 			fmt.Fprintf(&b, "\n- %s", r.URITemplate)
 			if d := mcp.OneLine(r.Description); d != "" {
 				b.WriteString(": " + d)
 			}
-		}
+		})
 	}
 	// The actions list every tool whatever is cut here.
 	return output.Truncate(b.String(), w.env.OutputLimit)
@@ -388,4 +382,16 @@ func (w *mcpWindow) read(ctx context.Context, args Args) Result {
 		msg += " (" + res.Note + ")"
 	}
 	return OK("%s", msg)
+}
+
+// listCapped writes the first mcpMaxResources items with line, then how
+// many more there are.
+func listCapped[T any](b *strings.Builder, items []T, line func(T)) {
+	for i, it := range items {
+		if i == mcpMaxResources {
+			fmt.Fprintf(b, "\n… %d more", len(items)-i)
+			return
+		}
+		line(it)
+	}
 }

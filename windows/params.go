@@ -102,6 +102,21 @@ func Validate(action Action, raw map[string]json.RawMessage) (Args, error) {
 	return Args{values: values}, nil
 }
 
+// numberOf reads a JSON number, or a string holding one: models often
+// quote numbers, and "12" is still clearly 12. The text is not checked
+// to be a number here.
+func numberOf(raw json.RawMessage) (json.Number, bool) {
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err == nil {
+		return n, true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return json.Number(strings.TrimSpace(s)), true
+}
+
 func decodeParam(p Param, raw json.RawMessage) (any, error) {
 	wrong := func() error {
 		return fmt.Errorf("parameter %q must be %s %s, got %s", p.Name, article(p.Type), p.Type, excerpt(raw))
@@ -114,14 +129,9 @@ func decodeParam(p Param, raw json.RawMessage) (any, error) {
 		}
 		return s, nil
 	case Integer:
-		var n json.Number
-		if err := json.Unmarshal(raw, &n); err != nil {
-			// Models often quote numbers; "12" is still clearly 12.
-			var s string
-			if json.Unmarshal(raw, &s) != nil {
-				return nil, wrong()
-			}
-			n = json.Number(strings.TrimSpace(s))
+		n, ok := numberOf(raw)
+		if !ok {
+			return nil, wrong()
 		}
 		i, err := strconv.Atoi(string(n))
 		if err != nil {
@@ -149,13 +159,9 @@ func decodeParam(p Param, raw json.RawMessage) (any, error) {
 		}
 		return b, nil
 	case Number:
-		var n json.Number
-		if err := json.Unmarshal(raw, &n); err != nil {
-			var s string
-			if json.Unmarshal(raw, &s) != nil {
-				return nil, wrong()
-			}
-			n = json.Number(strings.TrimSpace(s))
+		n, ok := numberOf(raw)
+		if !ok {
+			return nil, wrong()
 		}
 		f, err := n.Float64()
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {

@@ -37,19 +37,9 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var raw map[string]json.RawMessage
-			if err := json.Unmarshal([]byte(tt.raw), &raw); err != nil {
-				t.Fatal(err)
-			}
-			args, err := Validate(action, raw)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
+			args, ok := validateJSON(t, action, tt.raw, tt.wantErr)
+			if !ok {
 				return
-			}
-			if err != nil {
-				t.Fatalf("unexpected error %v", err)
 			}
 			if !tt.check(args) {
 				t.Errorf("args wrong: %+v", args.values)
@@ -83,19 +73,9 @@ func TestValidateJSONTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var raw map[string]json.RawMessage
-			if err := json.Unmarshal([]byte(tt.raw), &raw); err != nil {
-				t.Fatal(err)
-			}
-			args, err := Validate(action, raw)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
+			args, ok := validateJSON(t, action, tt.raw, tt.wantErr)
+			if !ok {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			got := args.Map()
 			if len(got) != len(tt.want) {
@@ -141,4 +121,26 @@ func FuzzValidate(f *testing.F) {
 			t.Fatalf("validated arguments do not marshal: %v", err)
 		}
 	})
+}
+
+// validateJSON validates the arguments raw (a JSON object) for action.
+// With wantErr it checks the error says it and reports false; else a
+// valid result comes back with true.
+func validateJSON(t *testing.T, action Action, raw, wantErr string) (Args, bool) {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		t.Fatal(err)
+	}
+	args, err := Validate(action, m)
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("err = %v, want %q", err, wantErr)
+		}
+		return args, false
+	}
+	if err != nil {
+		t.Fatalf("unexpected error %v", err)
+	}
+	return args, true
 }

@@ -23,18 +23,7 @@ func SearchApp(chain *search.Chain) func(*Env) App {
 			Target: "query",
 			Open: func(ctx context.Context, id, target string) (Window, string, error) {
 				w := &searchWindow{env: env, id: id, chain: chain}
-				if strings.TrimSpace(target) == "" {
-					return w, "no query yet; use search(query)", nil
-				}
-				r := w.search(ctx, target)
-				switch r.Status {
-				case protocol.StatusOK:
-				case protocol.StatusDenied:
-					return nil, "", deniedError{r}
-				default:
-					return nil, "", errors.New(r.Text)
-				}
-				return w, r.Text, nil
+				return openOn(w, target, "no query yet; use search(query)", func(t string) Result { return w.search(ctx, t) })
 			},
 		}
 	}

@@ -3,7 +3,6 @@ package windows
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,23 +13,15 @@ import (
 // turn) drops out; reverting one file puts it back as it was before the
 // session, and a file someone else changed since is left alone.
 func TestSessionChangesAndRevert(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	dir := t.TempDir()
-	for _, c := range [][]string{{"init", "-q"}, {"config", "user.email", "t@t"}, {"config", "user.name", "t"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, c...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %s", c, out)
-		}
-	}
+	gitInit(t, dir)
 	p := func(n string) string { return filepath.Join(dir, n) }
 	read := func(n string) string { b, _ := os.ReadFile(p(n)); return string(b) }
 	writeFile(t, p("a.txt"), "a0\n", 0o644)
 	writeFile(t, p("b.txt"), "b0\n", 0o644)
 	writeFile(t, p("gone.txt"), "g0\n", 0o644)
 	writeFile(t, p("undone.txt"), "u0\n", 0o644)
-	exec.Command("git", "-C", dir, "add", ".").Run()
-	exec.Command("git", "-C", dir, "commit", "-qm", "init").Run()
+	gitCommit(t, dir, ".")
 	j := NewUndoJournal()
 
 	j.BeginTurn(1)

@@ -2,7 +2,6 @@ package windows
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,23 +36,10 @@ func TestUndoChecksIdentity(t *testing.T) {
 // What commands changed (a git workspace) is not put back through a folder
 // that became a link to outside: refused and named, the outside untouched.
 func TestRewindCommandChangesThroughLink(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	m, dir := newAppsManager(t, denyAll())
-	dir, _ = filepath.EvalSymlinks(dir)
-	j := NewUndoJournal()
-	j.SetWorkspace(dir)
-	m.env.Journal = j
-	for _, c := range [][]string{{"init", "-q"}, {"config", "user.email", "t@t"}, {"config", "user.name", "t"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, c...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %s", c, out)
-		}
-	}
+	m, dir, j := journalledGit(t)
 	os.Mkdir(filepath.Join(dir, "d"), 0o755)
 	writeFile(t, filepath.Join(dir, "d", "f.txt"), "v0\n", 0o644)
-	exec.Command("git", "-C", dir, "add", "-A").Run()
-	exec.Command("git", "-C", dir, "commit", "-qm", "init").Run()
+	gitCommit(t, dir, "-A")
 	do(t, m, "launcher", "open", `{"app":"bash"}`)
 	j.BeginTurn(1)
 	if r := do(t, m, "bash_1", "run", `{"command":"echo v1 > d/f.txt; echo n > d/made.txt"}`); r.Status != "ok" {

@@ -3,7 +3,6 @@ package windows
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -96,20 +95,9 @@ func TestRewindToAQuestion(t *testing.T) {
 
 // What commands changed comes back too (a git workspace), across turns.
 func TestRewindCommandChanges(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	m, dir := newAppsManager(t, denyAll())
-	j := NewUndoJournal()
-	m.env.Journal = j
-	for _, c := range [][]string{{"init", "-q"}, {"config", "user.email", "t@t"}, {"config", "user.name", "t"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, c...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %s", c, out)
-		}
-	}
+	m, dir, j := journalledGit(t)
 	writeFile(t, filepath.Join(dir, "f.txt"), "v0\n", 0o644)
-	exec.Command("git", "-C", dir, "add", "f.txt").Run()
-	exec.Command("git", "-C", dir, "commit", "-qm", "init").Run()
+	gitCommit(t, dir, "f.txt")
 	do(t, m, "launcher", "open", `{"app":"bash"}`)
 	for i, cmd := range []string{"echo v1 > f.txt", "echo v2 > f.txt; echo n > made.txt"} {
 		j.BeginTurn(i + 1)

@@ -2,7 +2,6 @@ package windows
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -12,24 +11,13 @@ import (
 // put back, a created one removed, a removed one restored; a file changed
 // again after the turn is left alone; ignored files are not touched.
 func TestUndoCommandChanges(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	m, dir := newAppsManager(t, denyAll())
-	j := NewUndoJournal()
-	m.env.Journal = j
-	for _, c := range [][]string{{"init", "-q"}, {"config", "user.email", "t@t"}, {"config", "user.name", "t"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, c...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %s", c, out)
-		}
-	}
+	m, dir, j := journalledGit(t)
 	writeFile(t, filepath.Join(dir, ".gitignore"), "build/\n", 0o644)
 	writeFile(t, filepath.Join(dir, "kept.txt"), "original\n", 0o644)
 	writeFile(t, filepath.Join(dir, "gone.txt"), "will be removed\n", 0o644)
 	writeFile(t, filepath.Join(dir, "later.txt"), "v1\n", 0o644)
 	writeFile(t, filepath.Join(dir, "untracked.txt"), "not committed\n", 0o644)
-	exec.Command("git", "-C", dir, "add", "kept.txt", "gone.txt", "later.txt", ".gitignore").Run()
-	exec.Command("git", "-C", dir, "commit", "-qm", "init").Run()
+	gitCommit(t, dir, "kept.txt", "gone.txt", "later.txt", ".gitignore")
 
 	do(t, m, "launcher", "open", `{"app":"bash"}`)
 	r := do(t, m, "bash_1", "run", `{"command":"echo changed > kept.txt; rm gone.txt; echo new > new.txt; echo v2 > later.txt; echo more >> untracked.txt; mkdir -p build && echo out > build/x"}`)

@@ -21,18 +21,7 @@ func WebApp(env *Env) App {
 		Target: "URL",
 		Open: func(ctx context.Context, id, target string) (Window, string, error) {
 			w := &webWindow{env: env, id: id}
-			if strings.TrimSpace(target) == "" {
-				return w, "no page yet; use fetch(url)", nil
-			}
-			r := w.fetch(ctx, target)
-			switch r.Status {
-			case protocol.StatusOK:
-			case protocol.StatusDenied:
-				return nil, "", deniedError{r}
-			default:
-				return nil, "", errors.New(r.Text)
-			}
-			return w, r.Text, nil
+			return openOn(w, target, "no page yet; use fetch(url)", func(t string) Result { return w.fetch(ctx, t) })
 		},
 	}
 }

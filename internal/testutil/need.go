@@ -96,17 +96,3 @@ func MCPEverything(t testing.TB) (node, script string) {
 	node, dir := NPMPackage(t, "ACI_MCP_EVERYTHING", "mcp", "@modelcontextprotocol/server-everything", js)
 	return node, filepath.Join(dir, js)
 }
-
-// NeedPyright makes pyright's language server findable: on PATH, or
-// installed by npm under $ACI_PYRIGHT (.ci/run).
-func NeedPyright(t testing.TB) {
-	t.Helper()
-	NeedOnPath(t, "pyright-langserver", NPMBins("ACI_PYRIGHT"), "pyright is not installed: npm install --prefix DIR pyright, then ACI_PYRIGHT=DIR")
-}
-
-// NeedTSLS makes typescript-language-server findable: on PATH, or
-// installed by npm under $ACI_TSLS (.ci/run), with TypeScript beside it.
-func NeedTSLS(t testing.TB) {
-	t.Helper()
-	NeedOnPath(t, "typescript-language-server", NPMBins("ACI_TSLS"), "typescript-language-server is not installed: npm install --prefix DIR typescript-language-server typescript, then ACI_TSLS=DIR")
-}

@@ -277,18 +277,25 @@ func startAt(t *testing.T, f *session.Factory, workdir, token, addr string) func
 	return stop
 }
 
+// freeAddr is a loopback address no one listens on, for a server that
+// stops and starts again on it.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	probe, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer probe.Close()
+	return probe.Addr().String()
+}
+
 // The page says plainly when its server is gone, when it came back as a
 // new run, and when it came back with a new token.
 func TestPageServerGoneAndRestarted(t *testing.T) {
 	ctx := browser(t)
 	ai := fakeai.New(t, fakeai.Reply{Content: "Still here."})
 	f, workdir := pageFactory(t, ai, t.TempDir()), t.TempDir()
-	probe, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := probe.Addr().String()
-	probe.Close()
+	addr := freeAddr(t)
 	base := "http://" + addr
 	const token = "first-run-token-0123456789"
 	stop := startAt(t, f, workdir, token, addr)

@@ -1,10 +1,10 @@
 package dotenv
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 func TestLooksSecret(t *testing.T) {
@@ -47,15 +47,7 @@ func TestSecrets(t *testing.T) {
 		".envrc":                 "export X_TOKEN=direnv-token-123456\n",
 		"apps/web/.env.template": "WEB_SECRET=template-123456789\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfs.Write(t, dir, 0o600, files)
 	got := Values(dir)
 	slices.Sort(got)
 	want := []string{"local-pass-99", "tok-1234567890abcdef", "web-secret-abc123"}

@@ -9,6 +9,11 @@
 // out, and the reason named.
 package gitconf
 
+import (
+	"maps"
+	"slices"
+)
+
 // kind is what a row's value may be.
 type kind int
 
@@ -32,60 +37,101 @@ type rule struct {
 	why   string   // why it is inert (for the reader of the table)
 }
 
-// table is every setting a command may leave in a git config file. A key
-// not here is taken out. Keep each row inert: nothing git runs, loads,
-// reads or reaches because of it but what the rest of the table allows.
-var table = []rule{
-	{key: "core.repositoryformatversion", kind: number, why: "the format git checks"},
-	{key: "core.bare", kind: boolean, why: "whether there is a work tree"},
-	{key: "core.filemode", kind: boolean, why: "whether the executable bit is tracked"},
-	{key: "core.ignorecase", kind: boolean, why: "file system behaviour"},
-	{key: "core.precomposeunicode", kind: boolean, why: "file system behaviour"},
-	{key: "core.symlinks", kind: boolean, why: "file system behaviour"},
-	{key: "core.logallrefupdates", kind: oneOf, words: []string{"always"}, bools: true, why: "reflog keeping"},
-	{key: "core.autocrlf", kind: oneOf, words: []string{"input"}, bools: true, why: "line ending conversion, done by git itself"},
-	{key: "core.eol", kind: oneOf, words: []string{"lf", "crlf", "native"}, why: "line ending conversion"},
-	{key: "core.safecrlf", kind: oneOf, words: []string{"warn"}, bools: true, why: "a check"},
-	{key: "core.sparsecheckout", kind: boolean, why: "which paths are checked out"},
-	{key: "core.sparsecheckoutcone", kind: boolean, why: "sparse pattern style"},
-	{key: "core.worktree", kind: insideTree, why: "a submodule's git folder names its work tree; outside the workspace it is not inert"},
-	{key: "extensions.objectformat", kind: oneOf, words: []string{"sha1", "sha256"}, why: "hash of the repository"},
-	{key: "extensions.refstorage", kind: oneOf, words: []string{"files", "reftable"}, why: "ref storage format"},
-	{key: "extensions.worktreeconfig", kind: boolean, why: "config.worktree is read: judged by this table too"},
-	{key: "extensions.preciousobjects", kind: boolean, why: "keeps objects"},
-	{key: "extensions.partialclone", kind: remoteRef, why: "the promisor remote: its URL is judged"},
-	{key: "branch.*.remote", kind: remoteRef, why: "upstream remote (a name, or a URL judged as one)"},
-	{key: "branch.*.pushremote", kind: remoteRef, why: "push remote"},
-	{key: "branch.*.merge", kind: anyText, why: "upstream ref name"},
-	{key: "branch.*.rebase", kind: oneOf, words: []string{"merges"}, bools: true, why: "pull style"},
-	{key: "branch.*.description", kind: anyText, why: "text"},
-	{key: "remote.*.url", kind: remoteURL, why: "fetch URL of an ordinary transport"},
-	{key: "remote.*.pushurl", kind: remoteURL, why: "push URL of an ordinary transport"},
-	{key: "remote.*.fetch", kind: anyText, why: "refspec"},
-	{key: "remote.*.push", kind: anyText, why: "refspec"},
-	{key: "remote.*.tagopt", kind: oneOf, words: []string{"--no-tags", "--tags"}, why: "tag following"},
-	{key: "remote.*.prune", kind: boolean, why: "fetch option"},
-	{key: "remote.*.prunetags", kind: boolean, why: "fetch option"},
-	{key: "remote.*.mirror", kind: boolean, why: "push option"},
-	{key: "remote.*.skipdefaultupdate", kind: boolean, why: "fetch option"},
-	{key: "remote.*.promisor", kind: boolean, why: "partial clone: fetches from this remote's judged URL"},
-	{key: "remote.*.partialclonefilter", kind: anyText, why: "object filter spec"},
-	{key: "remote.pushdefault", kind: remoteRef, why: "default push remote"},
-	{key: "submodule.*.url", kind: remoteURL, why: "submodule URL of an ordinary transport"},
-	{key: "submodule.*.active", kind: boolean, why: "submodule is used"},
-	{key: "submodule.*.branch", kind: anyText, why: "branch name"},
-	{key: "submodule.*.update", kind: oneOf, words: []string{"checkout", "rebase", "merge", "none"}, why: "update style; !command is not allowed"},
-	{key: "submodule.*.ignore", kind: oneOf, words: []string{"all", "dirty", "untracked", "none"}, why: "status option"},
-	{key: "submodule.*.fetchrecursesubmodules", kind: oneOf, words: []string{"on-demand"}, bools: true, why: "fetch option"},
-	{key: "submodule.*.shallow", kind: boolean, why: "clone depth"},
-	{key: "user.name", kind: anyText, why: "identity text"},
-	{key: "user.email", kind: anyText, why: "identity text"},
-	{key: "pull.rebase", kind: oneOf, words: []string{"merges"}, bools: true, why: "pull style"},
-	{key: "pull.ff", kind: oneOf, words: []string{"only"}, bools: true, why: "pull style"},
-	{key: "merge.ff", kind: oneOf, words: []string{"only"}, bools: true, why: "merge style"},
-	{key: "fetch.prune", kind: boolean, why: "fetch option"},
-	{key: "push.default", kind: oneOf, words: []string{"nothing", "current", "upstream", "tracking", "simple", "matching"}, why: "push style"},
-	{key: "push.autosetupremote", kind: boolean, why: "push option"},
-	{key: "init.defaultbranch", kind: anyText, why: "branch name"},
-	{key: "lfs.repositoryformatversion", kind: number, why: "git-lfs format marker (its filters are not allowed)"},
+// table is every setting a command may leave in a git config file, by
+// the kind of value each takes, with why the setting is inert. A key not
+// here is taken out. Keep each row inert: nothing git runs, loads, reads
+// or reaches because of it but what the rest of the table allows.
+var table = slices.Concat(
+	rows(boolean, map[string]string{
+		"core.bare":                  "whether there is a work tree",
+		"core.filemode":              "whether the executable bit is tracked",
+		"core.ignorecase":            "file system behaviour",
+		"core.precomposeunicode":     "file system behaviour",
+		"core.symlinks":              "file system behaviour",
+		"core.sparsecheckout":        "which paths are checked out",
+		"core.sparsecheckoutcone":    "sparse pattern style",
+		"extensions.worktreeconfig":  "config.worktree is read: judged by this table too",
+		"extensions.preciousobjects": "keeps objects",
+		"remote.*.prune":             "fetch option",
+		"remote.*.prunetags":         "fetch option",
+		"remote.*.mirror":            "push option",
+		"remote.*.skipdefaultupdate": "fetch option",
+		"remote.*.promisor":          "partial clone: fetches from this remote's judged URL",
+		"submodule.*.active":         "submodule is used",
+		"submodule.*.shallow":        "clone depth",
+		"fetch.prune":                "fetch option",
+		"push.autosetupremote":       "push option",
+	}),
+	rows(number, map[string]string{
+		"core.repositoryformatversion": "the format git checks",
+		"lfs.repositoryformatversion":  "git-lfs format marker (its filters are not allowed)",
+	}),
+	rows(anyText, map[string]string{
+		"branch.*.merge":              "upstream ref name",
+		"branch.*.description":        "text",
+		"remote.*.fetch":              "refspec",
+		"remote.*.push":               "refspec",
+		"remote.*.partialclonefilter": "object filter spec",
+		"submodule.*.branch":          "branch name",
+		"user.name":                   "identity text",
+		"user.email":                  "identity text",
+		"init.defaultbranch":          "branch name",
+	}),
+	rows(remoteURL, map[string]string{
+		"remote.*.url":     "fetch URL of an ordinary transport",
+		"remote.*.pushurl": "push URL of an ordinary transport",
+		"submodule.*.url":  "submodule URL of an ordinary transport",
+	}),
+	rows(remoteRef, map[string]string{
+		"extensions.partialclone": "the promisor remote: its URL is judged",
+		"branch.*.remote":         "upstream remote (a name, or a URL judged as one)",
+		"branch.*.pushremote":     "push remote",
+		"remote.pushdefault":      "default push remote",
+	}),
+	rows(insideTree, map[string]string{
+		"core.worktree": "a submodule's git folder names its work tree; outside the workspace it is not inert",
+	}),
+	choices(map[string]choice{
+		"core.logallrefupdates":              {why: "reflog keeping", bools: true, words: []string{"always"}},
+		"core.autocrlf":                      {why: "line ending conversion, done by git itself", bools: true, words: []string{"input"}},
+		"core.eol":                           {why: "line ending conversion", words: []string{"lf", "crlf", "native"}},
+		"core.safecrlf":                      {why: "a check", bools: true, words: []string{"warn"}},
+		"extensions.objectformat":            {why: "hash of the repository", words: []string{"sha1", "sha256"}},
+		"extensions.refstorage":              {why: "ref storage format", words: []string{"files", "reftable"}},
+		"branch.*.rebase":                    {why: "pull style", bools: true, words: []string{"merges"}},
+		"remote.*.tagopt":                    {why: "tag following", words: []string{"--no-tags", "--tags"}},
+		"submodule.*.update":                 {why: "update style; !command is not allowed", words: []string{"checkout", "rebase", "merge", "none"}},
+		"submodule.*.ignore":                 {why: "status option", words: []string{"all", "dirty", "untracked", "none"}},
+		"submodule.*.fetchrecursesubmodules": {why: "fetch option", bools: true, words: []string{"on-demand"}},
+		"pull.rebase":                        {why: "pull style", bools: true, words: []string{"merges"}},
+		"pull.ff":                            {why: "pull style", bools: true, words: []string{"only"}},
+		"merge.ff":                           {why: "merge style", bools: true, words: []string{"only"}},
+		"push.default":                       {why: "push style", words: []string{"nothing", "current", "upstream", "tracking", "simple", "matching"}},
+	}),
+)
+
+// choice is a oneOf row's values and why.
+type choice struct {
+	why   string
+	bools bool // a boolean too
+	words []string
+}
+
+// rows are the rules for keys (pattern: why) whose values are of kind k.
+func rows(k kind, keys map[string]string) []rule {
+	var out []rule
+	for _, key := range slices.Sorted(maps.Keys(keys)) {
+		out = append(out, rule{key: key, kind: k, why: keys[key]})
+	}
+	return out
+}
+
+// choices are the rules for keys whose value is one of some words.
+func choices(keys map[string]choice) []rule {
+	var out []rule
+	for _, key := range slices.Sorted(maps.Keys(keys)) {
+		c := keys[key]
+		out = append(out, rule{key: key, kind: oneOf, words: c.words, bools: c.bools, why: c.why})
+	}
+	return out
 }

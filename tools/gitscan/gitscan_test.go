@@ -71,6 +71,13 @@ func TestCheck(t *testing.T) {
 	gitEnv(t)
 	big := bytes.Repeat([]byte{0, 1, 2, 3}, 2<<20) // 8 MiB, over maxBlob
 	big = append(big, secretValue...)
+	// staged writes a file and stages it.
+	staged := func(name, content string) func(*testing.T, string) {
+		return func(t *testing.T, dir string) {
+			write(t, dir, name, content)
+			run(t, dir, "add", name)
+		}
+	}
 	tests := []struct {
 		name   string
 		setup  func(t *testing.T, dir string)
@@ -79,23 +86,14 @@ func TestCheck(t *testing.T) {
 		secret bool   // the finding is a secret (else an ignored file)
 	}{
 		{name: "staged file with a secret",
-			setup: func(t *testing.T, dir string) {
-				write(t, dir, "config.go", "var k = \""+secretValue+"\"\n")
-				run(t, dir, "add", "config.go")
-			},
-			ops: commit(), file: "config.go", secret: true},
+			setup: staged("config.go", "var k = \""+secretValue+"\"\n"),
+			ops:   commit(), file: "config.go", secret: true},
 		{name: "clean change",
-			setup: func(t *testing.T, dir string) {
-				write(t, dir, "config.go", "var k = 1\n")
-				run(t, dir, "add", "config.go")
-			},
-			ops: commit()},
+			setup: staged("config.go", "var k = 1\n"),
+			ops:   commit()},
 		{name: "base64 of a secret",
-			setup: func(t *testing.T, dir string) {
-				write(t, dir, "blob.txt", "auth: "+base64.StdEncoding.EncodeToString([]byte("user:"+secretValue))+"\n")
-				run(t, dir, "add", "blob.txt")
-			},
-			ops: commit(), file: "blob.txt", secret: true},
+			setup: staged("blob.txt", "auth: "+base64.StdEncoding.EncodeToString([]byte("user:"+secretValue))+"\n"),
+			ops:   commit(), file: "blob.txt", secret: true},
 		{name: "added in the same command",
 			setup: func(t *testing.T, dir string) { write(t, dir, "notes.md", secretValue) },
 			ops: func(dir string) []Op {
@@ -120,17 +118,11 @@ func TestCheck(t *testing.T) {
 			setup: func(t *testing.T, dir string) { write(t, dir, "debug.log", "x"); run(t, dir, "add", "-f", "debug.log") },
 			ops:   commit(), file: "debug.log"},
 		{name: "big binary file is not read",
-			setup: func(t *testing.T, dir string) {
-				write(t, dir, "data.bin", string(big))
-				run(t, dir, "add", "data.bin")
-			},
-			ops: commit()},
+			setup: staged("data.bin", string(big)),
+			ops:   commit()},
 		{name: "small binary file is read",
-			setup: func(t *testing.T, dir string) {
-				write(t, dir, "blob.bin", "\x00\x01"+secretValue+"\x00")
-				run(t, dir, "add", "blob.bin")
-			},
-			ops: commit(), file: "blob.bin", secret: true},
+			setup: staged("blob.bin", "\x00\x01"+secretValue+"\x00"),
+			ops:   commit(), file: "blob.bin", secret: true},
 		{name: "commit in a subfolder with a pathspec",
 			setup: func(t *testing.T, dir string) {
 				write(t, dir, "sub/a.txt", "x")

@@ -1,7 +1,8 @@
-// Package jsonref checks the $refs of a JSON Schema document before a
-// validator follows them: a validator that follows a $ref chain looping
-// back on itself, without descending into the instance, recurses without
-// end.
+// Package jsonref is the one JSON Schema check of MCP tools' arguments
+// and of --output-schema answers: it checks the $refs of a schema before
+// the validator follows them (a validator that follows a $ref chain
+// looping back on itself, without descending into the instance, recurses
+// without end), resolves the schema and words the validator's errors.
 package jsonref
 
 import (

@@ -18,23 +18,7 @@ import (
 // workspace (under the machine's /tmp), that first tries to leave a file
 // in the folder it runs in (the workspace), then answers initialize and
 // publishes one error for each text it is given.
-const personServer = `#!/bin/bash
-echo ran > left-behind 2>/dev/null
-while IFS= read -r line; do
-  n=${line#Content-Length: }; n=${n%$'\r'}
-  read -r blank
-  body=$(head -c "$n")
-  case "$body" in
-  *'"method":"initialize"'*)
-    out='{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"textDocumentSync":1}}}' ;;
-  *'"method":"textDocument/didOpen"'*|*'"method":"textDocument/didChange"'*)
-    uri=$(grep -o '"uri":"[^"]*"' <<<"$body" | head -1)
-    out='{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{'$uri',"diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"severity":1,"message":"person error"}]}}' ;;
-  *) continue ;;
-  esac
-  printf 'Content-Length: %d\r\n\r\n%s' ${#out} "$out"
-done
-`
+var personServer = bashServer("echo ran > left-behind 2>/dev/null", "", "person error")
 
 // installed writes a program into a folder of its own under the machine's
 // /tmp (outside the workspace), as a person's install there would be.
@@ -213,6 +197,13 @@ func TestWorkspaceServerNeedsTrust(t *testing.T) {
 	}
 }
 
+// needTSLS makes typescript-language-server findable: on PATH, or
+// installed from npm under $ACI_TSLS (.ci/run), with TypeScript beside it.
+func needTSLS(t *testing.T) {
+	t.Helper()
+	needNPM(t, "typescript-language-server", "ACI_TSLS", "typescript-language-server typescript")
+}
+
 // plantedTSServer is a workspace's node_modules/typescript/lib/tsserver.js
 // that leaves a marker in the workspace when run.
 const plantedTSServer = `require('fs').writeFileSync(require('path').join(__dirname, '..', '..', '..', 'MARKER'), 'ran');
@@ -224,7 +215,7 @@ process.exit(1);
 // serves (a type error is found) and the workspace's never runs; trusted,
 // the workspace's is the one run (which shows the plant is real).
 func TestTypeScriptServerTakesThePersonsTypeScript(t *testing.T) {
-	testutil.NeedTSLS(t)
+	needTSLS(t)
 	for _, trusted := range []bool{false, true} {
 		dir := t.TempDir()
 		lib := filepath.Join(dir, "node_modules", "typescript", "lib")
@@ -283,7 +274,7 @@ module.exports = () => ({ create: (info) => info.languageService });
 // never the workspace's (an activated .venv/bin on PATH), whose python
 // would leave a marker.
 func TestPyrightNeverRunsTheWorkspacesPython(t *testing.T) {
-	testutil.NeedPyright(t)
+	needPyright(t)
 	if _, err := exec.LookPath("basedpyright-langserver"); err == nil {
 		t.Skip("basedpyright is installed and would be used instead")
 	}

@@ -175,15 +175,20 @@ func (p *Pool) readOnly() bool {
 	return p.plan > 0
 }
 
+// served is path's language when the pool (nil: none) has one for it.
+func (p *Pool) served(path string) (Language, bool) {
+	if p == nil {
+		return Language{}, false
+	}
+	return languageOf(p.langs, path)
+}
+
 // server is path's language's server, started when first asked for;
 // nil when the language has none installed, or path is outside the
 // workspace (the server would only say no build contains it).
 func (p *Pool) server(path string) *server {
-	if p == nil || !p.inWorkspace(path) {
-		return nil
-	}
-	lang, ok := languageOf(p.langs, path)
-	if !ok {
+	lang, ok := p.served(path)
+	if !ok || !p.inWorkspace(path) {
 		return nil
 	}
 	p.mu.Lock()
@@ -220,11 +225,8 @@ func (p *Pool) server(path string) *server {
 // Pending is the command line of path's server when it would start now
 // (not started yet, and installed where the pool may take it from).
 func (p *Pool) Pending(path string) ([]string, bool) {
-	if p == nil || !p.inWorkspace(path) {
-		return nil, false
-	}
-	lang, ok := languageOf(p.langs, path)
-	if !ok {
+	lang, ok := p.served(path)
+	if !ok || !p.inWorkspace(path) {
 		return nil, false
 	}
 	p.mu.Lock()
@@ -241,10 +243,7 @@ func (p *Pool) Pending(path string) ([]string, bool) {
 // Decline leaves path's language without a server for the pool's life:
 // the person said no to starting it (why, for the rendering).
 func (p *Pool) Decline(path, why string) {
-	if p == nil {
-		return
-	}
-	lang, ok := languageOf(p.langs, path)
+	lang, ok := p.served(path)
 	if !ok {
 		return
 	}
@@ -275,11 +274,8 @@ func (p *Pool) Sync(ctx context.Context, path, text string) {
 // yet hears of it when it starts (a window's first sync starts it, after
 // the person is asked in ask mode).
 func (p *Pool) Hold(path string) {
-	if p == nil || !p.inWorkspace(path) {
-		return
-	}
-	lang, ok := languageOf(p.langs, path)
-	if !ok {
+	lang, ok := p.served(path)
+	if !ok || !p.inWorkspace(path) {
 		return
 	}
 	p.mu.Lock()
@@ -295,10 +291,7 @@ func (p *Pool) Hold(path string) {
 
 // Forget tells path's server one window fewer shows the file.
 func (p *Pool) Forget(path string) {
-	if p == nil {
-		return
-	}
-	lang, ok := languageOf(p.langs, path)
+	lang, ok := p.served(path)
 	if !ok {
 		return
 	}
@@ -344,10 +337,7 @@ type Report struct {
 
 // Diagnostics is path's report; ok is false when no server serves it.
 func (p *Pool) Diagnostics(path string) (Report, bool) {
-	if p == nil {
-		return Report{}, false
-	}
-	lang, ok := languageOf(p.langs, path)
+	lang, ok := p.served(path)
 	if !ok {
 		return Report{}, false
 	}

@@ -8,12 +8,17 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/aci-dev/aci/internal/testutil"
 )
 
+// needPyright makes pyright-langserver findable: on PATH, or installed
+// from npm under $ACI_PYRIGHT (.ci/run).
+func needPyright(t *testing.T) {
+	t.Helper()
+	needNPM(t, "pyright-langserver", "ACI_PYRIGHT", "pyright")
+}
+
 func TestPoolPyright(t *testing.T) {
-	testutil.NeedPyright(t)
+	needPyright(t)
 	if _, err := exec.LookPath("basedpyright-langserver"); err == nil {
 		t.Skip("basedpyright is installed and would be used instead")
 	}

@@ -423,16 +423,16 @@ func (s *server) stop() {
 	s.proc, s.ready = nil, false
 	s.wakeLocked()
 	s.mu.Unlock()
-	if p != nil {
-		p.stop()
-	}
-	if starting != nil {
-		starting.stop()
-	}
+	p.stop()
+	starting.stop()
 }
 
-// stop asks the process to end, and ends it after a short while.
+// stop asks the process to end, and ends it after a short while. A
+// process not started (nil) has nothing to stop.
 func (p *process) stop() {
+	if p == nil {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	select {

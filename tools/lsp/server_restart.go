@@ -33,12 +33,8 @@ func (s *server) restart() {
 	}
 	s.wakeLocked()
 	s.mu.Unlock()
-	if p != nil {
-		p.stop()
-	}
-	if starting != nil {
-		starting.stop()
-	}
+	p.stop()
+	starting.stop()
 	go s.run(gen)
 }
 

@@ -15,24 +15,7 @@ import (
 // slowServer is a language server in bash that answers initialize at
 // once and publishes one error for each opened or changed text a second
 // later.
-const slowServer = `#!/bin/bash
-while IFS= read -r line; do
-  n=${line#Content-Length: }; n=${n%$'\r'}
-  read -r blank
-  body=$(head -c "$n")
-  case "$body" in
-  *'"method":"initialize"'*)
-    out='{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"textDocumentSync":1}}}' ;;
-  *'"method":"textDocument/didOpen"'*|*'"method":"textDocument/didChange"'*)
-    uri=$(grep -o '"uri":"[^"]*"' <<<"$body" | head -1)
-    ver=$(grep -o '"version":[0-9]*' <<<"$body" | head -1)
-    sleep 1
-    out='{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{'$uri','$ver',"diagnostics":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"severity":1,"message":"slow error"}]}}' ;;
-  *) continue ;;
-  esac
-  printf 'Content-Length: %d\r\n\r\n%s' ${#out} "$out"
-done
-`
+var slowServer = bashServer("", "sleep 1", "slow error")
 
 func TestPoolSlowServer(t *testing.T) {
 	dir := t.TempDir()

@@ -1,13 +1,15 @@
 package mcp
 
 import (
-	"github.com/aci-dev/aci/tools/settings"
-	"github.com/aci-dev/aci/tools/wsenv"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/aci-dev/aci/internal/testfs"
+	"github.com/aci-dev/aci/tools/settings"
+	"github.com/aci-dev/aci/tools/wsenv"
 )
 
 func TestParse(t *testing.T) {
@@ -65,22 +67,12 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestLoadConfigWorkspaceWins(t *testing.T) {
 	xdg, repo := t.TempDir(), t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", xdg)
-	write(t, filepath.Join(xdg, "aci", "mcp.json"), `{"mcpServers":{"db":{"command":"user-db"},"notes":{"command":"notes","trust":true}}}`)
-	write(t, filepath.Join(repo, ".git", "HEAD"), "ref: x")
-	write(t, filepath.Join(repo, ".mcp.json"), `{"mcpServers":{"db":{"command":"repo-db"},"broken":{}}}`)
+	testfs.File(t, filepath.Join(xdg, "aci", "mcp.json"), `{"mcpServers":{"db":{"command":"user-db"},"notes":{"command":"notes","trust":true}}}`)
+	testfs.File(t, filepath.Join(repo, ".git", "HEAD"), "ref: x")
+	testfs.File(t, filepath.Join(repo, ".mcp.json"), `{"mcpServers":{"db":{"command":"repo-db"},"broken":{}}}`)
 	sub := filepath.Join(repo, "a", "b")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -101,7 +93,7 @@ func TestLoadConfigWorkspaceWins(t *testing.T) {
 	}
 
 	// A broken user file is a problem, not an end.
-	write(t, filepath.Join(xdg, "aci", "mcp.json"), `nope`)
+	testfs.File(t, filepath.Join(xdg, "aci", "mcp.json"), `nope`)
 	cfg = LoadConfig(sub, personEnv())
 	if _, ok := cfg.Servers["db"]; !ok || len(cfg.Problems) != 2 {
 		t.Errorf("servers %v problems %q", cfg.Names(), cfg.Problems)
@@ -161,7 +153,7 @@ func TestWorkspaceExpansionAllowList(t *testing.T) {
 	t.Setenv("MCPTEST_TOKEN", "tok-listed")
 	ws := t.TempDir()
 	os.Mkdir(filepath.Join(ws, ".git"), 0o755)
-	write(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers":{"h":{"type":"http","url":"https://x.test/mcp?h=${HOME}",`+
+	testfs.File(t, filepath.Join(ws, ".mcp.json"), `{"mcpServers":{"h":{"type":"http","url":"https://x.test/mcp?h=${HOME}",`+
 		`"headers":{"Authorization":"aci ${OPENAI_API_KEY}","X-T":"${MCPTEST_TOKEN}"}}}}`)
 	cfg := LoadConfig(ws, personEnv())
 	h := cfg.Servers["h"]
@@ -174,13 +166,13 @@ func TestWorkspaceExpansionAllowList(t *testing.T) {
 	if p := strings.Join(cfg.Problems, "\n"); !strings.Contains(p, "${MCPTEST_TOKEN}, ${OPENAI_API_KEY} not filled in") || !strings.Contains(p, "workspace_env") {
 		t.Errorf("problems %q: should name what was not filled in and how to list it", cfg.Problems)
 	}
-	write(t, filepath.Join(cfgHome, "aci", "settings.json"), `{"workspace_env": ["MCPTEST_TOKEN"]}`)
+	testfs.File(t, filepath.Join(cfgHome, "aci", "settings.json"), `{"workspace_env": ["MCPTEST_TOKEN"]}`)
 	h = LoadConfig(ws, personEnv()).Servers["h"]
 	if h.Headers["X-T"] != "tok-listed" || h.Headers["Authorization"] != "aci " {
 		t.Errorf("headers %q: a listed variable is filled, the key still not", h.Headers)
 	}
 	// The person's own file is theirs: filled from the whole environment.
-	write(t, filepath.Join(cfgHome, "aci", "mcp.json"), `{"mcpServers":{"mine":{"type":"http","url":"https://y.test","headers":{"A":"${OPENAI_API_KEY}"}}}}`)
+	testfs.File(t, filepath.Join(cfgHome, "aci", "mcp.json"), `{"mcpServers":{"mine":{"type":"http","url":"https://y.test","headers":{"A":"${OPENAI_API_KEY}"}}}}`)
 	if got := LoadConfig(ws, personEnv()).Servers["mine"].Headers["A"]; got != "sk-person-secret" {
 		t.Errorf("the person's own server header = %q", got)
 	}

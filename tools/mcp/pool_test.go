@@ -56,10 +56,7 @@ func stdioPool(t *testing.T, timeout time.Duration) *Pool {
 func TestInProcessCalls(t *testing.T) {
 	ctx := context.Background()
 	p := inProcessPool(t, 300*time.Millisecond)
-	s, err := p.Acquire(ctx, "go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := acquire(t, p, "go")
 	defer p.Release(s)
 
 	var names []string
@@ -179,10 +176,7 @@ func TestStdioFailures(t *testing.T) {
 func TestStdioCrashAndNoOrphans(t *testing.T) {
 	ctx := context.Background()
 	p := stdioPool(t, 5*time.Second)
-	s, err := p.Acquire(ctx, "go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := acquire(t, p, "go")
 	pid := s.Pid()
 	if pid == 0 || !mcptest.Alive(pid) {
 		t.Fatalf("pid %d not running", pid)
@@ -192,7 +186,7 @@ func TestStdioCrashAndNoOrphans(t *testing.T) {
 	}
 
 	// Crash mid-call: a clear error with the exit status and its log.
-	_, err = s.CallTool(ctx, "crash", nil)
+	_, err := s.CallTool(ctx, "crash", nil)
 	for _, want := range []string{"MCP server go stopped during the call", "exit status 3", "crashing on purpose", "starts again at the next call"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("crash: err = %v, want %q", err, want)
@@ -226,14 +220,8 @@ func TestStdioCrashAndNoOrphans(t *testing.T) {
 func TestPoolSharesAndCloses(t *testing.T) {
 	ctx := context.Background()
 	p := stdioPool(t, 5*time.Second)
-	a, err := p.Acquire(ctx, "go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := p.Acquire(ctx, "go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := acquire(t, p, "go")
+	b := acquire(t, p, "go")
 	if a != b || a.Pid() == 0 {
 		t.Fatal("two acquires did not share one server")
 	}
@@ -275,10 +263,7 @@ func TestStreamableHTTP(t *testing.T) {
 	}}
 	p := NewPool(cfg, Options{CallTimeout: 5 * time.Second, StartTimeout: 5 * time.Second, LogDir: t.TempDir()})
 	defer p.Close()
-	s, err := p.Acquire(ctx, "remote")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := acquire(t, p, "remote")
 	res, err := s.CallTool(ctx, "echo", map[string]any{"message": "over http"})
 	if err != nil || res.Text != "echo: over http" || !sawAuth.Load() || s.Pid() != 0 {
 		t.Errorf("http echo: %+v %v", res, err)
@@ -295,14 +280,11 @@ func TestStreamableHTTP(t *testing.T) {
 func TestStdioHangIsStopped(t *testing.T) {
 	ctx := context.Background()
 	p := stdioPool(t, 500*time.Millisecond)
-	s, err := p.Acquire(ctx, "go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := acquire(t, p, "go")
 	defer p.Release(s)
 	pid := s.Pid()
 	start := time.Now()
-	_, err = s.CallTool(ctx, "slow", nil)
+	_, err := s.CallTool(ctx, "slow", nil)
 	if err == nil || !strings.Contains(err.Error(), "call slow on MCP server go: no answer within 500ms; the server was stopped") {
 		t.Fatalf("err = %v", err)
 	}
@@ -315,4 +297,14 @@ func TestStdioHangIsStopped(t *testing.T) {
 	if res, err := s.CallTool(ctx, "echo", map[string]any{"message": "fresh"}); err != nil || res.Text != "echo: fresh" || s.Pid() == pid {
 		t.Errorf("after the hang: %+v %v", res, err)
 	}
+}
+
+// acquire acquires the server name from p.
+func acquire(t *testing.T, p *Pool, name string) *Server {
+	t.Helper()
+	s, err := p.Acquire(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -3,7 +3,6 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -48,36 +47,9 @@ func CheckArgs(t *sdk.Tool, args map[string]any) error {
 		return fmt.Errorf("arguments are not JSON: %w", err)
 	}
 	if err := rs.Validate(inst); err != nil {
-		return fmt.Errorf("arguments do not match the input schema of %s: %s", t.Name, describe(err))
+		return fmt.Errorf("arguments do not match the input schema of %s: %s", t.Name, jsonref.Describe(err))
 	}
 	return nil
-}
-
-// describe is the validator's message without the frames it wraps around
-// the cause: "validating root: validating /properties/city: enum: ..."
-// reads "at /city: enum: ...".
-func describe(err error) string {
-	msg := err.Error()
-	loc := ""
-	for {
-		rest, ok := strings.CutPrefix(msg, "validating ")
-		if !ok {
-			break
-		}
-		at, after, ok := strings.Cut(rest, ": ")
-		if !ok {
-			break
-		}
-		if at != "root" {
-			loc = at
-		}
-		msg = after
-	}
-	if loc == "" {
-		return msg
-	}
-	loc = strings.ReplaceAll(loc, "/properties/", "/")
-	return "at " + loc + ": " + msg
 }
 
 func compile(schema any) *jsonschema.Resolved {
@@ -85,15 +57,7 @@ func compile(schema any) *jsonschema.Resolved {
 	if err != nil {
 		return nil
 	}
-	var doc any
-	if err := json.Unmarshal(data, &doc); err != nil || !jsonref.Bounded(doc) {
-		return nil
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil
-	}
-	rs, err := s.Resolve(nil)
+	rs, err := jsonref.Resolve(data)
 	if err != nil {
 		return nil
 	}

@@ -2,7 +2,6 @@ package netproxy
 
 import (
 	"bufio"
-	"context"
 	"crypto/tls"
 	"fmt"
 	"io"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/aci-dev/aci/internal/loopback"
 )
 
 // origin is a real HTTP(S) server on a loopback address that counts its
@@ -48,29 +49,6 @@ func newOrigin(t *testing.T, ip string, tlsOn bool, h http.HandlerFunc) *origin 
 }
 
 func (o *origin) hostPort() string { return o.srv.Listener.Addr().String() }
-
-// recorder is an Asker that records its questions.
-type recorder struct {
-	mu    sync.Mutex
-	asked []string
-	allow bool
-}
-
-func (r *recorder) ask(_ context.Context, host string, port int) (bool, string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.asked = append(r.asked, net.JoinHostPort(host, fmt.Sprint(port)))
-	if r.allow {
-		return true, ""
-	}
-	return false, "the person said no"
-}
-
-func (r *recorder) questions() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.asked...)
-}
 
 // serve runs a Proxy with allow on a loopback listener, as the sandbox's
 // link would hand it one command's connections.
@@ -111,8 +89,8 @@ func TestProxyForwards(t *testing.T) {
 	okTLS := newOrigin(t, "127.0.0.2", true, nil)
 	far := newOrigin(t, "127.0.0.3", false, nil)
 	farTLS := newOrigin(t, "127.0.0.3", true, nil)
-	rec := &recorder{}
-	s, addr := serve(t, []string{ok.hostPort(), okTLS.hostPort()}, nil, rec.ask)
+	rec := &loopback.Asker{}
+	s, addr := serve(t, []string{ok.hostPort(), okTLS.hostPort()}, nil, rec.Ask)
 	c := client(addr)
 
 	for _, tc := range []struct {
@@ -133,7 +111,7 @@ func TestProxyForwards(t *testing.T) {
 	if far.hits.Load()+farTLS.hits.Load() != 0 {
 		t.Error("a refused host was reached")
 	}
-	if q := rec.questions(); len(q) != 2 || q[0] != far.hostPort() || q[1] != farTLS.hostPort() {
+	if q := rec.Questions(); len(q) != 2 || q[0] != far.hostPort() || q[1] != farTLS.hostPort() {
 		t.Errorf("asked %q, want the two hosts off the list", q)
 	}
 	if d := s.Denied(); len(d) != 2 {
@@ -141,15 +119,16 @@ func TestProxyForwards(t *testing.T) {
 	}
 	// The answer holds for the rest of the command: no second question.
 	get(t, c, "http://"+far.hostPort()+"/again")
-	if q := rec.questions(); len(q) != 2 {
+	if q := rec.Questions(); len(q) != 2 {
 		t.Errorf("asked again: %q", q)
 	}
 }
 
 func TestProxyAskAllows(t *testing.T) {
 	far := newOrigin(t, "127.0.0.3", true, nil)
-	rec := &recorder{allow: true}
-	_, addr := serve(t, nil, nil, rec.ask)
+	rec := &loopback.Asker{}
+	rec.Allow(true)
+	_, addr := serve(t, nil, nil, rec.Ask)
 	if code, body := get(t, client(addr), "https://"+far.hostPort()+"/x"); code != 200 {
 		t.Fatalf("allowed by the person: %d %q", code, body)
 	}
@@ -158,8 +137,9 @@ func TestProxyAskAllows(t *testing.T) {
 // Concurrent connections of one command to one unknown host ask once.
 func TestProxyAsksOnce(t *testing.T) {
 	far := newOrigin(t, "127.0.0.3", false, nil)
-	rec := &recorder{allow: true}
-	_, addr := serve(t, nil, nil, rec.ask)
+	rec := &loopback.Asker{}
+	rec.Allow(true)
+	_, addr := serve(t, nil, nil, rec.Ask)
 	c := client(addr)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
@@ -170,7 +150,7 @@ func TestProxyAsksOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if q := rec.questions(); len(q) != 1 {
+	if q := rec.Questions(); len(q) != 1 {
 		t.Errorf("asked %d times", len(q))
 	}
 }
@@ -182,13 +162,13 @@ func TestProxyRedirectJudgedPerHop(t *testing.T) {
 	ok := newOrigin(t, "127.0.0.2", false, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://"+far.hostPort()+"/stolen?data=secret", http.StatusFound)
 	})
-	rec := &recorder{}
-	_, addr := serve(t, []string{ok.hostPort()}, nil, rec.ask)
+	rec := &loopback.Asker{}
+	_, addr := serve(t, []string{ok.hostPort()}, nil, rec.Ask)
 	code, body := get(t, client(addr), "http://"+ok.hostPort()+"/")
 	if code != 403 || far.hits.Load() != 0 {
 		t.Errorf("redirect to a host off the list: %d %q, far hits %d", code, body, far.hits.Load())
 	}
-	if q := rec.questions(); len(q) != 1 || q[0] != far.hostPort() {
+	if q := rec.Questions(); len(q) != 1 || q[0] != far.hostPort() {
 		t.Errorf("asked %q", q)
 	}
 }
@@ -196,12 +176,13 @@ func TestProxyRedirectJudgedPerHop(t *testing.T) {
 // A deny rule refuses without asking, even a host the person allowed.
 func TestProxyDenyList(t *testing.T) {
 	far := newOrigin(t, "127.0.0.3", false, nil)
-	rec := &recorder{allow: true}
-	_, addr := serve(t, []string{far.hostPort()}, []string{"127.0.0.3:*"}, rec.ask)
+	rec := &loopback.Asker{}
+	rec.Allow(true)
+	_, addr := serve(t, []string{far.hostPort()}, []string{"127.0.0.3:*"}, rec.Ask)
 	if code, body := get(t, client(addr), "http://"+far.hostPort()+"/"); code != 403 || !strings.Contains(body, "deny list") {
 		t.Errorf("%d %q", code, body)
 	}
-	if len(rec.questions()) != 0 || far.hits.Load() != 0 {
+	if len(rec.Questions()) != 0 || far.hits.Load() != 0 {
 		t.Error("a denied host was asked about or reached")
 	}
 }
@@ -210,8 +191,9 @@ func TestProxyDenyList(t *testing.T) {
 // request; the Host header alone must not open the way.
 func TestProxyUnawareClient(t *testing.T) {
 	far := newOrigin(t, "127.0.0.3", false, nil)
-	rec := &recorder{allow: true}
-	_, addr := serve(t, nil, nil, rec.ask)
+	rec := &loopback.Asker{}
+	rec.Allow(true)
+	_, addr := serve(t, nil, nil, rec.Ask)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -222,8 +204,8 @@ func TestProxyUnawareClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.StatusCode != 400 || far.hits.Load() != 0 || len(rec.questions()) != 0 {
-		t.Errorf("origin-form request: %d, far hits %d, asked %q", resp.StatusCode, far.hits.Load(), rec.questions())
+	if resp.StatusCode != 400 || far.hits.Load() != 0 || len(rec.Questions()) != 0 {
+		t.Errorf("origin-form request: %d, far hits %d, asked %q", resp.StatusCode, far.hits.Load(), rec.Questions())
 	}
 	// Bytes that are not HTTP at all get nowhere either.
 	c2, err := net.Dial("tcp", addr)
@@ -241,8 +223,8 @@ func TestProxyUnawareClient(t *testing.T) {
 func TestProxyIPv6AndPorts(t *testing.T) {
 	v6 := newOrigin(t, "::1", false, nil)
 	other := newOrigin(t, "::1", false, nil)
-	rec := &recorder{}
-	_, addr := serve(t, []string{v6.hostPort()}, nil, rec.ask)
+	rec := &loopback.Asker{}
+	_, addr := serve(t, []string{v6.hostPort()}, nil, rec.Ask)
 	c := client(addr)
 	if code, body := get(t, c, "http://"+v6.hostPort()+"/"); code != 200 {
 		t.Errorf("allowed IPv6 host: %d %q", code, body)
@@ -250,7 +232,7 @@ func TestProxyIPv6AndPorts(t *testing.T) {
 	if code, _ := get(t, c, "http://"+other.hostPort()+"/"); code != 403 || other.hits.Load() != 0 {
 		t.Errorf("same address, another port: %d", code)
 	}
-	if q := rec.questions(); len(q) != 1 || q[0] != other.hostPort() {
+	if q := rec.Questions(); len(q) != 1 || q[0] != other.hostPort() {
 		t.Errorf("asked %q", q)
 	}
 }
@@ -295,8 +277,9 @@ func TestProxyCloseEndsTunnels(t *testing.T) {
 func TestProxyChainsToUpstream(t *testing.T) {
 	origin := newOrigin(t, "127.0.0.2", false, nil)
 	originTLS := newOrigin(t, "127.0.0.2", true, nil)
-	upRec := &recorder{allow: true}
-	_, upAddr := serve(t, nil, nil, upRec.ask) // the person's proxy: asks, says yes
+	upRec := &loopback.Asker{}
+	upRec.Allow(true)
+	_, upAddr := serve(t, nil, nil, upRec.Ask) // the person's proxy: asks, says yes
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -311,7 +294,7 @@ func TestProxyChainsToUpstream(t *testing.T) {
 			t.Errorf("%s through the upstream proxy: %d %q", u, code, body)
 		}
 	}
-	if q := upRec.questions(); len(q) != 2 {
+	if q := upRec.Questions(); len(q) != 2 {
 		t.Errorf("the upstream proxy saw %q, want both requests", q)
 	}
 }

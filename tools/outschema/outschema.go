@@ -83,16 +83,12 @@ func Parse(data []byte, name string) (*Schema, error) {
 		return nil, err
 	}
 	if err := meta.Validate(doc); err != nil {
-		return nil, fmt.Errorf("not a valid JSON Schema: %s", Describe(err))
+		return nil, fmt.Errorf("not a valid JSON Schema: %s", jsonref.Describe(err))
 	}
-	if !jsonref.Bounded(doc) {
+	rs, err := jsonref.Resolve(data)
+	if errors.Is(err, jsonref.ErrUnbounded) {
 		return nil, errors.New("its $refs must point inside the file (\"#/$defs/...\") and must not loop back on themselves without descending")
 	}
-	var js jsonschema.Schema
-	if err := json.Unmarshal(data, &js); err != nil {
-		return nil, fmt.Errorf("not a valid JSON Schema: %v", err)
-	}
-	rs, err := js.Resolve(&jsonschema.ResolveOptions{Loader: noRemote})
 	if err != nil {
 		return nil, fmt.Errorf("not a valid JSON Schema: %v", err)
 	}
@@ -141,7 +137,7 @@ func (s *Schema) Check(answer string) (json.RawMessage, error) {
 		return nil, &Invalid{fmt.Sprintf("the answer is not JSON: %v", err)}
 	}
 	if err := s.rs.Validate(plain); err != nil {
-		return nil, &Invalid{"the answer does not match the schema: " + Describe(err)}
+		return nil, &Invalid{"the answer does not match the schema: " + jsonref.Describe(err)}
 	}
 	var out bytes.Buffer
 	if err := json.Compact(&out, []byte(text)); err != nil {
@@ -162,48 +158,6 @@ func Unfence(text string) string {
 		return strings.TrimSpace(m[1])
 	}
 	return t
-}
-
-// Describe is the validator's message on one line without its frames:
-// "validating root: validating /properties/n: type: ..." reads
-// "at /n: type: ...".
-func Describe(err error) string {
-	var parts []string
-	for _, line := range strings.Split(err.Error(), "\n") {
-		line = strings.TrimSuffix(strings.TrimSpace(line), ":")
-		if i := strings.Index(line, " [<anonymous schema>"); i >= 0 {
-			if j := strings.Index(line[i:], "]"); j >= 0 {
-				line = line[:i] + line[i+j+1:]
-			}
-		}
-		if line != "" {
-			parts = append(parts, describeLine(line))
-		}
-	}
-	return strings.Join(parts, "; ")
-}
-
-func describeLine(msg string) string {
-	loc := ""
-	for {
-		rest, ok := strings.CutPrefix(msg, "validating ")
-		if !ok {
-			break
-		}
-		at, after, ok := strings.Cut(rest, ": ")
-		if !ok {
-			break
-		}
-		if at != "root" {
-			loc = at
-		}
-		msg = after
-	}
-	msg = strings.TrimPrefix(msg, "jsonschema: ")
-	if loc == "" {
-		return msg
-	}
-	return "at " + strings.ReplaceAll(loc, "/properties/", "/") + ": " + msg
 }
 
 // wireName makes name fit response_format's: a-z, A-Z, 0-9, _ and -, at
@@ -336,10 +290,4 @@ func metaLoader(uri *url.URL) (*jsonschema.Schema, error) {
 		return metaFile("meta/meta/" + rest + ".json")
 	}
 	return nil, fmt.Errorf("%s is not one of the meta-schemas", uri)
-}
-
-// noRemote refuses every $ref outside the file: a schema must not make aci
-// fetch anything.
-func noRemote(uri *url.URL) (*jsonschema.Schema, error) {
-	return nil, fmt.Errorf("$ref %s is outside the file: aci fetches nothing for a schema", uri)
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 func TestShell(t *testing.T) {
@@ -25,11 +27,7 @@ func TestShell(t *testing.T) {
 		"hook-log":          "log\n",
 		"package.json":      "{}\n",
 	}
-	for name, body := range files {
-		p := filepath.Join(root, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(body), 0o644)
-	}
+	testfs.Write(t, root, 0o644, files)
 	os.WriteFile(filepath.Join(root, "bin-tool"), []byte("\x7fELF"), 0o755)
 	tests := []struct {
 		line string

@@ -48,11 +48,7 @@ func (c *Chain) Engines() []string {
 // Search asks each engine in turn for query's first page.
 func (c *Chain) Search(ctx context.Context, query string, gate Gate) (Answer, error) {
 	whole := cacheKey{"", normalize(query), ""}
-	c.mu.Lock()
-	a, ok := c.cache[whole]
-	c.mu.Unlock()
-	if ok {
-		a.Cached = true
+	if a, ok := c.cached(whole); ok {
 		return a, nil
 	}
 	var ans Answer
@@ -61,9 +57,7 @@ func (c *Chain) Search(ctx context.Context, query string, gate Gate) (Answer, er
 		if err == nil {
 			a.Failed = ans.Failed
 			if !a.Cached {
-				c.mu.Lock()
-				c.cache[whole] = a
-				c.mu.Unlock()
+				c.keep(whole, a)
 			}
 			return a, nil
 		}
@@ -94,11 +88,7 @@ func (c *Chain) More(ctx context.Context, engine, query, cursor string, gate Gat
 
 func (c *Chain) ask(ctx context.Context, e Engine, query, cursor string, gate Gate) (Answer, error) {
 	key := cacheKey{e.Name(), normalize(query), cursor}
-	c.mu.Lock()
-	a, ok := c.cache[key]
-	c.mu.Unlock()
-	if ok {
-		a.Cached = true
+	if a, ok := c.cached(key); ok {
 		return a, nil
 	}
 	if gate != nil {
@@ -110,11 +100,24 @@ func (c *Chain) ask(ctx context.Context, e Engine, query, cursor string, gate Ga
 	if err != nil {
 		return Answer{}, err
 	}
-	a = Answer{Engine: e.Name(), Page: page}
+	a := Answer{Engine: e.Name(), Page: page}
+	c.keep(key, a)
+	return a, nil
+}
+
+// cached is the answer kept for key, marked as from the cache.
+func (c *Chain) cached(key cacheKey) (Answer, bool) {
+	c.mu.Lock()
+	a, ok := c.cache[key]
+	c.mu.Unlock()
+	a.Cached = ok
+	return a, ok
+}
+
+func (c *Chain) keep(key cacheKey, a Answer) {
 	c.mu.Lock()
 	c.cache[key] = a
 	c.mu.Unlock()
-	return a, nil
 }
 
 // normalize makes queries that differ only in spacing and case one.

@@ -94,24 +94,34 @@ func TestDuckDuckGoResults(t *testing.T) {
 	}
 }
 
-func TestDuckDuckGoFailures(t *testing.T) {
+// An engine's failures each have their kind and say why.
+func TestEngineFailures(t *testing.T) {
+	ddg := func(url string) Engine { return &DuckDuckGo{URL: url, Client: Client(0, nil)} }
+	searx := func(url string) Engine { return &SearXNG{URL: url + "/search", Client: Client(0, nil)} }
 	tests := []struct {
 		name   string
+		engine func(url string) Engine
+		ctype  string
 		status int
 		body   []byte
 		kind   string
 		words  string
 	}{
-		{"anomaly page", http.StatusAccepted, fixture(t, "ddg_anomaly.html"), KindRateLimited, "bot check"},
-		{"429", http.StatusTooManyRequests, []byte("slow down"), KindRateLimited, "HTTP 429"},
-		{"garbage", http.StatusOK, []byte("<html><body><h1>Welcome to nginx!</h1></body></html>"), KindUnreadable, `"Welcome to nginx!"`},
-		{"binary", http.StatusOK, []byte{0, 1, 2, 0xff}, KindUnreadable, "shape aci reads"},
-		{"down", http.StatusBadGateway, []byte("bad gateway"), KindDown, "HTTP 502"},
+		{"ddg anomaly page", ddg, "text/html", http.StatusAccepted, fixture(t, "ddg_anomaly.html"), KindRateLimited, "bot check"},
+		{"ddg 429", ddg, "text/html", http.StatusTooManyRequests, []byte("slow down"), KindRateLimited, "HTTP 429"},
+		{"ddg garbage", ddg, "text/html", http.StatusOK, []byte("<html><body><h1>Welcome to nginx!</h1></body></html>"), KindUnreadable, `"Welcome to nginx!"`},
+		{"ddg binary", ddg, "text/html", http.StatusOK, []byte{0, 1, 2, 0xff}, KindUnreadable, "shape aci reads"},
+		{"ddg down", ddg, "text/html", http.StatusBadGateway, []byte("bad gateway"), KindDown, "HTTP 502"},
+		{"searxng json off", searx, "application/json", http.StatusForbidden, []byte("<html>403 Forbidden</html>"), KindRefused, "search.formats"},
+		{"searxng 429", searx, "application/json", http.StatusTooManyRequests, []byte("Too Many Requests"), KindRateLimited, "HTTP 429"},
+		{"searxng html", searx, "application/json", http.StatusOK, []byte("<!DOCTYPE html><html><body>SearXNG</body></html>"), KindUnreadable, "did not answer JSON"},
+		{"searxng engines down", searx, "application/json", http.StatusOK, fixture(t, "searxng_empty.json"), KindDown, "duckduckgo CAPTCHA"},
+		{"searxng 500", searx, "application/json", http.StatusInternalServerError, nil, KindDown, "HTTP 500"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := serve(t, tt.status, "text/html", tt.body, nil)
-			_, err := (&DuckDuckGo{URL: srv.URL, Client: Client(0, nil)}).Search(context.Background(), "q", "")
+			srv, _ := serve(t, tt.status, tt.ctype, tt.body, nil)
+			_, err := tt.engine(srv.URL).Search(context.Background(), "q", "")
 			var e *Error
 			if !errors.As(err, &e) || e.Kind != tt.kind || !strings.Contains(e.Msg, tt.words) {
 				t.Fatalf("error %v (%#v), want kind %s with %q", err, e, tt.kind, tt.words)
@@ -157,32 +167,6 @@ func TestSearXNG(t *testing.T) {
 	}
 	if !strings.HasPrefix(s.Name(), "SearXNG at 127.0.0.1:") {
 		t.Error(s.Name())
-	}
-}
-
-func TestSearXNGFailures(t *testing.T) {
-	tests := []struct {
-		name   string
-		status int
-		body   []byte
-		kind   string
-		words  string
-	}{
-		{"json off", http.StatusForbidden, []byte("<html>403 Forbidden</html>"), KindRefused, "search.formats"},
-		{"429", http.StatusTooManyRequests, []byte("Too Many Requests"), KindRateLimited, "HTTP 429"},
-		{"html", http.StatusOK, []byte("<!DOCTYPE html><html><body>SearXNG</body></html>"), KindUnreadable, "did not answer JSON"},
-		{"engines down", http.StatusOK, fixture(t, "searxng_empty.json"), KindDown, "duckduckgo CAPTCHA"},
-		{"500", http.StatusInternalServerError, nil, KindDown, "HTTP 500"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv, _ := serve(t, tt.status, "application/json", tt.body, nil)
-			_, err := (&SearXNG{URL: srv.URL + "/search", Client: Client(0, nil)}).Search(context.Background(), "q", "")
-			var e *Error
-			if !errors.As(err, &e) || e.Kind != tt.kind || !strings.Contains(e.Msg, tt.words) {
-				t.Fatalf("error %v, want kind %s with %q", err, tt.kind, tt.words)
-			}
-		})
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // Permissions and hooks come from the person's file and the project's
@@ -12,12 +14,12 @@ import (
 func TestLoadPolicy(t *testing.T) {
 	xdg, ws := t.TempDir(), t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", xdg)
-	write(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"allow": ["bash:npm test", 5], "deny": ["bash:rm -rf"]},
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"allow": ["bash:npm test", 5], "deny": ["bash:rm -rf"]},
 		"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "check.sh", "timeout": 5}]},
 		{"matcher": "(", "hooks": [{"type": "command", "command": "x"}]}], "Bogus": []}}`)
-	write(t, filepath.Join(ws, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(curl:*)"], "deny": ["Bash(git push:*)"]},
+	testfs.File(t, filepath.Join(ws, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(curl:*)"], "deny": ["Bash(git push:*)"]},
 		"hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "fmt.sh"}, {"type": "prompt"}]}]}}`)
-	write(t, filepath.Join(ws, ".aci", "settings.json"), `{"permissions": "all"}`)
+	testfs.File(t, filepath.Join(ws, ".aci", "settings.json"), `{"permissions": "all"}`)
 	p, problems := loadPolicy(ws)
 	want := []string{"permissions.allow[1]", "hooks.PreToolUse[1].matcher", "hooks.Bogus", "hooks.PostToolUse[0].hooks[1]", ".aci/settings.json: permissions"}
 	all := strings.Join(problems, "\n")

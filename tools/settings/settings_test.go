@@ -1,21 +1,12 @@
 package settings
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func write(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/aci-dev/aci/internal/testfs"
+)
 
 // The person's file is found through XDG_CONFIG_HOME, else ~/.config; the
 // workspace's limits are kept apart and may only lower; its network list
@@ -24,8 +15,8 @@ func TestLoad(t *testing.T) {
 	home, xdg, ws := t.TempDir(), t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
-	write(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"limits": {"memory_mb": 4096, "processes": 100}, "network": {"allow": ["a.example"]}}`)
-	write(t, filepath.Join(ws, ".aci", "settings.json"), `{"limits": {"memory_mb": 99999, "processes": 50, "file_size_mb": 10}, "network": {"allow": ["evil.example"], "deny": ["b.example"]}}`)
+	testfs.File(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"limits": {"memory_mb": 4096, "processes": 100}, "network": {"allow": ["a.example"]}}`)
+	testfs.File(t, filepath.Join(ws, ".aci", "settings.json"), `{"limits": {"memory_mb": 99999, "processes": 50, "file_size_mb": 10}, "network": {"allow": ["evil.example"], "deny": ["b.example"]}}`)
 	s, problems := load(ws)
 	if len(problems) > 0 {
 		t.Fatal(problems)
@@ -40,7 +31,7 @@ func TestLoad(t *testing.T) {
 		t.Errorf("network %+v", s.Network)
 	}
 	t.Setenv("XDG_CONFIG_HOME", xdg)
-	write(t, filepath.Join(xdg, "aci", "settings.json"), `{"limits": {"processes": 7}}`)
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), `{"limits": {"processes": 7}}`)
 	if s, _ := load(""); s.Limits.Processes != 7 {
 		t.Errorf("XDG_CONFIG_HOME not honoured: %+v", s.Limits)
 	}
@@ -55,7 +46,7 @@ func TestLoadProblems(t *testing.T) {
 		t.Errorf("no files: %+v %v", s, p)
 	}
 	for _, bad := range []string{`{"limits": {"memory_mb": -1}}`, `{"limits": `, `{"limits": {"processes": "many"}}`} {
-		write(t, filepath.Join(home, ".config", "aci", "settings.json"), bad)
+		testfs.File(t, filepath.Join(home, ".config", "aci", "settings.json"), bad)
 		s, p := load("")
 		if len(p) != 1 || !strings.Contains(p[0], "settings.json") || s.Limits != (Limits{}) {
 			t.Errorf("%s: %+v %v", bad, s, p)
@@ -69,11 +60,11 @@ func TestPersonOnlyPrograms(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", "")
-	write(t, filepath.Join(ws, ".aci", "settings.json"), `{"diff_tool": "evil {old} {new}", "statusLine": {"type": "command", "command": "evil"}}`)
+	testfs.File(t, filepath.Join(ws, ".aci", "settings.json"), `{"diff_tool": "evil {old} {new}", "statusLine": {"type": "command", "command": "evil"}}`)
 	if p := ReadPerson(); p.DiffTool != "" || p.StatusLine != nil {
 		t.Errorf("a workspace named a program: %+v", p)
 	}
-	write(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"diff_tool": "meld", "statusLine": {"type": "command", "command": "mine", "padding": 1}}`)
+	testfs.File(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"diff_tool": "meld", "statusLine": {"type": "command", "command": "mine", "padding": 1}}`)
 	u := ReadPerson()
 	if u.Err != nil || u.DiffTool != "meld" || u.StatusLine == nil || u.StatusLine.Command != "mine" || u.StatusLine.Padding != 1 {
 		t.Errorf("the person's programs: %+v", u)

@@ -107,7 +107,6 @@ for i in range(1000):
 // them and execs), and cgroups (the helper also joins a fresh cgroup per
 // command, which aci makes and removes) — uncontained, and under bwrap.
 func BenchmarkLimitsOverhead(b *testing.B) {
-	ctx := context.Background()
 	for _, k := range []sandbox.Kind{sandbox.None, sandbox.Bwrap} {
 		for _, mode := range []string{"off", "rlimits", "best"} {
 			b.Run(string(k)+"/"+mode, func(b *testing.B) {
@@ -121,21 +120,9 @@ func BenchmarkLimitsOverhead(b *testing.B) {
 					b.Logf("best: %s", limits.Current().Mechanism())
 				}
 				defer limits.Configure(limits.Defaults())
-				ws := b.TempDir()
-				sb, err := sandbox.New(sandbox.DefaultPolicy(ws), sandbox.Options{Force: k})
-				if err != nil {
-					b.Skipf("%s unavailable: %v", k, err)
-				}
-				sh, err := NewContainedShell(ws, sb)
-				if err != nil {
-					b.Fatal(err)
-				}
+				sh := benchShell(b, k)
 				cpu := childCPU()
-				for b.Loop() {
-					if res, err := sh.Run(ctx, "true", 0, 1000); err != nil || res.ExitCode != 0 {
-						b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
-					}
-				}
+				runTrue(b, sh)
 				b.ReportMetric(float64(childCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 			})
 		}

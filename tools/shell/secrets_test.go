@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/internal/testfs"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -33,13 +34,7 @@ func TestSecretFilesKeptBack(t *testing.T) {
 				"plain/.npmrc":        "registry=https://registry.npmjs.org/\n",
 				"node_modules/x/.env": "DEP=dep-value\n",
 			}
-			for name, body := range files {
-				p := filepath.Join(ws, name)
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
+			testfs.Write(t, ws, 0o600, files)
 			ctx := context.Background()
 			run := func(cmd string, opts ...RunOption) RunResult {
 				t.Helper()

@@ -31,13 +31,11 @@ func startInSession(command, dir string, out io.Writer, sb *sandbox.Sandbox, net
 	if !sb.TakesInSession(writable) || sb.Adds(net.grant) {
 		return nil, nil
 	}
-	var link *sandbox.Link
-	if net.proxy != nil {
-		l, err := sb.NewLink()
-		if err != nil {
-			return nil, fmt.Errorf("contain command: %w", err)
-		}
-		link = l
+	link, err := net.link(sb)
+	if err != nil {
+		return nil, err
+	}
+	if link != nil {
 		env = append(env, proxyEnv(link.Port())...)
 	}
 	run, err := limits.Current().StartStopped()

@@ -319,17 +319,26 @@ func startShellProc(command, dir string, out io.Writer, sb *sandbox.Sandbox, net
 	return startOneShot(command, dir, out, sb, net, writable, leftFile, env)
 }
 
+// link is the command's link to the proxy in sb, nil when its network
+// goes through no proxy.
+func (n netOpts) link(sb *sandbox.Sandbox) (*sandbox.Link, error) {
+	if n.proxy == nil {
+		return nil, nil
+	}
+	l, err := sb.NewLink()
+	if err != nil {
+		return nil, fmt.Errorf("contain command: %w", err)
+	}
+	return l, nil
+}
+
 // startOneShot starts the command with a sandbox of its own (see
 // startShellProc): the path of commands that the session's sandbox does
 // not take.
 func startOneShot(command, dir string, out io.Writer, sb *sandbox.Sandbox, net netOpts, writable []string, leftFile string, env []string) (*shellProc, error) {
-	var link *sandbox.Link
-	if net.proxy != nil {
-		l, err := sb.NewLink()
-		if err != nil {
-			return nil, fmt.Errorf("contain command: %w", err)
-		}
-		link = l
+	link, err := net.link(sb)
+	if err != nil {
+		return nil, err
 	}
 	argv, release, err := sb.CommandGranted([]string{"bash", "-c", command}, dir, link, net.grant, writable...)
 	if err != nil {

@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/aci-dev/aci/internal/loopback"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
@@ -51,21 +49,17 @@ func newSink(t *testing.T, ip string) *sink {
 
 func (s *sink) port() int { return s.ln.Addr().(*net.TCPAddr).Port }
 
-// asked records the asker's questions and answers with allow.
-type asked struct {
-	mu    sync.Mutex
-	hosts []string
-	allow bool
-}
-
-func (a *asked) ask(_ context.Context, host string, port int) (bool, string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.hosts = append(a.hosts, fmt.Sprintf("%s:%d", host, port))
-	if a.allow {
-		return true, ""
+// registry starts a package registry's stand-in on 127.0.0.2 (NO_PROXY
+// names 127.0.0.1 only, so clients reach it through the proxy) and
+// returns its port and the allow rule for it.
+func registry(t *testing.T) (int, netproxy.Rule) {
+	t.Helper()
+	port := loopback.Port(loopback.Serve(t, "127.0.0.2", loopback.Echo("package-data ")))
+	rule, err := netproxy.ParseRule(fmt.Sprintf("127.0.0.2:%d", port))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return false, "the test said no"
+	return port, rule
 }
 
 func TestContainedNetwork(t *testing.T) {
@@ -76,26 +70,10 @@ func TestContainedNetwork(t *testing.T) {
 				t.Skipf("%s does not keep commands off the network here", k)
 			}
 			out, far := newSink(t, "127.0.0.1"), newSink(t, "127.0.0.3")
-			// The registry listens on 127.0.0.2: NO_PROXY names 127.0.0.1
-			// only, so clients reach it through the proxy.
-			regLn, err := net.Listen("tcp4", "127.0.0.2:0")
-			if err != nil {
-				t.Skipf("no 127.0.0.2 here: %v", err)
-			}
-			reg := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.WriteString(w, "package-data "+r.URL.Path)
-			}))
-			reg.Listener = regLn
-			reg.Start()
-			defer reg.Close()
-			regPort := regLn.Addr().(*net.TCPAddr).Port
-			rule, err := netproxy.ParseRule(fmt.Sprintf("127.0.0.2:%d", regPort))
-			if err != nil {
-				t.Fatal(err)
-			}
+			regPort, rule := registry(t)
 			proxy := netproxy.New(netproxy.Policy{Allow: []netproxy.Rule{rule}})
-			a := &asked{}
-			net := Network(proxy, a.ask)
+			a := &loopback.Asker{}
+			net := Network(proxy, a.Ask)
 			ctx := context.Background()
 
 			res, err := sh.Run(ctx, fmt.Sprintf("curl -sS --max-time 5 http://127.0.0.2:%d/pkg.tgz", regPort), 0, 10000, net)
@@ -122,10 +100,10 @@ func TestContainedNetwork(t *testing.T) {
 			if n := out.bytes.Load() + far.bytes.Load(); n != 0 {
 				t.Errorf("the outside sinks received %d bytes", n)
 			}
-			if len(a.hosts) == 0 {
+			if len(a.Questions()) == 0 {
 				t.Errorf("a host off the allow list was not asked about")
 			}
-			a.allow = true
+			a.Allow(true)
 			res, err = sh.Run(ctx, fmt.Sprintf("curl -sS --max-time 10 -d secret http://127.0.0.3:%d/ ; echo rc=$?", far.port()), 0, 10000, net)
 			if err != nil {
 				t.Fatal(err)

@@ -5,10 +5,6 @@ package shell
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -31,21 +27,7 @@ func TestContainedNetworkWithPIDNamespaceAndLimits(t *testing.T) {
 			if !sh.Sandbox().OwnPIDNamespace() {
 				t.Fatal("bwrap without a pid namespace")
 			}
-			regLn, err := net.Listen("tcp4", "127.0.0.2:0")
-			if err != nil {
-				t.Skipf("no 127.0.0.2 here: %v", err)
-			}
-			reg := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.WriteString(w, "package-data "+r.URL.Path)
-			}))
-			reg.Listener = regLn
-			reg.Start()
-			defer reg.Close()
-			regPort := regLn.Addr().(*net.TCPAddr).Port
-			rule, err := netproxy.ParseRule(fmt.Sprintf("127.0.0.2:%d", regPort))
-			if err != nil {
-				t.Fatal(err)
-			}
+			regPort, rule := registry(t)
 			nw := Network(netproxy.New(netproxy.Policy{Allow: []netproxy.Rule{rule}}), nil)
 			ctx := context.Background()
 

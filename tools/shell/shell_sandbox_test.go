@@ -5,7 +5,6 @@ package shell
 import (
 	"context"
 	"errors"
-	"github.com/aci-dev/aci/tools/secrets"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aci-dev/aci/tools/secrets"
 
 	"golang.org/x/sys/unix"
 
@@ -242,50 +243,49 @@ func TestContainedShell(t *testing.T) {
 // BenchmarkContainedRun measures what containment adds to one command:
 // compare the none, bwrap and landlock figures.
 func BenchmarkContainedRun(b *testing.B) {
-	ctx := context.Background()
 	for _, k := range []sandbox.Kind{sandbox.None, sandbox.Bwrap, sandbox.Landlock} {
 		b.Run(string(k), func(b *testing.B) {
-			ws := b.TempDir()
-			sb, err := sandbox.New(sandbox.DefaultPolicy(ws), sandbox.Options{Force: k})
-			if err != nil {
-				b.Skipf("%s unavailable: %v", k, err)
-			}
-			sh, err := NewContainedShell(ws, sb)
-			if err != nil {
-				b.Fatal(err)
-			}
+			sh := benchShell(b, k)
 			cpu := cpuTime()
-			for b.Loop() {
-				if res, err := sh.Run(ctx, "true", 0, 1000); err != nil || res.ExitCode != 0 {
-					b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
-				}
-			}
+			runTrue(b, sh)
 			reportCPU(b, cpu)
 		})
 		// With the network contained: the namespace, the link to the
 		// proxy and (bwrap) the first step in front of the command.
 		b.Run(string(k)+"+proxy", func(b *testing.B) {
-			ws := b.TempDir()
-			sb, err := sandbox.New(sandbox.DefaultPolicy(ws), sandbox.Options{Force: k})
-			if err != nil {
-				b.Skipf("%s unavailable: %v", k, err)
-			}
-			if !sb.NetContained() {
+			sh := benchShell(b, k)
+			if !sh.Sandbox().NetContained() {
 				b.Skipf("%s does not contain the network here", k)
-			}
-			sh, err := NewContainedShell(ws, sb)
-			if err != nil {
-				b.Fatal(err)
 			}
 			net := Network(netproxy.New(netproxy.Policy{Allow: netproxy.Builtin()}), nil)
 			cpu := cpuTime()
-			for b.Loop() {
-				if res, err := sh.Run(ctx, "true", 0, 1000, net); err != nil || res.ExitCode != 0 {
-					b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
-				}
-			}
+			runTrue(b, sh, net)
 			reportCPU(b, cpu)
 		})
+	}
+}
+
+// benchShell is a shell contained by kind k, with the default policy on
+// a fresh workspace; the benchmark skips where k is unavailable.
+func benchShell(b *testing.B, k sandbox.Kind) *Shell {
+	ws := b.TempDir()
+	sb, err := sandbox.New(sandbox.DefaultPolicy(ws), sandbox.Options{Force: k})
+	if err != nil {
+		b.Skipf("%s unavailable: %v", k, err)
+	}
+	sh, err := NewContainedShell(ws, sb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sh
+}
+
+// runTrue runs the command true in sh for each of the benchmark's loops.
+func runTrue(b *testing.B, sh *Shell, opts ...RunOption) {
+	for b.Loop() {
+		if res, err := sh.Run(context.Background(), "true", 0, 1000, opts...); err != nil || res.ExitCode != 0 {
+			b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
+		}
 	}
 }
 

@@ -5,32 +5,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-)
 
-// flipper swaps link between in and out until stopped.
-func flipper(t *testing.T, link, in, out string) (stop func()) {
-	var done atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i := 0; !done.Load(); i++ {
-			target := in
-			if i%2 == 1 {
-				target = out
-			}
-			tmp := link + ".flip"
-			os.Remove(tmp)
-			if os.Symlink(target, tmp) == nil {
-				os.Rename(tmp, link)
-			}
-		}
-	}()
-	return func() { done.Store(true); wg.Wait() }
-}
+	"github.com/aci-dev/aci/internal/testfs"
+)
 
 // A link inside the workspace flipped between a workspace folder and one
 // outside, as fast as a goroutine can, while 200 writes go through it by
@@ -48,7 +26,7 @@ func TestWriteBeneathLinkFlip(t *testing.T) {
 			os.MkdirAll(out, 0o755)
 			link := filepath.Join(tr.ws, "lnk")
 			os.Symlink(in, link)
-			stop := flipper(t, link, "in", out)
+			stop := testfs.Flip(link, "in", out)
 			var wrote, refusedN int
 			for i := range 200 {
 				path := filepath.Join(link, "file"+strconv.Itoa(i)+".txt")

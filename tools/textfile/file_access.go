@@ -210,13 +210,8 @@ func (a *FileAccess) IsBinary(path string) (bool, error) {
 // with several hard links is refused: its other names may be outside the
 // workspace.
 func (a *FileAccess) writeByPath(path string, data []byte, perm fs.FileMode) error {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if _, err := os.Stat(path); err != nil {
-			return refused("%s is a link to a file that does not exist; nothing was written", path)
-		}
-	}
-	target := resolveTarget(path)
-	if err := a.check(path, target); err != nil {
+	target, err := a.writeTarget(path)
+	if err != nil {
 		return err
 	}
 	dir, base := filepath.Dir(target), filepath.Base(target)
@@ -290,22 +285,32 @@ func writeInDir(dfd int, dir, base, path string, data []byte, perm fs.FileMode) 
 	return nil
 }
 
+// writeTarget is the file a write to path lands in, resolved through
+// links and judged; a link to nothing is refused.
+func (a *FileAccess) writeTarget(path string) (string, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if _, err := os.Stat(path); err != nil {
+			return "", refused("%s is a link to a file that does not exist; nothing was written", path)
+		}
+	}
+	target := resolveTarget(path)
+	if err := a.check(path, target); err != nil {
+		return "", err
+	}
+	return target, nil
+}
+
 // CheckWrite judges a write to path that someone else will make (an
 // editor writing its buffer): the checks WriteAtomic makes before it
 // writes. The editor writes later, by path, so a link swapped in between
 // is not caught as WriteAtomic catches it; the window checks again after.
 func (a *FileAccess) CheckWrite(path string) error {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if _, err := os.Stat(path); err != nil {
-			return refused("%s is a link to a file that does not exist; nothing was written", path)
-		}
-	}
-	target := resolveTarget(path)
-	if err := a.check(path, target); err != nil {
+	target, err := a.writeTarget(path)
+	if err != nil {
 		return err
 	}
 	var st unix.Stat_t
-	err := unix.Lstat(target, &st)
+	err = unix.Lstat(target, &st)
 	if errors.Is(err, unix.ENOENT) {
 		return nil
 	}

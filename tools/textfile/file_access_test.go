@@ -5,9 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
+
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // accessTree is a workspace and a fake home beside it, HOME pointing there
@@ -195,24 +195,18 @@ func TestFileAccessWriteRace(t *testing.T) {
 	path := filepath.Join(tr.ws, "flip.txt")
 	os.WriteFile(path, []byte("start\n"), 0o644)
 	a := tr.access(path)
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i := 0; !stop.Load(); i++ {
-			if i%2 == 0 {
-				tmp := path + ".flip"
-				os.Remove(tmp)
-				os.Symlink(tr.bashrc, tmp)
-				os.Rename(tmp, path)
-			} else {
-				tmp := path + ".flipf"
-				os.WriteFile(tmp, []byte("file\n"), 0o644)
-				os.Rename(tmp, path)
-			}
+	stop := testfs.Churn(func(i int) {
+		if i%2 == 0 {
+			tmp := path + ".flip"
+			os.Remove(tmp)
+			os.Symlink(tr.bashrc, tmp)
+			os.Rename(tmp, path)
+		} else {
+			tmp := path + ".flipf"
+			os.WriteFile(tmp, []byte("file\n"), 0o644)
+			os.Rename(tmp, path)
 		}
-	}()
+	})
 	wrote, refusedN := 0, 0
 	for range 300 {
 		err := a.WriteAtomic(path, []byte("written\n"), 0o644)
@@ -223,8 +217,7 @@ func TestFileAccessWriteRace(t *testing.T) {
 			refusedN++
 		}
 	}
-	stop.Store(true)
-	wg.Wait()
+	stop()
 	if b, _ := os.ReadFile(tr.bashrc); string(b) != "orig bashrc\n" {
 		t.Fatalf("bashrc written through a swapped link: %q", b)
 	}
