@@ -340,11 +340,13 @@ func TestServeKeepsSettingsBudgets(t *testing.T) {
 	if n := len(ai.Requests()); n != 5 {
 		t.Errorf("%d requests, want 5 (2, then 3 of $1)", n)
 	}
-	// The session is kept and idle: its transcript is there.
-	var info struct{ State string }
-	if code := s.do(t, "GET", "/api/sessions/"+b.ID, "", &info); code != 200 || info.State != "idle" {
-		t.Errorf("GET the session: %d %+v", code, info)
-	}
+	// The session is kept and goes idle (its state follows the result
+	// event): its transcript is there.
+	waitFor(t, 10*time.Second, "the session to be kept and idle", func() (string, bool) {
+		var info struct{ State string }
+		code := s.do(t, "GET", "/api/sessions/"+b.ID, "", &info)
+		return fmt.Sprintf("GET the session: %d %+v", code, info), code == 200 && info.State == "idle"
+	})
 }
 
 // Sessions the server makes are the workspace's sessions: --sessions lists
