@@ -11,7 +11,7 @@ import (
 	"github.com/aci-dev/aci/internal/testutil"
 )
 
-// A key goes only where the person sent it (PROTOCOL.md §2 "Endpoints and
+// A key goes only where the person sent it (docs/protocol.md §2 "Endpoints and
 // keys"): the real binary, loopback servers standing in for the person's
 // endpoint and the one a cloned repository names.
 

@@ -159,7 +159,7 @@ func attackRun(t *testing.T, sandboxMode string) {
 	}
 }
 
-// Trust covers everything that will run (PROTOCOL.md §10): the files a
+// Trust covers everything that will run (docs/protocol.md §10): the files a
 // trusted hook runs are read-only to contained commands and checked again
 // before each run; a change to a server's entry or to such a file asks
 // again, saying what changed.
