@@ -54,7 +54,7 @@ func TestACPPromptReadEditRun(t *testing.T) {
 		fakeai.Reply{Reasoning: "The sign looks wrong.", Content: "Let me look at calc.go.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "calc.go"}))},
 		fakeai.Reply{Content: "Fixing the sign.\n" + fakeai.ToolCall(
 			call("file_1", "edit", map[string]any{"old_text": "a - b", "new_text": "a + b"}),
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "grep -c 'a + b' calc.go && echo checked-ok"}),
 		)},
 		fakeai.Reply{Content: "Add now adds."},
@@ -193,7 +193,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "sleep 60.81 & echo $! > child.pid; echo $$ > shell.pid; wait", "timeout_s": 120}),
 		)},
 		fakeai.Reply{Content: "never asked"},
@@ -240,7 +240,7 @@ func TestACPPermission(t *testing.T) {
 			os.WriteFile(sentinel, []byte("keep me"), 0o644)
 			srv := fakeai.New(t,
 				fakeai.Reply{Content: fakeai.ToolCall(
-					call("launcher", "open", map[string]any{"app": "bash"}),
+					openBash,
 					// uncontained: the test's home lies under /tmp, which
 					// contained commands see as their session's own.
 					call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious", "uncontained": true}),
@@ -296,7 +296,7 @@ func TestACPCancelWhileAsking(t *testing.T) {
 	dir, home := t.TempDir(), t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
 		)},
 	)
@@ -448,7 +448,7 @@ func TestACPEditorQuitsMidCommand(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "sleep 60.82 & echo $! > child.pid; wait", "timeout_s": 120}),
 		)},
 	)

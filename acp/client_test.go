@@ -350,3 +350,6 @@ func chunkText(ups []map[string]any, kind string) string {
 func call(window, action string, params map[string]any) fakeai.Call {
 	return fakeai.Call{Window: window, Action: action, Params: params}
 }
+
+// openBash opens a bash window: bash_1, the first of a session.
+var openBash = call("launcher", "open", map[string]any{"app": "bash"})

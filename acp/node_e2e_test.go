@@ -64,7 +64,7 @@ func TestACPOfficialClient(t *testing.T) {
 		fakeai.Reply{Content: "Looking.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "calc.go"}))},
 		fakeai.Reply{Content: fakeai.ToolCall(
 			call("file_1", "edit", map[string]any{"old_text": "a - b", "new_text": "a + b"}),
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			// uncontained: the test's home lies under /tmp, which contained
 			// commands see as their session's own.
 			call("bash_1", "run", map[string]any{"command": "rm -rf ~/scratch && echo removed-ok && for i in 1 2 3; do echo tick-$i; sleep 1; done", "uncontained": true}),

@@ -72,7 +72,7 @@ func filled(t *testing.T, d string) string {
 func deleteScript(t *testing.T, target string) *fakeai.Server {
 	return fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "rm -rf " + target}),
 		)},
 		fakeai.Reply{Content: "done"},
@@ -154,11 +154,11 @@ func TestE2EFileAndBashAgreeOnTmp(t *testing.T) {
 	made := real + "-made.txt" // does not exist on the machine: the session's scratch
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "cat " + filepath.Join(real, "machine.txt") + "; echo made-by-bash > " + made}),
 		)},
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "file", "target": made}),
+			openFile(made),
 		)},
 		fakeai.Reply{Content: "done"},
 	)
@@ -206,7 +206,7 @@ func TestE2EContainmentAndSafetySwitches(t *testing.T) {
 	script := func() *fakeai.Server {
 		return fakeai.New(t,
 			fakeai.Reply{Content: fakeai.ToolCall(
-				call("launcher", "open", map[string]any{"app": "bash"}),
+				openBash,
 				// A path the guard cannot name: allowing it grants nothing.
 				call("bash_1", "run", map[string]any{"command": "d=$(echo " + filepath.Dir(outside) + "); echo pwned > $d/" + filepath.Base(outside)}),
 			)},
@@ -314,7 +314,7 @@ func TestE2EWritesOutsideWorkspaceStayOut(t *testing.T) {
 		cmd += "; node plant.js"
 	}
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}), call("bash_1", "run", map[string]any{"command": cmd, "timeout_s": 120}))},
+		act(openBash, call("bash_1", "run", map[string]any{"command": cmd, "timeout_s": 120})),
 		fakeai.Reply{Content: "done"},
 	)
 	r := aci(t, work, srv, "", []string{"HOME=" + home, "PATH=" + path, "PNPM_HOME=" + filepath.Join(home, ".local/share/pnpm")}, "-p", "set things up")

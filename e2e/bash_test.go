@@ -19,7 +19,7 @@ func TestDangerousCommandDeniedInPipeMode(t *testing.T) {
 	script := func() *fakeai.Server {
 		return fakeai.New(t,
 			fakeai.Reply{Content: fakeai.ToolCall(
-				call("launcher", "open", map[string]any{"app": "bash"}),
+				openBash,
 				call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
 			)},
 			fakeai.Reply{Content: "done"},
@@ -53,10 +53,10 @@ func TestBackgroundTaskShowsInWindow(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "start", map[string]any{"command": "echo task-output-line"}),
 		)},
-		fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "sleep 0.5"}))},
+		act(call("bash_1", "run", map[string]any{"command": "sleep 0.5"})),
 		fakeai.Reply{Content: "ok"},
 	)
 	r := aci(t, dir, srv, "start it", nil)
@@ -80,7 +80,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "sleep 60.41 & echo $! > child.pid; sleep 60.42", "timeout_s": 1}),
 		)},
 		fakeai.Reply{Content: "timed out"},
@@ -101,7 +101,7 @@ func TestHugeOutputIsTruncated(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "head -c 200000000 /dev/zero | tr '\\0' 'a' | fold -w 100"}),
 		)},
 		fakeai.Reply{Content: "big"},

@@ -122,7 +122,7 @@ func TestBudgetUnknownPrice(t *testing.T) {
 	}
 	srv := fakeai.NewAt(t, ip+":0")
 	srv.Handle(func(fakeai.Request) fakeai.Reply {
-		return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))}
+		return act(openBash)
 	})
 	home, dir := budgetSetup(t, "")
 	env := testutil.ChildEnv(home, srv.URL, testKey, "OPENAI_MODEL=my-hosted-model")
@@ -165,7 +165,7 @@ func TestBudgetTurnsPipe(t *testing.T) {
 func TestBudgetLoopPipe(t *testing.T) {
 	srv := fakeai.New(t)
 	srv.Handle(func(fakeai.Request) fakeai.Reply {
-		return fakeai.Reply{Content: fakeai.ToolCall(call("file_7", "view", map[string]any{"line": 1}))}
+		return act(call("file_7", "view", map[string]any{"line": 1}))
 	})
 	home, dir := budgetSetup(t, budgetPrices)
 	r, res := budgetRun(t, srv, home, dir, "--max-steps", "10")

@@ -325,8 +325,8 @@ func TestBatchOutputsReachModel(t *testing.T) {
 				call("bash_1", "run", map[string]any{"command": "seq 1 400 | sed s/^/second-/"}),
 			}, tc.tail...)
 			srv := fakeai.New(t,
-				fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
-				fakeai.Reply{Content: fakeai.ToolCall(batch...)},
+				act(openBash),
+				act(batch...),
 				fakeai.Reply{Content: "both ran"},
 			)
 			r := aci(t, dir, srv, "", tc.env, "-p", "run both")

@@ -125,8 +125,8 @@ func gitRepo(t *testing.T) string {
 func TestInitWritesAgentsMd(t *testing.T) {
 	dir := gitRepo(t)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "AGENTS.md"}))},
-		fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "write", map[string]any{"content": "# calc\n\nTest: go test ./...\n"}))},
+		act(openFile("AGENTS.md")),
+		act(call("file_1", "write", map[string]any{"content": "# calc\n\nTest: go test ./...\n"})),
 		fakeai.Reply{Content: "Wrote AGENTS.md."})
 	// Writing AGENTS.md asks the person (it instructs every later turn),
 	// but the person's own /init asked for it: pipe mode writes it without
@@ -159,9 +159,9 @@ func TestReviewChangesNothingOnDisk(t *testing.T) {
 	before := git(t, dir, "status", "--porcelain") + git(t, dir, "diff")
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "git status --short && git diff HEAD"}),
-			call("launcher", "open", map[string]any{"app": "file", "target": "calc.go"}),
+			openFile("calc.go"),
 			call("file_1", "edit", map[string]any{"old_text": "a - b", "new_text": "a + b"}),
 			call("bash_1", "run", map[string]any{"command": "echo fixed > calc.go"}),
 			call("bash_1", "run", map[string]any{"command": "git checkout -- calc.go"}),
@@ -200,7 +200,7 @@ func TestReviewRedirectRefusedByContainment(t *testing.T) {
 	}
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "echo broken > calc.go"}),
 		)},
 		fakeai.Reply{Content: "No findings."})
@@ -235,23 +235,23 @@ func TestPlanModeRefusesEveryWrite(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	calls := []fakeai.Call{
-		call("launcher", "open", map[string]any{"app": "bash"}),
+		openBash,
 		call("bash_1", "run", map[string]any{"command": "cat a.txt && ls"}),
 		call("bash_1", "run", map[string]any{"command": "echo x > b.txt"}),
 		call("bash_1", "run", map[string]any{"command": `python3 -c "open('c.txt','w').write('x')"`}),
 		call("bash_1", "run", map[string]any{"command": "rm a.txt"}),
 		call("bash_1", "run", map[string]any{"command": "echo y > a.txt", "uncontained": true}),
-		call("launcher", "open", map[string]any{"app": "file", "target": "a.txt"}),
+		openFile("a.txt"),
 		call("file_1", "edit", map[string]any{"old_text": "alpha", "new_text": "beta"}),
 		call("file_1", "write", map[string]any{"content": "gamma\n"}),
-		call("launcher", "open", map[string]any{"app": "file", "target": "new.txt"}),
+		openFile("new.txt"),
 		call("file_2", "write", map[string]any{"content": "new\n"}),
 	}
 	if _, err := exec.LookPath("node"); err == nil {
 		calls = append(calls, call("bash_1", "run", map[string]any{"command": `node -e "require('fs').writeFileSync('d.txt','x')"`}))
 	}
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(calls...)},
+		act(calls...),
 		fakeai.Reply{Content: "Plan:\n1. change alpha to beta in a.txt"},
 	)
 	r := aci(t, dir, srv, "rename alpha", nil, "--permission-mode", "plan")
@@ -288,7 +288,7 @@ func TestAskModeAsksBeforeAnEdit(t *testing.T) {
 	script := func() *fakeai.Server {
 		return fakeai.New(t,
 			fakeai.Reply{Content: fakeai.ToolCall(
-				call("launcher", "open", map[string]any{"app": "file", "target": "a.txt"}),
+				openFile("a.txt"),
 				call("file_1", "edit", map[string]any{"old_text": "alpha", "new_text": "beta"}),
 			)},
 			fakeai.Reply{Content: "done"},
@@ -334,7 +334,7 @@ func TestPlanModeWithoutSandbox(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "grep alpha a.txt"}),
 			call("bash_1", "run", map[string]any{"command": "echo x > b.txt"}),
 		)},

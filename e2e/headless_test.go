@@ -50,9 +50,9 @@ func headlessReplies(t *testing.T, dir string) *fakeai.Server {
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello\n"), 0o644)
 	outside := filepath.Join(t.TempDir(), "out.txt")
 	return fakeai.New(t,
-		fakeai.Reply{Content: "Reading the notes.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "notes.txt"})), PromptTokens: 1000, CompletionTokens: 50, CachedTokens: 600},
+		fakeai.Reply{Content: "Reading the notes.\n" + fakeai.ToolCall(openFile("notes.txt")), PromptTokens: 1000, CompletionTokens: 50, CachedTokens: 600},
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "file", "target": outside}),
+			openFile(outside),
 			call("file_2", "write", map[string]any{"content": "x\n"}),
 		), PromptTokens: 1200, CompletionTokens: 60},
 		fakeai.Reply{Content: "The notes say hello; writing outside was denied.", PromptTokens: 1400, CompletionTokens: 70, CachedTokens: 1000},
@@ -163,9 +163,9 @@ func TestOutputFormatStreamJSONOutputs(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "greet.txt"), []byte("hello\n"), 0o644)
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "printf 'one\\ntwo\\n'"}),
-			call("launcher", "open", map[string]any{"app": "file", "target": "greet.txt"}),
+			openFile("greet.txt"),
 			call("file_1", "edit", map[string]any{"old_text": "hello", "new_text": "goodbye"}),
 		)},
 		fakeai.Reply{Content: "done"},
@@ -264,7 +264,7 @@ func TestStreamJSONOutputAsItRuns(t *testing.T) {
 	dir := t.TempDir()
 	const slow = "for i in 1 2 3 4 5; do echo tick-$i; sleep 1; done"
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}), call("bash_1", "run", map[string]any{"command": slow}))},
+		act(openBash, call("bash_1", "run", map[string]any{"command": slow})),
 		fakeai.Reply{Content: "counted"},
 	)
 	cmd := testbin.Command(t, dir, baseEnv(t, srv), "--output-format", "stream-json", "-p", "count")

@@ -94,13 +94,13 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 	putFile(t, filepath.Join(xdg, "aci", "settings.json"), settings)
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "rm -rf keep"}),
-			call("launcher", "open", map[string]any{"app": "file", "target": "main.go"}),
+			openFile("main.go"),
 			call("file_1", "write", map[string]any{"content": "package main\nfunc main(){\nprintln(1)}\n"}),
 		)},
 		fakeai.Reply{Content: "all done"},
-		fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "echo tests-pass"}))},
+		act(call("bash_1", "run", map[string]any{"command": "echo tests-pass"})),
 		fakeai.Reply{Content: "tests pass, done"},
 	)
 	r := aci(t, dir, srv, "tidy up", []string{"XDG_CONFIG_HOME=" + xdg}, "--yes")
@@ -211,7 +211,7 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permiss
 	}))
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "rm -rf " + outside, "uncontained": true}),
 			call("bash_1", "run", map[string]any{"command": "curl -s https://example.com"}),
 		)},
@@ -249,7 +249,7 @@ func TestProjectHookNamedAndPostToolUseOnlyAfterRun(t *testing.T) {
 	}))
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "curl -s https://example.com"}),
 			call("bash_1", "run", map[string]any{"command": "rm -rf " + filepath.Join(dir, "keep")}),
 			call("bash_1", "run", map[string]any{"command": "echo ran-fine"}),
@@ -281,7 +281,7 @@ func TestProjectHookNamedAndPostToolUseOnlyAfterRun(t *testing.T) {
 func runScript(t *testing.T, command string) *fakeai.Server {
 	return fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": command}),
 		)},
 		fakeai.Reply{Content: "done"},

@@ -147,8 +147,8 @@ func TestImageWindowInTheBinary(t *testing.T) {
 	dir := t.TempDir()
 	shot := writePNG(t, filepath.Join(dir, "ui.png"), 7, 5)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "image", "target": "ui.png"}))},
-		fakeai.Reply{Content: fakeai.ToolCall(call("image_1", "close", nil))},
+		act(call("launcher", "open", map[string]any{"app": "image", "target": "ui.png"})),
+		act(call("image_1", "close", nil)),
 		fakeai.Reply{Content: "The picture is 7 by 5."},
 	)
 	r := aci(t, dir, srv, "", nil, "-p", "look at ui.png")

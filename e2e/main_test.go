@@ -17,9 +17,9 @@ func TestFixABug(t *testing.T) {
 	src := "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n"
 	os.WriteFile(filepath.Join(dir, "calc", "calc.go"), []byte(src), 0o644)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: "Let me read it.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "calc/calc.go"}))},
-		fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "view", map[string]any{"start_line": 3, "end_line": 6}))},
-		fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "edit", map[string]any{"old_text": "return a - b", "new_text": "return a + b"}))},
+		fakeai.Reply{Content: "Let me read it.\n" + fakeai.ToolCall(openFile("calc/calc.go"))},
+		act(call("file_1", "view", map[string]any{"start_line": 3, "end_line": 6})),
+		act(call("file_1", "edit", map[string]any{"old_text": "return a - b", "new_text": "return a + b"})),
 		fakeai.Reply{Content: "Add subtracted instead of adding; it now returns a + b."},
 	)
 	r := aci(t, dir, srv, "what does calc.go do? fix its failing test", nil)
@@ -82,8 +82,8 @@ func TestBatchAndSingleObjectForm(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "file", "target": "a.txt"}),
-			call("launcher", "open", map[string]any{"app": "file", "target": "b.txt"}),
+			openFile("a.txt"),
+			openFile("b.txt"),
 			call("file_2", "write", map[string]any{"content": "beta\n"}),
 			call("file_1", "edit", map[string]any{"old_text": "alpha", "new_text": "ALPHA"}),
 		)},
@@ -147,7 +147,7 @@ func TestBadCallsGiveErrorResults(t *testing.T) {
 func TestStepLimit(t *testing.T) {
 	srv := fakeai.New(t)
 	srv.Handle(func(fakeai.Request) fakeai.Reply {
-		return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "x"}))}
+		return act(openFile("x"))
 	})
 	r := aci(t, t.TempDir(), srv, "loop", nil, "--max-steps", "3")
 	if r.code != 1 || !strings.Contains(r.stderr, "step limit reached: 3 model calls") || r.stdout != "" {

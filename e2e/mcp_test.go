@@ -35,7 +35,7 @@ func TestE2EMCPServer(t *testing.T) {
 	marker := fmt.Sprintf("aci-mcp-e2e-%d", time.Now().UnixNano())
 	env := mcpUserConfig(t, marker)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "mcp", "target": "everything"}))},
+		act(call("launcher", "open", map[string]any{"app": "mcp", "target": "everything"})),
 		fakeai.Reply{Content: fakeai.ToolCall(
 			call("mcp_1", "echo", map[string]any{"message": "hello through MCP"}),
 			call("mcp_1", "echo", map[string]any{}),

@@ -141,7 +141,7 @@ func TestCostHandComputed(t *testing.T) {
 		t.Skip("this machine has no address but loopback")
 	}
 	open := func(target string) string {
-		return fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": target}))
+		return fakeai.ToolCall(openFile(target))
 	}
 	srv := fakeai.NewAt(t, ip+":0",
 		fakeai.Reply{Content: "Reading.\n" + open("a.txt"), PromptTokens: 1000, CachedTokens: 600, CompletionTokens: 50},

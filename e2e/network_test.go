@@ -155,7 +155,7 @@ func TestE2ENetworkNothingLeaves(t *testing.T) {
 	probe := fmt.Sprintf("curl -sS -m 5 http://%s/ping", far.addr)
 	commands := append(append([]string(nil), attempts...), probe)
 	script := func() *fakeai.Server {
-		calls := []fakeai.Call{call("launcher", "open", map[string]any{"app": "bash"})}
+		calls := []fakeai.Call{openBash}
 		for _, c := range commands {
 			calls = append(calls, call("bash_1", "run", map[string]any{"command": c, "timeout_s": 20}))
 		}
@@ -278,7 +278,7 @@ func TestE2ENetworkAllowedRegistry(t *testing.T) {
 	h, _, _ := net.SplitHostPort(hostPort)
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "curl -fsS -m 10 " + reg.URL + "/ok"}),
 			call("bash_1", "run", map[string]any{"command": "python3 -m pip download --no-deps --no-cache-dir --disable-pip-version-check -q " +
 				"--index-url " + reg.URL + "/simple/ --trusted-host " + h + " -d dl demo-pkg==1.0 && ls dl", "timeout_s": 120}),

@@ -125,13 +125,13 @@ func TestE2EInjectedModelClasses(t *testing.T) {
 			if tc.name == "existing copy staged with add -A" || tc.name == "staged by a script" {
 				os.WriteFile(filepath.Join(work, "leak.cfg"), []byte("key = "+leakValue+"\n"), 0o644)
 			}
-			replies := []fakeai.Reply{{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))}}
+			replies := []fakeai.Reply{{Content: fakeai.ToolCall(openBash)}}
 			if tc.task != "" {
-				replies = append(replies, fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "start", map[string]any{"command": tc.task}))})
+				replies = append(replies, act(call("bash_1", "start", map[string]any{"command": tc.task})))
 			}
 			run, args := runCall(tc.command), []string(nil)
 			if tc.uncontained {
-				run = fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": tc.command, "uncontained": true}))}
+				run = act(call("bash_1", "run", map[string]any{"command": tc.command, "uncontained": true}))
 				args = []string{"--yes"}
 			}
 			replies = append(replies, run, fakeai.Reply{Content: "done"})

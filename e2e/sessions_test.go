@@ -19,7 +19,7 @@ func TestTranscriptAndResume(t *testing.T) {
 	dir, state := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("remember the milk\n"), 0o644)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "notes.txt"}))},
+		act(openFile("notes.txt")),
 		fakeai.Reply{Content: "It says to remember the milk."},
 		fakeai.Reply{Content: "You asked about notes.txt."},
 	)
@@ -70,7 +70,7 @@ func TestTranscriptAndResume(t *testing.T) {
 func TestResumeAfterKillMidTurn(t *testing.T) {
 	dir, state := t.TempDir(), t.TempDir()
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: "Looking.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))},
+		fakeai.Reply{Content: "Looking.\n" + fakeai.ToolCall(openBash)},
 		fakeai.Reply{Hang: true},
 		fakeai.Reply{Content: "resumed fine"},
 	)
@@ -93,7 +93,7 @@ func TestSigtermKillsRunningCommands(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			srv := fakeai.New(t, fakeai.Reply{Content: fakeai.ToolCall(
-				call("launcher", "open", map[string]any{"app": "bash"}),
+				openBash,
 				call("bash_1", "start", map[string]any{"command": "sleep 60.51 & echo $! > bg.pid; wait"}),
 				call("bash_1", "run", map[string]any{"command": "echo $$ > fg.pid; sleep 60.52"}),
 			)})
@@ -119,8 +119,8 @@ func TestServeShowsAPipeTurnWithItsActions(t *testing.T) {
 	dir, home := t.TempDir(), t.TempDir()
 	shared := []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state")}
 	ai := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}})},
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "echo pipe-history-output"}})},
+		act(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}}),
+		act(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "echo pipe-history-output"}}),
 		fakeai.Reply{Content: "piped answer"},
 	)
 	r := aci(t, dir, ai, "", shared, "-p", "run the echo", "--output-format", "json")
@@ -385,9 +385,9 @@ func TestPipeProgressShowsTheWork(t *testing.T) {
 	}
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "file", "target": "a.txt"}),
+			openFile("a.txt"),
 			call("file_1", "edit", map[string]any{"old_text": "old line", "new_text": "new line"}),
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "echo boom; exit 3"}),
 		)},
 		fakeai.Reply{Content: "done"},

@@ -42,7 +42,7 @@ func wtGit(t *testing.T, dir string, args ...string) string {
 // then says done.
 func editScript(t *testing.T, old, new, done string, more ...fakeai.Reply) *fakeai.Server {
 	replies := []fakeai.Reply{
-		{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "file.txt"})), Delay: time.Second},
+		{Content: fakeai.ToolCall(openFile("file.txt")), Delay: time.Second},
 		{Content: fakeai.ToolCall(call("file_1", "edit", map[string]any{"old_text": old, "new_text": new}))},
 	}
 	replies = append(append(replies, more...), fakeai.Reply{Content: done})
@@ -58,7 +58,7 @@ func TestWorktreesInParallel(t *testing.T) {
 	repo, home := wtRepo(t), bgHome(t)
 	srv1 := editScript(t, "one", "ONE", "w1 done")
 	srv2 := editScript(t, "ten", "TEN", "w2 done",
-		fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}),
+		fakeai.Reply{Content: fakeai.ToolCall(openBash,
 			call("bash_1", "run", map[string]any{"command": "git -c user.name=t -c user.email=t@e commit -qam 'from inside' && echo committed"}))})
 	r1 := bgRun(t, repo, home, srv1, "", "--bg", "change the first line", "--worktree", "w1")
 	r2 := bgRun(t, repo, home, srv2, "", "--worktree=w2", "--bg", "change the last line")
@@ -146,9 +146,9 @@ func TestAgentWindowInWorktree(t *testing.T) {
 		child := len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, "Task: shout the third line")
 		switch {
 		case child && step == 1:
-			return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "file.txt"}))}
+			return act(openFile("file.txt"))
 		case child && step == 2:
-			return fakeai.Reply{Content: fakeai.ToolCall(call("file_1", "edit", map[string]any{"old_text": "three", "new_text": "THREE"}))}
+			return act(call("file_1", "edit", map[string]any{"old_text": "three", "new_text": "THREE"}))
 		case child:
 			return fakeai.Reply{Content: "shouted"}
 		case step == 1:
