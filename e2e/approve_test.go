@@ -71,10 +71,10 @@ func filled(t *testing.T, d string) string {
 // says it is done.
 func deleteScript(t *testing.T, target string) *fakeai.Server {
 	return fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
 			call("bash_1", "run", map[string]any{"command": "rm -rf " + target}),
-		)},
+		),
 		fakeai.Reply{Content: "done"},
 	)
 }
@@ -153,13 +153,13 @@ func TestE2EFileAndBashAgreeOnTmp(t *testing.T) {
 	os.WriteFile(filepath.Join(real, "machine.txt"), []byte("from-the-machine\n"), 0o644)
 	made := real + "-made.txt" // does not exist on the machine: the session's scratch
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
 			call("bash_1", "run", map[string]any{"command": "cat " + filepath.Join(real, "machine.txt") + "; echo made-by-bash > " + made}),
-		)},
-		fakeai.Reply{Content: fakeai.ToolCall(
+		),
+		act(
 			openFile(made),
-		)},
+		),
 		fakeai.Reply{Content: "done"},
 	)
 	r := aci(t, t.TempDir(), srv, "look", nil)
@@ -205,14 +205,14 @@ func TestE2EContainmentAndSafetySwitches(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "leak.txt"), []byte(testKey), 0o600)
 	script := func() *fakeai.Server {
 		return fakeai.New(t,
-			fakeai.Reply{Content: fakeai.ToolCall(
+			act(
 				openBash,
 				// A path the guard cannot name: allowing it grants nothing.
 				call("bash_1", "run", map[string]any{"command": "d=$(echo " + filepath.Dir(outside) + "); echo pwned > $d/" + filepath.Base(outside)}),
-			)},
-			fakeai.Reply{Content: fakeai.ToolCall(
+			),
+			act(
 				call("bash_1", "run", map[string]any{"command": `echo "key=[$OPENAI_API_KEY]"; cat leak.txt; echo; base64 leak.txt; (printf 'user:'; cat leak.txt) | base64 -w0`}),
-			)},
+			),
 			fakeai.Reply{Content: "done"},
 		)
 	}

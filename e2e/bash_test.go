@@ -18,10 +18,10 @@ func TestDangerousCommandDeniedInPipeMode(t *testing.T) {
 	os.WriteFile(sentinel, []byte("keep me"), 0o644)
 	script := func() *fakeai.Server {
 		return fakeai.New(t,
-			fakeai.Reply{Content: fakeai.ToolCall(
+			act(
 				openBash,
-				call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
-			)},
+				bashRun("rm -rf ~/precious"),
+			),
 			fakeai.Reply{Content: "done"},
 		)
 	}
@@ -52,11 +52,11 @@ func TestDangerousCommandDeniedInPipeMode(t *testing.T) {
 func TestBackgroundTaskShowsInWindow(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
 			call("bash_1", "start", map[string]any{"command": "echo task-output-line"}),
-		)},
-		act(call("bash_1", "run", map[string]any{"command": "sleep 0.5"})),
+		),
+		act(bashRun("sleep 0.5")),
 		fakeai.Reply{Content: "ok"},
 	)
 	r := aci(t, dir, srv, "start it", nil)
@@ -79,10 +79,10 @@ func TestBackgroundTaskShowsInWindow(t *testing.T) {
 func TestTimeoutKillsProcessGroup(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
 			call("bash_1", "run", map[string]any{"command": "sleep 60.41 & echo $! > child.pid; sleep 60.42", "timeout_s": 1}),
-		)},
+		),
 		fakeai.Reply{Content: "timed out"},
 	)
 	r := aci(t, dir, srv, "wait", nil)
@@ -100,10 +100,10 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 func TestHugeOutputIsTruncated(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
-			call("bash_1", "run", map[string]any{"command": "head -c 200000000 /dev/zero | tr '\\0' 'a' | fold -w 100"}),
-		)},
+			bashRun("head -c 200000000 /dev/zero | tr '\\0' 'a' | fold -w 100"),
+		),
 		fakeai.Reply{Content: "big"},
 	)
 	r := aci(t, dir, srv, "print a lot", nil)

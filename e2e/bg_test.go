@@ -214,7 +214,7 @@ func TestBgAttachAnswersAQuestion(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "build", "x"), 0o755)
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: "Cleaning.\n" + fakeai.ToolCall(openBash,
-			call("bash_1", "run", map[string]any{"command": "rm -rf build"}))},
+			bashRun("rm -rf build"))},
 		fakeai.Reply{Content: "removed the build folder"},
 		fakeai.Reply{Content: "second one done"})
 	notes := filepath.Join(t.TempDir(), "notes")

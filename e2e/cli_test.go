@@ -316,13 +316,13 @@ func TestBatchOutputsReachModel(t *testing.T) {
 		tail []fakeai.Call
 	}{
 		{"cache kept", nil, nil},
-		{"cache expired", []string{"ACI_CACHE_TTL=1"}, []fakeai.Call{call("bash_1", "run", map[string]any{"command": "sleep 1.5"})}},
+		{"cache expired", []string{"ACI_CACHE_TTL=1"}, []fakeai.Call{bashRun("sleep 1.5")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			batch := append([]fakeai.Call{
-				call("bash_1", "run", map[string]any{"command": "seq 1 400 | sed s/^/first-/"}),
-				call("bash_1", "run", map[string]any{"command": "seq 1 400 | sed s/^/second-/"}),
+				bashRun("seq 1 400 | sed s/^/first-/"),
+				bashRun("seq 1 400 | sed s/^/second-/"),
 			}, tc.tail...)
 			srv := fakeai.New(t,
 				act(openBash),

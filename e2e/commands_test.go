@@ -158,14 +158,14 @@ func TestReviewChangesNothingOnDisk(t *testing.T) {
 	testutil.WriteFiles(t, dir, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n", "new.go": "package calc\n"})
 	before := git(t, dir, "status", "--porcelain") + git(t, dir, "diff")
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
-			call("bash_1", "run", map[string]any{"command": "git status --short && git diff HEAD"}),
+			bashRun("git status --short && git diff HEAD"),
 			openFile("calc.go"),
 			call("file_1", "edit", map[string]any{"old_text": "a - b", "new_text": "a + b"}),
-			call("bash_1", "run", map[string]any{"command": "echo fixed > calc.go"}),
-			call("bash_1", "run", map[string]any{"command": "git checkout -- calc.go"}),
-		)},
+			bashRun("echo fixed > calc.go"),
+			bashRun("git checkout -- calc.go"),
+		),
 		fakeai.Reply{Content: "calc.go:3: [blocker] Add subtracts."})
 	r := aci(t, dir, srv, "", nil, "--yes", "-p", "/review")
 	if r.code != 0 || !strings.Contains(r.stdout, "calc.go:3: [blocker]") {
@@ -199,10 +199,10 @@ func TestReviewRedirectRefusedByContainment(t *testing.T) {
 		t.Skip("no bwrap here: plan mode's containment is not tested")
 	}
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
-			call("bash_1", "run", map[string]any{"command": "echo broken > calc.go"}),
-		)},
+			bashRun("echo broken > calc.go"),
+		),
 		fakeai.Reply{Content: "No findings."})
 	r := aci(t, dir, srv, "", nil, "-p", "/review", "--output-format", "stream-json")
 	if r.code != 0 {
@@ -236,10 +236,10 @@ func TestPlanModeRefusesEveryWrite(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	calls := []fakeai.Call{
 		openBash,
-		call("bash_1", "run", map[string]any{"command": "cat a.txt && ls"}),
-		call("bash_1", "run", map[string]any{"command": "echo x > b.txt"}),
+		bashRun("cat a.txt && ls"),
+		bashRun("echo x > b.txt"),
 		call("bash_1", "run", map[string]any{"command": `python3 -c "open('c.txt','w').write('x')"`}),
-		call("bash_1", "run", map[string]any{"command": "rm a.txt"}),
+		bashRun("rm a.txt"),
 		call("bash_1", "run", map[string]any{"command": "echo y > a.txt", "uncontained": true}),
 		openFile("a.txt"),
 		call("file_1", "edit", map[string]any{"old_text": "alpha", "new_text": "beta"}),
@@ -287,10 +287,10 @@ func TestAskModeAsksBeforeAnEdit(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	script := func() *fakeai.Server {
 		return fakeai.New(t,
-			fakeai.Reply{Content: fakeai.ToolCall(
+			act(
 				openFile("a.txt"),
 				call("file_1", "edit", map[string]any{"old_text": "alpha", "new_text": "beta"}),
-			)},
+			),
 			fakeai.Reply{Content: "done"},
 		)
 	}
@@ -333,11 +333,11 @@ func TestPlanModeWithoutSandbox(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
-			call("bash_1", "run", map[string]any{"command": "grep alpha a.txt"}),
-			call("bash_1", "run", map[string]any{"command": "echo x > b.txt"}),
-		)},
+			bashRun("grep alpha a.txt"),
+			bashRun("echo x > b.txt"),
+		),
 		fakeai.Reply{Content: "Plan: nothing"},
 	)
 	r := aci(t, dir, srv, "look", []string{"ACI_SANDBOX=off"}, "--permission-mode", "plan")

@@ -162,12 +162,12 @@ func TestOutputFormatStreamJSONOutputs(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "greet.txt"), []byte("hello\n"), 0o644)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
-			call("bash_1", "run", map[string]any{"command": "printf 'one\\ntwo\\n'"}),
+			bashRun("printf 'one\\ntwo\\n'"),
 			openFile("greet.txt"),
 			call("file_1", "edit", map[string]any{"old_text": "hello", "new_text": "goodbye"}),
-		)},
+		),
 		fakeai.Reply{Content: "done"},
 	)
 	r := aci(t, dir, srv, "", nil, "-p", "go", "--yes", "--output-format", "stream-json")
@@ -264,7 +264,7 @@ func TestStreamJSONOutputAsItRuns(t *testing.T) {
 	dir := t.TempDir()
 	const slow = "for i in 1 2 3 4 5; do echo tick-$i; sleep 1; done"
 	srv := fakeai.New(t,
-		act(openBash, call("bash_1", "run", map[string]any{"command": slow})),
+		act(openBash, bashRun(slow)),
 		fakeai.Reply{Content: "counted"},
 	)
 	cmd := testbin.Command(t, dir, baseEnv(t, srv), "--output-format", "stream-json", "-p", "count")

@@ -93,14 +93,14 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 	})
 	putFile(t, filepath.Join(xdg, "aci", "settings.json"), settings)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
-			call("bash_1", "run", map[string]any{"command": "rm -rf keep"}),
+			bashRun("rm -rf keep"),
 			openFile("main.go"),
 			call("file_1", "write", map[string]any{"content": "package main\nfunc main(){\nprintln(1)}\n"}),
-		)},
+		),
 		fakeai.Reply{Content: "all done"},
-		act(call("bash_1", "run", map[string]any{"command": "echo tests-pass"})),
+		act(bashRun("echo tests-pass")),
 		fakeai.Reply{Content: "tests pass, done"},
 	)
 	r := aci(t, dir, srv, "tidy up", []string{"XDG_CONFIG_HOME=" + xdg}, "--yes")
@@ -210,11 +210,11 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permiss
 		"SessionStart": {group("", "echo 'The build lives in ~/build.'", 0)},
 	}))
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
 			call("bash_1", "run", map[string]any{"command": "rm -rf " + outside, "uncontained": true}),
-			call("bash_1", "run", map[string]any{"command": "curl -s https://example.com"}),
-		)},
+			bashRun("curl -s https://example.com"),
+		),
 		fakeai.Reply{Content: "done"},
 	)
 	r := aci(t, dir, srv, "clean the build", []string{"XDG_CONFIG_HOME=" + xdg, "HOME=" + home})
@@ -248,12 +248,12 @@ func TestProjectHookNamedAndPostToolUseOnlyAfterRun(t *testing.T) {
 		"PostToolUse": {group("Bash", "cat >> "+log+"; echo >> "+log, 0)},
 	}))
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
-			call("bash_1", "run", map[string]any{"command": "curl -s https://example.com"}),
+			bashRun("curl -s https://example.com"),
 			call("bash_1", "run", map[string]any{"command": "rm -rf " + filepath.Join(dir, "keep")}),
-			call("bash_1", "run", map[string]any{"command": "echo ran-fine"}),
-		)},
+			bashRun("echo ran-fine"),
+		),
 		fakeai.Reply{Content: "done"},
 	)
 	r := aci(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + xdg}, "--trust")
@@ -280,10 +280,10 @@ func TestProjectHookNamedAndPostToolUseOnlyAfterRun(t *testing.T) {
 // runScript is one command the fake model runs, then "done".
 func runScript(t *testing.T, command string) *fakeai.Server {
 	return fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
-			call("bash_1", "run", map[string]any{"command": command}),
-		)},
+			bashRun(command),
+		),
 		fakeai.Reply{Content: "done"},
 	)
 }

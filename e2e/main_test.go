@@ -81,12 +81,12 @@ func TestBatchAndSingleObjectForm(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openFile("a.txt"),
 			openFile("b.txt"),
 			call("file_2", "write", map[string]any{"content": "beta\n"}),
 			call("file_1", "edit", map[string]any{"old_text": "alpha", "new_text": "ALPHA"}),
-		)},
+		),
 		fakeai.Reply{Content: `<tool_call>{"window_id":"file_2","action_id":"close"}</tool_call>`},
 		fakeai.Reply{Content: "done"},
 	)
@@ -116,11 +116,11 @@ func TestBadCallsGiveErrorResults(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: "<tool_call>{\"calls\":[{\"window_id\":\"launcher\",}]}</tool_call>"},
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			call("bash_9", "run", map[string]any{"command": "ls"}),
 			call("launcher", "explode", nil),
 			call("launcher", "open", map[string]any{"target": "x"}),
-		)},
+		),
 		fakeai.Reply{Content: "recovered"},
 	)
 	r := aci(t, dir, srv, "go", nil)

@@ -36,11 +36,11 @@ func TestE2EMCPServer(t *testing.T) {
 	env := mcpUserConfig(t, marker)
 	srv := fakeai.New(t,
 		act(call("launcher", "open", map[string]any{"app": "mcp", "target": "everything"})),
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			call("mcp_1", "echo", map[string]any{"message": "hello through MCP"}),
 			call("mcp_1", "echo", map[string]any{}),
 			call("mcp_1", "toggle-simulated-logging", map[string]any{}),
-		)},
+		),
 		fakeai.Reply{Content: "done"},
 	)
 	state := t.TempDir()
@@ -98,10 +98,10 @@ func interruptMCPCall(t *testing.T, sig syscall.Signal) {
 	marker := fmt.Sprintf("aci-mcp-e2e-%d", time.Now().UnixNano())
 	env := mcpUserConfig(t, marker)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			call("launcher", "open", map[string]any{"app": "mcp", "target": "everything"}),
 			call("mcp_1", "trigger-long-running-operation", map[string]any{"duration": 60, "steps": 2}),
-		)},
+		),
 		fakeai.Reply{Content: "never reached"},
 	)
 	run := start(t, t.TempDir(), baseEnv(t, srv, env...), "-p", "run the long operation")

@@ -277,12 +277,12 @@ func TestE2ENetworkAllowedRegistry(t *testing.T) {
 	hostPort := strings.TrimPrefix(reg.URL, "http://")
 	h, _, _ := net.SplitHostPort(hostPort)
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openBash,
 			call("bash_1", "run", map[string]any{"command": "curl -fsS -m 10 " + reg.URL + "/ok"}),
 			call("bash_1", "run", map[string]any{"command": "python3 -m pip download --no-deps --no-cache-dir --disable-pip-version-check -q " +
 				"--index-url " + reg.URL + "/simple/ --trusted-host " + h + " -d dl demo-pkg==1.0 && ls dl", "timeout_s": 120}),
-		)},
+		),
 		fakeai.Reply{Content: "done"},
 	)
 	r := aci(t, dir, srv, "go", []string{aciSettings(t, []string{hostPort})})

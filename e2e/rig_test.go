@@ -137,3 +137,8 @@ func openFile(target string) fakeai.Call {
 
 // act is a reply of the model that makes calls.
 func act(calls ...fakeai.Call) fakeai.Reply { return fakeai.Reply{Content: fakeai.ToolCall(calls...)} }
+
+// bashRun runs command in bash_1.
+func bashRun(command string) fakeai.Call {
+	return call("bash_1", "run", map[string]any{"command": command})
+}

@@ -66,7 +66,7 @@ func gitCount(t *testing.T, dir string) int {
 func TestCommitOfASecretIsDenied(t *testing.T) {
 	work, gitEnv := gitWorkspace(t)
 	run := func(cmd string) fakeai.Reply {
-		return act(call("bash_1", "run", map[string]any{"command": cmd}))
+		return act(bashRun(cmd))
 	}
 	srv := fakeai.New(t,
 		act(openBash),
@@ -129,7 +129,7 @@ func TestCommandEnvironmentHoldsNoSecret(t *testing.T) {
 			os.Remove(filepath.Join(work, "envdump.txt"))
 			srv := fakeai.New(t,
 				act(openBash),
-				act(call("bash_1", "run", map[string]any{"command": "env > envdump.txt"})),
+				act(bashRun("env > envdump.txt")),
 				fakeai.Reply{Content: "done"},
 			)
 			r := aci(t, work, srv, "show env", append(extra, "ACI_SANDBOX="+mode))

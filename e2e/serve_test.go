@@ -149,7 +149,7 @@ func TestServeSigtermWithTurnRunning(t *testing.T) {
 			srv := fakeai.New(t, fakeai.Reply{Content: fakeai.ToolCall(
 				openBash,
 				call("bash_1", "start", map[string]any{"command": "sleep 60.61 & echo $! > bg.pid; wait"}),
-				call("bash_1", "run", map[string]any{"command": "echo $$ > fg.pid; sleep 60.62"}),
+				bashRun("echo $$ > fg.pid; sleep 60.62"),
 			)})
 			s := startServe(t, dir, srv, []string{"XDG_STATE_HOME=" + state}, "--addr", "127.0.0.1:0")
 			var created struct{ ID string }
@@ -212,7 +212,7 @@ func TestServeSendsWhatPipeModeSends(t *testing.T) {
 			{Content: "Reading.\n" + fakeai.ToolCall(
 				openFile("notes.txt"),
 				openBash,
-				call("bash_1", "run", map[string]any{"command": "wc -l notes.txt"}),
+				bashRun("wc -l notes.txt"),
 			)},
 			{Content: "The notes say hello."},
 		}

@@ -95,7 +95,7 @@ func TestSigtermKillsRunningCommands(t *testing.T) {
 			srv := fakeai.New(t, fakeai.Reply{Content: fakeai.ToolCall(
 				openBash,
 				call("bash_1", "start", map[string]any{"command": "sleep 60.51 & echo $! > bg.pid; wait"}),
-				call("bash_1", "run", map[string]any{"command": "echo $$ > fg.pid; sleep 60.52"}),
+				bashRun("echo $$ > fg.pid; sleep 60.52"),
 			)})
 			run := start(t, dir, baseEnv(t, srv), "-p", "run things")
 			testutil.WaitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
@@ -384,12 +384,12 @@ func TestPipeProgressShowsTheWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(
+		act(
 			openFile("a.txt"),
 			call("file_1", "edit", map[string]any{"old_text": "old line", "new_text": "new line"}),
 			openBash,
-			call("bash_1", "run", map[string]any{"command": "echo boom; exit 3"}),
-		)},
+			bashRun("echo boom; exit 3"),
+		),
 		fakeai.Reply{Content: "done"},
 	)
 	r := aci(t, dir, srv, "edit it", nil)

@@ -82,7 +82,7 @@ func TestTelemetryOverOTLP(t *testing.T) {
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
 			openBash,
-			call("bash_1", "run", map[string]any{"command": "echo hunter2-topsecret; exit 3"}),
+			bashRun("echo hunter2-topsecret; exit 3"),
 		), PromptTokens: 1000, CompletionTokens: 40},
 		fakeai.Reply{Content: "It failed with 3.", PromptTokens: 1200, CompletionTokens: 10, CachedTokens: 900},
 	)

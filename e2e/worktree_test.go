@@ -59,7 +59,7 @@ func TestWorktreesInParallel(t *testing.T) {
 	srv1 := editScript(t, "one", "ONE", "w1 done")
 	srv2 := editScript(t, "ten", "TEN", "w2 done",
 		fakeai.Reply{Content: fakeai.ToolCall(openBash,
-			call("bash_1", "run", map[string]any{"command": "git -c user.name=t -c user.email=t@e commit -qam 'from inside' && echo committed"}))})
+			bashRun("git -c user.name=t -c user.email=t@e commit -qam 'from inside' && echo committed"))})
 	r1 := bgRun(t, repo, home, srv1, "", "--bg", "change the first line", "--worktree", "w1")
 	r2 := bgRun(t, repo, home, srv2, "", "--worktree=w2", "--bg", "change the last line")
 	if r1.code != 0 || r2.code != 0 {
