@@ -75,7 +75,7 @@ func runLogs(args []string, workdir string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		for _, n := range session.StoredEvents(st) {
+		for _, n := range session.Settled(session.StoredEvents(st)) {
 			if rec, ok := n.Event.(session.Recorded); ok && n.ID > last {
 				if rec.Typed != nil {
 					view.Show(rec.Typed)

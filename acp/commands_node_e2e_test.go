@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testutil"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // TestACPOfficialClientCommands: the official SDK's client is offered the
@@ -13,7 +13,7 @@ import (
 func TestACPOfficialClientCommands(t *testing.T) {
 	node, sdk := acpSDK(t)
 	dir, home := t.TempDir(), t.TempDir()
-	testutil.WriteFiles(t, dir, map[string]string{
+	testfs.Write(t, dir, 0o644, map[string]string{
 		".aci/commands/fix-issue.md":     "---\ndescription: fix an issue\nargument-hint: [number]\n---\nFix issue #$1 please.",
 		".claude/commands/git/commit.md": "Commit: $ARGUMENTS",
 	})
@@ -32,7 +32,7 @@ func TestACPOfficialClientCommands(t *testing.T) {
 func TestACPLoadReplaysTypedWords(t *testing.T) {
 	node, sdk := acpSDK(t)
 	dir, home := t.TempDir(), t.TempDir()
-	testutil.WriteFiles(t, dir, map[string]string{".aci/commands/fix-issue.md": "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care."})
+	testfs.Write(t, dir, 0o644, map[string]string{".aci/commands/fix-issue.md": "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care."})
 	srv := fakeai.New(t, fakeai.Reply{Content: "Plan: 1. read calc"}, fakeai.Reply{Content: "Fixed."}, fakeai.Reply{Content: "Wrote it."})
 	out := runNodeClient(t, node, sdk, "typed_client.mjs", dir, home, srv)
 	reqs := srv.Requests()

@@ -101,6 +101,7 @@ func eventType(data []byte) string {
 // eventRecord reads an event record the way Write lays it out
 // ({"type":"event","time":…,"id":…,"event":…}) without decoding its event:
 // a resume reads thousands. Any other line is false, for json.Unmarshal.
+// The record's event is a slice of line, which must not change after.
 func eventRecord(line []byte, r *Record) bool {
 	rest, ok := bytes.CutPrefix(line, []byte(`{"type":"event","time":"`))
 	if !ok {
@@ -128,7 +129,7 @@ func eventRecord(line []byte, r *Record) bool {
 	if ev, ok = bytes.CutSuffix(bytes.TrimRight(ev, " \r"), []byte("}")); !ok || !json.Valid(ev) {
 		return false
 	}
-	*r = Record{Type: "event", ID: id, Event: bytes.Clone(ev)}
+	*r = Record{Type: "event", ID: id, Event: ev[:len(ev):len(ev)]} // a slice of the line: callers hand over a line they do not reuse
 	return true
 }
 

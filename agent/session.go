@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -275,25 +274,35 @@ func (s Session) empty() bool { return s.Questions == 0 && s.Summary == "" && le
 // (a torn last line: the process died while writing it) is dropped and
 // counted in Damaged.
 func replay(path string) (Session, string, error) {
-	f, err := os.Open(path)
+	// The whole file at once: its event records are kept as slices of it,
+	// not copied line by line (a resume reads thousands).
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return Session{}, "", err
 	}
-	defer f.Close()
 	s := Session{Path: path, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
 	workdir := ""
 	var echo keptEcho
 	marked := false // turn records mark the questions (older transcripts have none)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var r Record
-		if eventRecord(sc.Bytes(), &r) {
+	if n := bytes.Count(data, []byte(`{"type":"event",`)); n > 0 {
+		s.Events = make([]StoredEvent, 0, n)
+	}
+	var r Record // one for every line: a Record per line escaped to the heap
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		r = Record{}
+		if eventRecord(line, &r) {
 			s.addEvent(r)
 			continue
 		}
-		if json.Unmarshal(sc.Bytes(), &r) != nil {
-			if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+		if json.Unmarshal(line, &r) != nil {
+			if len(bytes.TrimSpace(line)) > 0 {
 				s.Damaged++
 			}
 			continue
@@ -349,7 +358,7 @@ func replay(path string) (Session, string, error) {
 	if s.logged {
 		s.Legacy = nil
 	}
-	return s, workdir, sc.Err()
+	return s, workdir, nil
 }
 
 // question counts a message that is the person's question: one its turn

@@ -4,7 +4,8 @@
 # OpenAI-compatible server on loopback (bench/fakemodel, which serves
 # internal/fakeai) and prints the median and best wall time and the median
 # peak resident set size. Also prints the package initialisation total that
-# GODEBUG=inittrace=1 reports. Builds as the README's install line does.
+# GODEBUG=inittrace=1 reports, and what it allocates. Builds as the
+# README's install line does.
 # Needs /usr/bin/time (apt-get install time).
 #
 #   bench/startup.sh            # build from this tree and measure
@@ -37,3 +38,5 @@ sort -k2 -n "$work/runs" | awk '{r[NR]=$2} END{printf "peak RSS: median %.1f MB,
 for _ in $(seq "$runs"); do
   GODEBUG=inittrace=1 "$bin" --version 2>&1 >/dev/null | awk '/^init /{ms+=$5} END{printf "%.3f\n", ms}'
 done | sort -n | awk '{t[NR]=$1} END{printf "package init (inittrace): median %.2f ms, best %.2f ms\n", t[int((NR+1)/2)], t[1]}'
+# What init allocates does not depend on how busy the machine is.
+GODEBUG=inittrace=1 "$bin" --version 2>&1 >/dev/null | awk '/^init /{b+=$8; a+=$10} END{printf "package init allocates: %.0f KB in %d allocations\n", b/1024, a}'

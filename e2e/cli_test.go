@@ -11,7 +11,7 @@ import (
 	"html"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testutil"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // The key set once in ~/.config/aci/.env is found from any folder; a
@@ -184,7 +184,7 @@ func TestPFollowedByAFlagIsAUsageError(t *testing.T) {
 func TestBadSkillSaidOnce(t *testing.T) {
 	work, state := t.TempDir(), t.TempDir()
 	skill := filepath.Join(work, ".aci", "skills", "broken", "SKILL.md")
-	testutil.WriteFiles(t, work, map[string]string{".aci/skills/broken/SKILL.md": "---\ndescription: no name here\n---\nx"})
+	testfs.Write(t, work, 0o644, map[string]string{".aci/skills/broken/SKILL.md": "---\ndescription: no name here\n---\nx"})
 	srv := fakeai.New(t)
 	for range 3 {
 		srv.Push(fakeai.Reply{Content: "ok"})

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testutil"
+	"github.com/aci-dev/aci/internal/testfs"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -19,7 +19,7 @@ import (
 // in the system message before the project's.
 func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
 	work, cfg := t.TempDir(), t.TempDir()
-	testutil.WriteFiles(t, work, map[string]string{
+	testfs.Write(t, work, 0o644, map[string]string{
 		".aci/commands/fix-issue.md":       "---\ndescription: fix an issue\nargument-hint: [number] [priority]\n---\nFix issue #$1 with priority $2. All: $ARGUMENTS",
 		".claude/commands/git/commit.md":   "---\nallowed-tools: Bash(git add:*), Bash(git commit:*)\ndescription: commit\nmodel: haiku\n---\nWrite a commit message for: $ARGUMENTS",
 		".claude/commands/status.md":       "shadowing the built-in",
@@ -28,7 +28,7 @@ func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
 		".aci/skills/release/checklist.md": "- tests green",
 		"AGENTS.md":                        "PROJECT-RULES",
 	})
-	testutil.WriteFiles(t, cfg, map[string]string{
+	testfs.Write(t, cfg, 0o644, map[string]string{
 		"aci/commands/fix-issue.md": "PERSON'S FIX $1",
 		"aci/commands/hello.md":     "Say hello to $1.",
 		"aci/AGENTS.md":             "PERSON-RULES",
@@ -114,7 +114,7 @@ func gitRepo(t *testing.T) string {
 	}
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
-	testutil.WriteFiles(t, dir, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "go.mod": "module calc\n"})
+	testfs.Write(t, dir, 0o644, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "go.mod": "module calc\n"})
 	git(t, dir, "add", ".")
 	git(t, dir, "commit", "-q", "-m", "first")
 	return dir
@@ -155,7 +155,7 @@ func TestInitWritesAgentsMd(t *testing.T) {
 // as it was.
 func TestReviewChangesNothingOnDisk(t *testing.T) {
 	dir := gitRepo(t)
-	testutil.WriteFiles(t, dir, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n", "new.go": "package calc\n"})
+	testfs.Write(t, dir, 0o644, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n", "new.go": "package calc\n"})
 	before := git(t, dir, "status", "--porcelain") + git(t, dir, "diff")
 	srv := fakeai.New(t,
 		act(

@@ -133,6 +133,25 @@ func StoredEvents(st agent.Session) []Numbered {
 	return out
 }
 
+// Settled is evs, the events of a transcript that may still be written,
+// without the last turn's while that turn's question is not stored yet:
+// the person's words are written once aci knows what the model gets
+// (logQuestion), after the turn's event and any UserPromptSubmit hook. A
+// reader following the transcript (aci logs -f) shows that turn, question
+// and all, when it reads it again.
+func Settled(evs []Numbered) []Numbered {
+	for i := len(evs) - 1; i >= 0; i-- {
+		rec, _ := evs[i].Event.(Recorded)
+		if t, ok := rec.Typed.(Turn); ok {
+			if t.Question == "" {
+				return evs[:i]
+			}
+			break
+		}
+	}
+	return evs
+}
+
 // seedEvents makes a resumed session's stored events the first of its
 // own, so a client reading its events from the start sees its past as it
 // was, its turns are theirs, and ids carry on from them. It returns them.

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
@@ -205,6 +206,55 @@ func oldForm(t *testing.T, path string) []byte {
 		b = append(append(b, line...), '\n')
 	}
 	return b
+}
+
+// A transcript read while its turn begins, a UserPromptSubmit hook still
+// running, has the turn's event but not yet the person's words: Settled
+// (what aci logs reads) leaves that turn out until they are stored, so a
+// follower shows it once, with its question as typed.
+func TestTurnReadAsItBeginsWaitsForItsQuestion(t *testing.T) {
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	writeFile(t, filepath.Join(cfg, "aci", "settings.json"), `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "sleep 2"}]}]}}`)
+	srv := fakeai.New(t, fakeai.Reply{Content: "Plan: 1. read a.go"})
+	f, work := newFactory(t, srv)
+	s, err := f.New(context.Background(), Options{Workdir: work, Mode: windows.ModePlan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Start("how would you fix calc?"); err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := f.SessionsDir()
+	path := filepath.Join(dir, s.ID()+".jsonl")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if data, _ := os.ReadFile(path); strings.Contains(string(data), `"event":{"type":"turn"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no turn event in the transcript")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("the hook had ended: %d model requests", n)
+	}
+	st, err := agent.FindSession(dir, work, s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turns := TurnsOf(Settled(StoredEvents(st))); len(turns) != 0 {
+		t.Errorf("the turn read as it begins, before its question is stored: %s", jsonOf(t, turns))
+	}
+	s.Wait()
+	if st, err = agent.FindSession(dir, work, s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if turns := TurnsOf(Settled(StoredEvents(st))); len(turns) != 1 || turns[0].Question != "how would you fix calc?" {
+		t.Errorf("the turn read once it ran: %s", jsonOf(t, turns))
+	}
 }
 
 // Each event reads back as it was sent: its one encoding, both ways.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 )
 
 // ProcStat reads /proc/PID/stat and returns its fields from the third on
@@ -61,16 +60,4 @@ func ChildEnv(home, baseURL, key string, extra ...string) []string {
 		env = append(env, "OPENAI_BASE_URL="+baseURL)
 	}
 	return append(env, extra...)
-}
-
-// WriteFiles writes each file, a path relative to root, and its folders.
-func WriteFiles(t testing.TB, root string, files map[string]string) {
-	t.Helper()
-	for rel, text := range files {
-		p := filepath.Join(root, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testutil"
+	"github.com/aci-dev/aci/internal/testfs"
 	"github.com/chromedp/chromedp"
 )
 
@@ -18,7 +18,7 @@ func TestPageSlashMenu(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx := browser(t)
 	workdir := t.TempDir()
-	testutil.WriteFiles(t, workdir, map[string]string{
+	testfs.Write(t, workdir, 0o644, map[string]string{
 		".aci/commands/fix-issue.md":     "---\ndescription: fix a GitHub issue\nargument-hint: [number]\n---\nFix issue #$1 now.",
 		".claude/commands/git/commit.md": "---\ndescription: commit the work\n---\nCommit: $ARGUMENTS",
 		".aci/commands/broken.md":        "uses $ARGS",
@@ -73,7 +73,7 @@ func TestPageShowsTypedWords(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx := browser(t)
 	workdir := t.TempDir()
-	testutil.WriteFiles(t, workdir, map[string]string{".aci/commands/fix-issue.md": "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care."})
+	testfs.Write(t, workdir, 0o644, map[string]string{".aci/commands/fix-issue.md": "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care."})
 	typed := []string{"how would you fix calc?", "/fix-issue 9 low", "/init"}
 	answers := []string{"Plan: 1. read calc", "Fixed.", "Wrote it."}
 	ai := fakeai.New(t, fakeai.Reply{Content: answers[0]}, fakeai.Reply{Content: answers[1]}, fakeai.Reply{Content: answers[2]})

@@ -16,6 +16,7 @@ func TestValidName(t *testing.T) {
 	}{
 		{"fix-1", true}, {"a.b_c", true}, {"", false}, {"-x", false}, {"a/b", false},
 		{"..", false}, {"a..b", false}, {"x.lock", false}, {"a b", false}, {strings.Repeat("a", 65), false},
+		{strings.Repeat("a", 64), true}, {"9.z-", true}, {"_a", false}, {"ü", false}, {"a\n", false},
 	} {
 		if got := ValidName(tt.name); got != tt.ok {
 			t.Errorf("ValidName(%q) = %v, want %v", tt.name, got, tt.ok)

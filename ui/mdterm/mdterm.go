@@ -2,22 +2,18 @@
 // emphasis, inline code, links, lists, quotes, code blocks and GitHub
 // tables, prose wrapped to a width and code never wrapped.
 //
-// It parses with goldmark's CommonMark parser alone. A full renderer such
-// as glamour links a syntax highlighter whose lexer and style registries,
-// with an HTML sanitizer, cost tens of milliseconds of package
-// initialisation in every run of aci, most of which never render Markdown.
+// It parses with a CommonMark block and inline parser of its own (block.go,
+// inline.go). A full renderer such as glamour links a syntax highlighter
+// whose lexer and style registries, with an HTML sanitizer, cost tens of
+// milliseconds of package initialisation in every run of aci, most of which
+// never render Markdown; goldmark's parser alone still cost about 1 ms.
 package mdterm
 
 import (
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/mattn/go-runewidth"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 )
 
 // Styles as SGR parameters, after glamour's dark style.
@@ -34,40 +30,25 @@ const (
 	sgrBullet   = "38;5;252"
 )
 
-// newParser is built once, on the first render: a run that renders no
-// Markdown never builds it.
-var newParser = sync.OnceValue(func() parser.Parser {
-	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
-})
-
 // Render renders src, prose wrapped at width columns (no wrapping when
 // width < 1). Blocks are separated by one blank line; the result has no
 // trailing newline.
 func Render(src string, width int) string {
-	source := []byte(src)
-	doc := newParser().Parse(text.NewReader(source))
-	r := &renderer{src: source, width: width}
-	return strings.Join(r.children(doc, width), "\n")
+	bs := parseBlocks(src)
+	r := &renderer{width: width, refs: linkRefs(bs, nil)}
+	return strings.Join(r.children(bs, false, width), "\n")
 }
 
 type renderer struct {
-	src   []byte
 	width int
+	refs  map[string]string // link reference definitions: label → destination
 }
 
-// children renders the blocks under n, a blank line between them (none in
-// a tight list item).
-func (r *renderer) children(n ast.Node, width int) []string {
-	tight := false
-	if li, ok := n.(*ast.ListItem); ok {
-		if l, ok := li.Parent().(*ast.List); ok {
-			tight = l.IsTight
-		}
-	}
+// children renders blocks, a blank line between them (none in a tight
+// list's item).
+func (r *renderer) children(bs []*block, tight bool, width int) []string {
 	var out []string
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+	for _, c := range bs {
 		lines := r.block(c, width)
 		if len(lines) == 0 {
 			continue
@@ -80,82 +61,62 @@ func (r *renderer) children(n ast.Node, width int) []string {
 	return out
 }
 
-// block renders one block node as lines.
-func (r *renderer) block(n ast.Node, width int) []string {
-	switch n := n.(type) {
-	case *ast.Paragraph, *ast.TextBlock:
-		return r.paragraph(n, width)
-	case *ast.Heading:
-		if n.Level > 1 {
-			return wrap(r.inlines(n, sgrHeading), width)
+// block renders one block as lines.
+func (r *renderer) block(b *block, width int) []string {
+	switch b.kind {
+	case bPara:
+		return r.paragraph(b, width)
+	case bHeading:
+		if b.level > 1 {
+			return wrap(r.inlines(b.lines, sgrHeading), width)
 		}
 		// The title on a coloured band, a space either side.
-		lines := wrap(r.inlines(n, sgrH1), width-2)
+		lines := wrap(r.inlines(b.lines, sgrH1), width-2)
 		pad := style(" ", sgrH1)
 		for i, l := range lines {
 			lines[i] = pad + l + pad
 		}
 		return lines
-	case *ast.ThematicBreak:
+	case bRule:
 		return []string{style(strings.Repeat("─", max(min(width, 40), 3)), sgrRule)}
-	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		return r.code(n)
-	case *ast.HTMLBlock:
-		var b strings.Builder
-		lines := n.Lines()
-		for i := range lines.Len() {
-			seg := lines.At(i)
-			b.Write(seg.Value(r.src))
+	case bCode:
+		lines := make([]string, 0, max(len(b.lines), 1))
+		for _, l := range b.lines {
+			lines = append(lines, style(strings.ReplaceAll(l, "\t", "    "), sgrCodeBlk))
 		}
-		if n.HasClosure() {
-			b.Write(n.ClosureLine.Value(r.src))
+		if len(lines) == 0 {
+			lines = []string{""}
 		}
-		return styleLines(strings.Split(strings.TrimRight(b.String(), "\n"), "\n"), sgrText)
-	case *ast.Blockquote:
+		return lines
+	case bHTML:
+		return styleLines(append([]string(nil), b.lines...), sgrText)
+	case bQuote:
 		bar := style("│ ", sgrQuote)
-		inner := r.children(n, width-2)
+		inner := r.children(b.children, false, width-2)
 		for i, l := range inner {
 			inner[i] = bar + l
 		}
 		return inner
-	case *ast.List:
-		return r.list(n, width)
+	case bList:
+		return r.list(b, width)
 	}
-	// Anything else: its lines as they were written, or its blocks.
-	if n.Lines().Len() > 0 {
-		return r.code(n)
-	}
-	return r.children(n, width)
+	return nil
 }
 
-func (r *renderer) code(n ast.Node) []string {
-	var lines []string
-	segs := n.Lines()
-	for i := range segs.Len() {
-		seg := segs.At(i)
-		l := strings.TrimRight(string(seg.Value(r.src)), "\n")
-		lines = append(lines, style(strings.ReplaceAll(l, "\t", "    "), sgrCodeBlk))
-	}
-	if len(lines) == 0 {
-		lines = []string{""}
-	}
-	return lines
-}
-
-func (r *renderer) list(l *ast.List, width int) []string {
+func (r *renderer) list(l *block, width int) []string {
 	var out []string
-	num := l.Start
-	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
+	num := l.start
+	for _, item := range l.children {
 		marker := "• "
-		if l.IsOrdered() {
-			marker = strconv.Itoa(num) + string(l.Marker) + " "
+		if l.ordered {
+			marker = strconv.Itoa(num) + string(l.marker) + " "
 			num++
 		}
 		pad := strings.Repeat(" ", runewidth.StringWidth(marker))
-		if !l.IsTight && len(out) > 0 {
+		if !l.tight && len(out) > 0 {
 			out = append(out, "")
 		}
-		inner := r.children(item, width-len(pad))
+		inner := r.children(item.children, l.tight, width-len(pad))
 		if len(inner) == 0 {
 			inner = []string{""}
 		}
@@ -173,12 +134,17 @@ func (r *renderer) list(l *ast.List, width int) []string {
 }
 
 // paragraph renders prose, or a GitHub table when the paragraph holds one
-// (goldmark's CommonMark parser sees a table as a paragraph).
-func (r *renderer) paragraph(n ast.Node, width int) []string {
-	if lines, ok := r.table(n, width); ok {
-		return lines
+// (CommonMark sees a table as a paragraph).
+func (r *renderer) paragraph(b *block, width int) []string {
+	defs := styleLines(append([]string(nil), b.lines[:b.defs]...), sgrCodeBlk)
+	rest := b.lines[b.defs:]
+	if len(rest) == 0 {
+		return defs
 	}
-	return wrap(r.inlines(n, sgrText), width)
+	if lines, ok := r.table(rest, width); ok {
+		return append(defs, lines...)
+	}
+	return append(defs, wrap(r.inlines(rest, sgrText), width)...)
 }
 
 // run is a piece of text in one style.
@@ -187,80 +153,56 @@ type run struct {
 	sgr  string
 }
 
-// inlines flattens n's inline children into runs, in base style unless an
-// inline node sets its own.
-func (r *renderer) inlines(n ast.Node, base string) []run {
+// inlines renders the inline content of text lines as runs, in base
+// style unless an inline sets its own.
+func (r *renderer) inlines(lines []string, base string) []run {
+	text := strings.TrimRight(strings.Join(lines, "\n"), " ")
 	var out []run
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		out = r.inline(c, base, out)
+	for _, in := range parseInlines(text, r.refs) {
+		out = r.inline(in, base, out)
 	}
 	return out
 }
 
-func (r *renderer) inline(n ast.Node, sgr string, out []run) []run {
-	switch n := n.(type) {
-	case *ast.Text:
-		v := n.Value(r.src)
-		if !n.IsRaw() {
-			v = util.UnescapePunctuations(util.ResolveNumericReferences(util.ResolveEntityNames(v)))
-		}
-		out = append(out, run{string(v), sgr})
-		switch {
-		case n.HardLineBreak():
-			out = append(out, run{"\n", sgr})
-		case n.SoftLineBreak():
-			out = append(out, run{" ", sgr})
-		}
-		return out
-	case *ast.String:
-		return append(out, run{string(n.Value), sgr})
-	case *ast.CodeSpan:
-		var b strings.Builder
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			if t, ok := c.(*ast.Text); ok {
-				b.Write(t.Segment.Value(r.src))
-			} else if s, ok := c.(*ast.String); ok {
-				b.Write(s.Value)
-			}
-		}
-		return append(out, run{b.String(), sgrCode})
-	case *ast.Emphasis:
+func (r *renderer) inline(n *inline, sgr string, out []run) []run {
+	switch n.kind {
+	case iText:
+		return append(out, run{n.text, sgr})
+	case iSoftBreak:
+		return append(out, run{" ", sgr})
+	case iHardBreak:
+		return append(out, run{"\n", sgr})
+	case iCode:
+		return append(out, run{n.text, sgrCode})
+	case iEmph:
 		add := "3"
-		if n.Level >= 2 {
+		if n.level >= 2 {
 			add = "1"
 		}
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		for _, c := range n.children {
 			out = r.inline(c, add+";"+sgr, out)
 		}
 		return out
-	case *ast.Link:
+	case iLink:
 		start := len(out)
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		for _, c := range n.children {
 			out = r.inline(c, sgrLinkText, out)
 		}
-		dest := string(n.Destination)
-		if dest != "" && dest != plain(out[start:]) {
-			out = append(out, run{" ", sgr}, run{dest, sgrLink})
+		if n.dest != "" && n.dest != plain(out[start:]) {
+			out = append(out, run{" ", sgr}, run{n.dest, sgrLink})
 		}
 		return out
-	case *ast.Image:
-		alt := r.inlines(n, sgr)
+	case iImage:
+		var alt []run
+		for _, c := range n.children {
+			alt = r.inline(c, sgr, alt)
+		}
 		if len(alt) > 0 {
 			out = append(append(out, alt...), run{" ", sgr})
 		}
-		return append(out, run{string(n.Destination), sgrLink})
-	case *ast.AutoLink:
-		return append(out, run{string(n.URL(r.src)), sgrLink})
-	case *ast.RawHTML:
-		var b strings.Builder
-		for i := range n.Segments.Len() {
-			seg := n.Segments.At(i)
-			b.Write(seg.Value(r.src))
-		}
-		return append(out, run{b.String(), sgr})
-	}
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		out = r.inline(c, sgr, out)
+		return append(out, run{n.dest, sgrLink})
+	case iAutoLink:
+		return append(out, run{n.text, sgrLink})
 	}
 	return out
 }

@@ -32,6 +32,27 @@ func TestRender(t *testing.T) {
 		{"prose before a table", "Here:\n| a | b |\n|---|--:|\n| 1 | 22 |", 80, "Here:\n\na │  b\n──┼───\n1 │ 22"},
 		{"escaped pipe in a cell", "| a | b |\n|---|---|\n| x \\| y | z |", 80, "a     │ b\n──────┼──\nx | y │ z"},
 		{"no table without a delimiter row", "| a | b |\n| c | d |", 80, "| a | b | | c | d |"},
+		// CommonMark's rules where a terminal shows the difference.
+		{"setext headings", "Title\n=====\n\nSub\n---", 80, " Title \n\nSub"},
+		{"nested emphasis", "***both*** and **b *i* b**", 80, "both and b i b"},
+		{"underscores inside words", "snake_case_word and _em_", 80, "snake_case_word and em"},
+		{"spaced stars are text", "a * b * c and 2*3*4", 80, "a * b * c and 234"},
+		{"unclosed emphasis", "*unclosed and **also", 80, "*unclosed and **also"},
+		{"loose list", "- one\n\n- two", 80, "• one\n\n• two"},
+		{"ordered with )", "1) a\n2) b", 80, "1) a\n2) b"},
+		{"tilde fence", "~~~\ncode\n~~~", 80, "code"},
+		{"html block kept as written", "<div>\n*not em*\n</div>", 80, "<div>\n*not em*\n</div>"},
+		{"lazy quote line", "> quote\nlazy", 80, "│ quote lazy"},
+		{"lazy underline is text", "- a\nb\n===", 80, "• a b ==="},
+		{"entities", "&#65; &#x42; &copy; &nosuch;", 80, "A B © &nosuch;"},
+		{"image and angle destination", "![alt](i.png \"t\") [l](<a b>)", 80, "alt i.png l a b"},
+		{"double backtick code", "``a ` b``", 80, "a ` b"},
+		{"backslash hard break", "one\\\ntwo", 80, "one\ntwo"},
+		{"closing hashes", "# Head #", 80, " Head "},
+		{"a list interrupts prose", "para\n- list interrupts", 80, "para\n\n• list interrupts"},
+		{"only 1. interrupts prose", "para\n2. does not", 80, "para 2. does not"},
+		{"reference links", "[r][x] and [x]\n\n[x]: https://r.example", 80, "r https://r.example and x https://r.example\n\n[x]: https://r.example"},
+		{"indented code needs a blank line before", "text\n    not code\n\n    code", 80, "text not code\n\ncode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := stripSGR(Render(tc.in, tc.width))

@@ -4,20 +4,12 @@ import (
 	"strings"
 
 	"github.com/mattn/go-runewidth"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 // table renders a paragraph that holds a GitHub table: a header row, a
 // delimiter row (| --- | :-: |) with as many cells, then body rows. Lines
 // before the header stay prose. false when there is no table.
-func (r *renderer) table(n ast.Node, width int) ([]string, bool) {
-	segs := n.Lines()
-	lines := make([]string, segs.Len())
-	for i := range lines {
-		seg := segs.At(i)
-		lines[i] = strings.TrimRight(string(seg.Value(r.src)), "\r\n")
-	}
+func (r *renderer) table(lines []string, width int) ([]string, bool) {
 	k := -1
 	var align []byte
 	for i := 1; i < len(lines); i++ {
@@ -153,19 +145,17 @@ func cells(line string) []string {
 
 // renderSource renders a piece of Markdown of its own.
 func renderSource(src string, width int) []string {
-	source := []byte(src)
-	r := &renderer{src: source, width: width}
-	return r.children(newParser().Parse(text.NewReader(source)), width)
+	bs := parseBlocks(src)
+	r := &renderer{width: width, refs: linkRefs(bs, nil)}
+	return r.children(bs, false, width)
 }
 
 // inlineSource is the inline content of src as runs; src as it is when
 // it does not parse as one paragraph (a cell holding "-" or "# x").
 func inlineSource(src, sgr string) []run {
-	source := []byte(src)
-	doc := newParser().Parse(text.NewReader(source))
-	if p, ok := doc.FirstChild().(*ast.Paragraph); ok && p.NextSibling() == nil {
-		r := &renderer{src: source}
-		return r.inlines(p, sgr)
+	if bs := parseBlocks(src); len(bs) == 1 && bs[0].kind == bPara {
+		r := &renderer{}
+		return r.inlines(bs[0].lines, sgr)
 	}
 	return []run{{src, sgr}}
 }
