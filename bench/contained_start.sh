@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
 # What containment adds to starting one command, broken down (see
 # BenchmarkContainedStart in tools/shell and BenchmarkBashWindowRun in
-# windows): uncontained; bwrap alone; + the network link and its first
-# step; + the resource limits; + the protected files' binds (the whole
-# one-shot path); the path a bash window takes; and end to end through a
-# bash window, contained against uncontained.
+# windows), in a fresh workspace and in a git repository of 5,000 folders
+# (internal/benchws): a bare shell (no sandbox); uncontained; contained
+# (the session's sandbox); the first command of a new shell and Sandbox
+# (first-*); bwrap alone; + the network link and its first step; + the
+# resource limits; + the protected files' binds (the whole one-shot path);
+# and end to end through a bash window, contained against uncontained.
+# "A contained command over bare" is contained minus bare (or
+# first-contained minus first-bare) in the same workspace.
 #
 # N=30 commands per row by default. As root it runs with real-time priority
 # (chrt -f 10) to leave out the wait for a core on a busy machine; the
 # cpu-ms/op column (CPU time of aci and its children per command) is the
-# figure a busy machine inflates least.
+# figure a busy machine inflates least. BENCH narrows the rows (a -bench
+# pattern for both benchmarks, e.g. BENCH=5000dirs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${N:-30}"
+sel="${BENCH:-.}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 go test -c -o "$out/shell.test" ./tools/shell
 go test -c -o "$out/windows.test" ./windows
 rt=()
 if [ "$(id -u)" = 0 ] && command -v chrt >/dev/null; then rt=(chrt -f 10); fi
-(cd tools/shell && "${rt[@]}" "$out/shell.test" -test.run '^$' -test.bench 'ContainedStart' -test.benchtime "${n}x")
-(cd windows && "${rt[@]}" "$out/windows.test" -test.run '^$' -test.bench 'BashWindowRun' -test.benchtime "${n}x")
+(cd tools/shell && "${rt[@]}" "$out/shell.test" -test.run '^$' -test.bench "ContainedStart/$sel" -test.benchtime "${n}x")
+(cd windows && "${rt[@]}" "$out/windows.test" -test.run '^$' -test.bench "BashWindowRun/$sel" -test.benchtime "${n}x")

@@ -8,49 +8,39 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/aci-dev/aci/internal/fswatch"
 )
 
 // maxWatchDirs bounds the folders a pool watches (one inotify watch
 // each): a workspace with more is scanned instead.
 const maxWatchDirs = 8192
 
-// watchMask are the events that change a file's content or presence.
-const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MODIFY | unix.IN_CLOSE_WRITE | unix.IN_MOVED_FROM |
-	unix.IN_MOVED_TO | unix.IN_ATTRIB | unix.IN_DELETE_SELF | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW | unix.IN_EXCL_UNLINK
-
 // watcher hears from the kernel which files of a workspace change, so that
-// an action costs the files it changed, not a walk of the workspace. The
-// kernel queues the events as the files change; take reads them all, so
-// what a command did before the action ended is known to the action.
+// an action costs the files it changed, not a walk of the workspace
+// (internal/fswatch, the sandbox's watcher too). The kernel queues the
+// events as the files change; take reads them all, so what a command did
+// before the action ended is known to the action.
 type watcher struct {
-	fd   int
-	mu   sync.Mutex
-	dirs map[int]string // by watch descriptor
-	n    int            // watches held
+	fw *fswatch.Watcher
+	mu sync.Mutex
 	// pending are the paths changed since the last take, made says the
 	// path was created then (not there at the last take).
 	pending  map[string]bool
 	overflow bool
-	// rmu holds the reading of the descriptor (and its closing).
-	rmu    sync.Mutex
-	buf    []byte
-	closed bool
 }
 
 // newWatcher watches the folders of root (not hidden ones, nor
 // node_modules, as the scan skips them), or fails: no inotify, too many
 // folders, the person's watch limit reached.
 func newWatcher(root string) (*watcher, error) {
-	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
+	fw, err := fswatch.New(fswatch.Content, maxWatchDirs)
 	if err != nil {
-		return nil, fmt.Errorf("inotify: %w", err)
+		return nil, err
 	}
-	w := &watcher{fd: fd, dirs: map[int]string{}, pending: map[string]bool{}, buf: make([]byte, 64<<10)}
+	w := &watcher{fw: fw, pending: map[string]bool{}}
 	if err := w.addTree(root, false); err != nil {
-		unix.Close(fd)
+		fw.Close()
 		return nil, err
 	}
 	return w, nil
@@ -77,25 +67,13 @@ func (w *watcher) addTree(dir string, made bool) error {
 		if path != dir && skipDir(d.Name()) {
 			return filepath.SkipDir
 		}
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if w.n >= maxWatchDirs {
+		if err := w.fw.Add(path); errors.Is(err, fswatch.ErrFull) {
+			w.mu.Lock()
 			w.overflow = true
-			return fmt.Errorf("more than %d folders", maxWatchDirs)
+			w.mu.Unlock()
+			return fmt.Errorf("more than %d folders, or %w", maxWatchDirs, err)
 		}
-		wd, err := unix.InotifyAddWatch(w.fd, path, watchMask)
-		if err != nil {
-			if errors.Is(err, unix.ENOSPC) {
-				w.overflow = true
-				return fmt.Errorf("inotify watch limit reached (fs.inotify.max_user_watches)")
-			}
-			return nil // gone, or not a folder any more
-		}
-		if _, seen := w.dirs[wd]; !seen {
-			w.n++
-		}
-		w.dirs[wd] = path
-		return nil
+		return nil // else watched, or gone, or not a folder any more
 	})
 }
 
@@ -111,51 +89,27 @@ func (w *watcher) note(path string, made bool) {
 
 // drain reads the events the kernel queued, without waiting.
 func (w *watcher) drain() {
-	for {
-		n, err := unix.Read(w.fd, w.buf)
-		if err != nil || n <= 0 {
-			return // EAGAIN: nothing more queued
+	var newDirs []string
+	lost := w.fw.Read(func(e fswatch.Event) {
+		if e.Dir {
+			if e.Made && !skipDir(filepath.Base(e.Path)) {
+				newDirs = append(newDirs, e.Path)
+			}
+			// A folder moved away or removed: its files went with it;
+			// the servers hear of the open ones through their windows.
+			return
 		}
-		var newDirs []string
 		w.mu.Lock()
-		for off := 0; off+unix.SizeofInotifyEvent <= n; {
-			ev := (*unix.InotifyEvent)(unsafe.Pointer(&w.buf[off]))
-			nameEnd := off + unix.SizeofInotifyEvent + int(ev.Len)
-			if nameEnd > n {
-				break
-			}
-			name := strings.TrimRight(string(w.buf[off+unix.SizeofInotifyEvent:nameEnd]), "\x00")
-			off = nameEnd
-			if ev.Mask&unix.IN_Q_OVERFLOW != 0 {
-				w.overflow = true
-				continue
-			}
-			if ev.Mask&unix.IN_IGNORED != 0 {
-				if _, ok := w.dirs[int(ev.Wd)]; ok {
-					delete(w.dirs, int(ev.Wd))
-					w.n--
-				}
-				continue
-			}
-			dir, ok := w.dirs[int(ev.Wd)]
-			if !ok || name == "" {
-				continue
-			}
-			path := filepath.Join(dir, name)
-			if ev.Mask&unix.IN_ISDIR != 0 {
-				if ev.Mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 && !skipDir(name) {
-					newDirs = append(newDirs, path)
-				}
-				// A folder moved away or removed: its files went with it;
-				// the servers hear of the open ones through their windows.
-				continue
-			}
-			w.note(path, ev.Mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0)
-		}
+		w.note(e.Path, e.Made)
 		w.mu.Unlock()
-		for _, d := range newDirs {
-			_ = w.addTree(d, true)
-		}
+	})
+	if lost {
+		w.mu.Lock()
+		w.overflow = true
+		w.mu.Unlock()
+	}
+	for _, d := range newDirs {
+		_ = w.addTree(d, true)
 	}
 }
 
@@ -163,11 +117,7 @@ func (w *watcher) drain() {
 // extensions exts, as LSP FileChangeTypes; ok is false after an overflow
 // (the changes are not all known: the caller scans instead).
 func (w *watcher) take(exts map[string]bool) (map[string]int, bool) {
-	w.rmu.Lock()
-	if !w.closed {
-		w.drain()
-	}
-	w.rmu.Unlock()
+	w.drain()
 	w.mu.Lock()
 	pending, overflow := w.pending, w.overflow
 	w.pending = map[string]bool{}
@@ -195,11 +145,4 @@ func (w *watcher) take(exts map[string]bool) (map[string]int, bool) {
 }
 
 // close stops the watcher.
-func (w *watcher) close() {
-	w.rmu.Lock()
-	defer w.rmu.Unlock()
-	if !w.closed {
-		w.closed = true
-		unix.Close(w.fd)
-	}
-}
+func (w *watcher) close() { w.fw.Close() }

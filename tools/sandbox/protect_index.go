@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/aci-dev/aci/internal/fswatch"
 )
 
 // The protected names count at any depth of the workspace: a later
@@ -54,6 +56,18 @@ type protectIndex struct {
 	gits  map[string]bool      // .git entries seen at any depth (seal.go); true: since the first walk
 
 	secrets map[string]bool // the secret files present (secrets.go)
+
+	skipOnce sync.Once
+	skip     *skipWatch // the .git entries in skipped folders (seal_skipped.go)
+
+	// The kernel's word on which folders changed (protect_notify.go):
+	// nil where it cannot be had, noWatch saying why.
+	fw        *fswatch.Watcher
+	noWatch   error
+	dirty     map[string]bool // folders whose entries changed, heard before the look
+	unwatched map[string]bool // known folders that could not be watched: looked at by stat
+	watchMax  int             // folders watched at most (0: maxIndexDirs; less in tests)
+	relooks   int             // looks at every folder after events were lost
 }
 
 // A command must start with an index that knows every file present when
@@ -93,16 +107,41 @@ type busySpan struct{ start, end time.Time }
 // protectedName says what a file or folder named base controls when the
 // name is a protected one, at any depth; "" otherwise.
 func protectedName(base string, dir bool) string {
-	for _, e := range protectedTable {
-		name, isDirRow := strings.CutSuffix(e.name, "/")
-		if isDirRow && !dir {
-			continue
-		}
-		if ok, _ := filepath.Match(name, base); ok {
+	t := protectedNames()
+	if e, ok := t.exact[base]; ok && (dir || !e.dirOnly) {
+		return e.why
+	}
+	for _, e := range t.globs {
+		if ok, _ := filepath.Match(e.name, base); ok && (dir || !e.dirOnly) {
 			return e.why
 		}
 	}
 	return ""
+}
+
+// protectedNames is protectedTable as the index asks it, once per entry
+// of the workspace: a map of the plain names, the patterns beside.
+var protectedNames = sync.OnceValue(func() (t struct {
+	exact map[string]nameRow
+	globs []nameRow
+}) {
+	t.exact = map[string]nameRow{}
+	for _, e := range protectedTable {
+		name, dirOnly := strings.CutSuffix(e.name, "/")
+		r := nameRow{name: name, why: e.why, dirOnly: dirOnly}
+		if strings.ContainsAny(name, "*?[") {
+			t.globs = append(t.globs, r)
+		} else if _, dup := t.exact[name]; !dup {
+			t.exact[name] = r
+		}
+	}
+	return t
+})
+
+// nameRow is one protected name: a file or folder, or a folder only.
+type nameRow struct {
+	name, why string
+	dirOnly   bool
 }
 
 // begin notes that a command starts now; end, that it ended.
@@ -156,7 +195,19 @@ func (x *protectIndex) look() (present, made []string) {
 	x.began = now
 	if x.dirs == nil {
 		x.dirs, x.found = map[string]time.Time{}, map[string]bool{}
+		x.startWatch()
 		x.walk(x.root, nil)
+	} else if dirs, ok := x.changedDirs(); ok {
+		for _, d := range dirs {
+			fi, err := os.Lstat(d)
+			switch {
+			case err != nil || !fi.IsDir():
+				x.forgetBelow(d)
+			case x.known(d):
+				x.read(d, fi.ModTime(), &made)
+			}
+		}
+		x.pruneFound()
 	} else {
 		for d, seen := range x.dirs {
 			fi, err := os.Lstat(d)
@@ -167,12 +218,7 @@ func (x *protectIndex) look() (present, made []string) {
 				x.read(d, fi.ModTime(), &made)
 			}
 		}
-		for p := range x.found {
-			if _, err := os.Lstat(p); err != nil {
-				delete(x.found, p)
-			}
-		}
-		x.pruneSecrets()
+		x.pruneFound()
 	}
 	// Spans that ended before this look are done with: what they made
 	// was found now.
@@ -190,6 +236,16 @@ func (x *protectIndex) look() (present, made []string) {
 	sort.Strings(present)
 	sort.Strings(made)
 	return present, made
+}
+
+// pruneFound forgets the protected and secret files that are gone.
+func (x *protectIndex) pruneFound() {
+	for p := range x.found {
+		if _, err := os.Lstat(p); err != nil {
+			delete(x.found, p)
+		}
+	}
+	x.pruneSecrets()
 }
 
 // walk reads base and every folder below it that is not known yet; made
@@ -213,6 +269,7 @@ func (x *protectIndex) walk(base string, made *[]string) {
 			}
 			if fi, err := d.Info(); err == nil {
 				x.dirs[p] = x.settled(fi.ModTime())
+				x.watch(p) // before WalkDir reads it
 			}
 		}
 		return nil

@@ -49,9 +49,29 @@ type leftJournal struct {
 	f    *os.File // nil until the first entry; locked while aci lives
 	live map[string]bool
 	err  bool // the journal could not be made: entries are not kept
+	// closed: its Sandbox is closed; nothing more is written.
+	closed bool
 }
 
-var journal leftJournal
+// close lets go of the journal: removed when nothing in it is left to
+// undo, else left (unlocked) for the next aci's sweep.
+func (j *leftJournal) close() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.closed = true
+	if j.f == nil {
+		return
+	}
+	if len(j.live) == 0 {
+		os.Remove(j.f.Name())
+	}
+	j.f.Close()
+	j.f = nil
+}
+
+// aciJournal is the process's, for aci's own temp files (NoteTemp); each
+// Sandbox has its own for what its commands may leave (protect_watch.go).
+var aciJournal leftJournal
 
 // journalDir is $XDG_STATE_HOME/aci/leftovers (or ~/.local/state/...).
 func journalDir() string {
@@ -63,7 +83,7 @@ func journalDir() string {
 func (j *leftJournal) write(e leftEntry) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f == nil && !j.err {
+	if j.f == nil && !j.err && !j.closed {
 		j.f = openJournal()
 		j.err = j.f == nil
 	}
@@ -133,11 +153,11 @@ func dropStandIn(path string) {
 func NoteTemp(path string) (done func()) {
 	sealed := sealAciWrite(path) // the seal takes aci's own write as it is (seal.go)
 	ino := inode(path)
-	if ino == 0 || !journal.write(leftEntry{Path: path, Kind: leftTemp, Ino: ino}) {
+	if ino == 0 || !aciJournal.write(leftEntry{Path: path, Kind: leftTemp, Ino: ino}) {
 		return sealed
 	}
 	var once sync.Once
-	return func() { once.Do(func() { journal.write(leftEntry{Path: path, Gone: true}); sealed() }) }
+	return func() { once.Do(func() { aciJournal.write(leftEntry{Path: path, Gone: true}); sealed() }) }
 }
 
 // removeLeftover removes e.Path if it is still what aci left there: the

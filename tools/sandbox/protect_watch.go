@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -26,40 +25,36 @@ import (
 // command ran: Ctime is when the command started.
 const leftWatch = "watch"
 
-var watchedNames struct {
-	sync.Mutex
-	n map[string]int // commands running while the name was missing
-}
-
 // watchTrusted writes down the trusted names missing now, for a command
 // about to start; done strikes them off once it ended and what it made
 // was moved out.
 func (s *Sandbox) watchTrusted() (done func()) {
 	start := time.Now().Add(-ctimeSlack)
 	var mine []string
-	watchedNames.Lock()
-	defer watchedNames.Unlock()
+	sd := &s.side
+	sd.watchMu.Lock()
+	defer sd.watchMu.Unlock()
 	for _, c := range s.policy.StandIns {
 		c = strings.TrimSuffix(c, "/")
 		if _, err := os.Lstat(c); err == nil {
 			continue
 		}
-		if watchedNames.n == nil {
-			watchedNames.n = map[string]int{}
+		if sd.watched == nil {
+			sd.watched = map[string]int{}
 		}
-		if watchedNames.n[c] == 0 && !journal.write(leftEntry{Path: c, Kind: leftWatch, Ctime: start.UnixNano()}) {
+		if sd.watched[c] == 0 && !sd.journal.write(leftEntry{Path: c, Kind: leftWatch, Ctime: start.UnixNano()}) {
 			continue
 		}
-		watchedNames.n[c]++
+		sd.watched[c]++
 		mine = append(mine, c)
 	}
 	return func() {
-		watchedNames.Lock()
-		defer watchedNames.Unlock()
+		sd.watchMu.Lock()
+		defer sd.watchMu.Unlock()
 		for _, c := range mine {
-			if watchedNames.n[c]--; watchedNames.n[c] <= 0 {
-				delete(watchedNames.n, c)
-				journal.write(leftEntry{Path: c, Gone: true})
+			if sd.watched[c]--; sd.watched[c] <= 0 {
+				delete(sd.watched, c)
+				sd.journal.write(leftEntry{Path: c, Gone: true})
 			}
 		}
 	}

@@ -65,6 +65,7 @@ type Sandbox struct {
 	seal     sealState               // exec-relevant files kept as they were (seal.go)
 	outer    *Sandbox                // set for an uncontained command's: see Uncontained
 	trusted  trustedFiles            // files a trusted folder's hooks run: read-only too (protect_trusted.go)
+	side     sideState               // kept secrets, journal: closed with it (state.go)
 
 	oneShot    bool       // every command gets a bwrap of its own (Options.OneShot)
 	sessMu     sync.Mutex // guards the session fields
@@ -95,22 +96,22 @@ func New(p Policy, opt Options) (*Sandbox, error) {
 	kinds := available()
 	if opt.Force != "" {
 		if opt.Force == None {
-			return &Sandbox{kind: None, policy: p}, nil
+			return opened(&Sandbox{kind: None, policy: p}), nil
 		}
 		if err := probe(opt.Force); err != nil {
 			return nil, fmt.Errorf("sandbox %s: %w", opt.Force, err)
 		}
-		return &Sandbox{kind: opt.Force, policy: p, oneShot: opt.OneShot}, nil
+		return opened(&Sandbox{kind: opt.Force, policy: p, oneShot: opt.OneShot}), nil
 	}
 	var errs []error
 	for _, k := range kinds {
 		err := probe(k)
 		if err == nil {
-			return &Sandbox{kind: k, policy: p, oneShot: opt.OneShot}, nil
+			return opened(&Sandbox{kind: k, policy: p, oneShot: opt.OneShot}), nil
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", k, err))
 	}
-	return &Sandbox{kind: None, policy: p}, fmt.Errorf("%w (%v)", ErrUnavailable, errors.Join(errs...))
+	return opened(&Sandbox{kind: None, policy: p}), fmt.Errorf("%w (%v)", ErrUnavailable, errors.Join(errs...))
 }
 
 // Kind is the mechanism in use; None for a nil Sandbox.

@@ -81,6 +81,7 @@ func mustSandbox(t testing.TB, p Policy, k Kind) *Sandbox {
 	if s.Kind() != k {
 		t.Fatalf("kind = %s, want %s", s.Kind(), k)
 	}
+	t.Cleanup(s.Close) // its watches and session folder
 	return s
 }
 

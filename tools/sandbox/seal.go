@@ -112,7 +112,7 @@ func (s *Sandbox) sealBeginRoots(roots []sealRoot, idle bool) {
 	defer s.seal.mu.Unlock()
 	if s.seal.saved == nil {
 		s.seal.saved, s.seal.roots = map[string]*sealedFile{}, map[string]sealRoot{}
-		sealRegister(s)
+		sealRegister()
 	}
 	listed := map[string]bool{}
 	for _, r := range roots {

@@ -33,12 +33,7 @@ func gitInit(t *testing.T, dir string) {
 // what its release said.
 func runReleased(t *testing.T, s *Sandbox, dir, script string) (string, int, []string) {
 	t.Helper()
-	argv, release, err := s.Command([]string{"bash", "-c", script}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd, release := commandFor(t, s, dir, script)
 	out, err := cmd.CombinedOutput()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -282,15 +277,7 @@ func TestSealWhileRunning(t *testing.T) {
 	t.Cleanup(s.Close)
 	cfg := filepath.Join(tr.ws, "sub", "repo", ".git", "config")
 	before, _ := os.ReadFile(cfg)
-	argv, release, err := s.Command([]string{"bash", "-c", "sleep 0.3; mv sub subx && cp -a subx sub; echo '[core] fsmonitor = evil' >> sub/repo/.git/config; sleep 8"}, tr.ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = tr.ws
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, release := startCommand(t, s, tr.ws, "sleep 0.3; mv sub subx && cp -a subx sub; echo '[core] fsmonitor = evil' >> sub/repo/.git/config; sleep 8")
 	planted := false
 	restored := false
 	for end := time.Now().Add(watchEvery + 4*time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {

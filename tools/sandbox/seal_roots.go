@@ -168,27 +168,10 @@ func (x *protectIndex) lateGits() []string {
 }
 
 // gitEntries are the .git entries the index met, sorted.
-func (x *protectIndex) gitEntries() []string {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	out := make([]string, 0, len(x.gits))
-	for p := range x.gits {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
+func (x *protectIndex) gitEntries() []string { return x.sorted(&x.gits) }
 
 // presentProtected are the protected paths the index found.
-func (x *protectIndex) presentProtected() []string {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	out := make([]string, 0, len(x.found))
-	for p := range x.found {
-		out = append(out, p)
-	}
-	return out
-}
+func (x *protectIndex) presentProtected() []string { return x.sorted(&x.found) }
 
 // maxSealedBinds bounds the .git entries bound in place (three mounts
 // each): a workspace of many vendored repositories does not pay a mount

@@ -37,12 +37,10 @@ type skipDir struct {
 	depth int       // below its skipped folder
 }
 
-// skipWatches maps each *protectIndex to its *skipWatch.
-var skipWatches sync.Map
-
+// skipWatch is the index's, made at first use.
 func (x *protectIndex) skipWatch() *skipWatch {
-	w, _ := skipWatches.LoadOrStore(x, &skipWatch{roots: map[string]bool{}, dirs: map[string]skipDir{}})
-	return w.(*skipWatch)
+	x.skipOnce.Do(func() { x.skip = &skipWatch{roots: map[string]bool{}, dirs: map[string]skipDir{}} })
+	return x.skip
 }
 
 // noteSkipped records a skipped folder the index met (noteGit calls it).

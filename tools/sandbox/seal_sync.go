@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -12,31 +11,27 @@ import (
 // How the seal meets the rest of aci (seal.go): the check before aci's
 // own git calls, commands allowed to run uncontained, aci's own writes.
 
-// sealing are the sandboxes with a seal, for the step before aci's own
-// git calls (resealRunning).
-var sealing struct {
-	sync.Mutex
-	list []*Sandbox
-	once sync.Once
-}
+// sealHook hooks the check into aci's git calls, once per process, at
+// the first seal.
+var sealHook sync.Once
 
-// sealRegister notes s as sealed, and hooks the check into aci's git
-// calls once per process.
-func sealRegister(s *Sandbox) {
-	sealing.once.Do(func() { safegit.BeforeEach(resealRunning) })
-	sealing.Lock()
-	sealing.list = append(sealing.list, s)
-	sealing.Unlock()
+func sealRegister() { sealHook.Do(func() { safegit.BeforeEach(resealRunning) }) }
+
+// sealed reports whether s keeps a seal.
+func (s *Sandbox) sealed() bool {
+	s.seal.mu.Lock()
+	defer s.seal.mu.Unlock()
+	return s.seal.saved != nil
 }
 
 // resealRunning puts back what the running commands and tasks of each
-// sandbox changed so far, before aci runs git on the machine; what it
-// did is said with the next command that ends.
+// open sandbox changed so far, before aci runs git on the machine; what
+// it did is said with the next command that ends.
 func resealRunning() {
-	sealing.Lock()
-	list := slices.Clone(sealing.list)
-	sealing.Unlock()
-	for _, s := range list {
+	for _, s := range openSandboxes() {
+		if !s.sealed() {
+			continue
+		}
 		x := s.indexed()
 		if x == nil || !x.running() {
 			continue
@@ -98,10 +93,7 @@ func sealAciWrite(tmp string) (done func()) {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			sealing.Lock()
-			list := slices.Clone(sealing.list)
-			sealing.Unlock()
-			for _, s := range list {
+			for _, s := range openSandboxes() {
 				s.seal.mu.Lock()
 				for _, r := range s.seal.roots {
 					if within(final, r.path) {

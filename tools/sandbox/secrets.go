@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"sync"
 
 	"github.com/aci-dev/aci/tools/secrets"
 )
@@ -57,20 +56,19 @@ func (x *protectIndex) pruneSecrets() {
 }
 
 // secretPaths are the secret files the index knows, sorted.
-func (x *protectIndex) secretPaths() []string {
+func (x *protectIndex) secretPaths() []string { return x.sorted(&x.secrets) }
+
+// sorted are the paths in one of the index's sets, sorted.
+func (x *protectIndex) sorted(set *map[string]bool) []string {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	out := make([]string, 0, len(x.secrets))
-	for p := range x.secrets {
+	out := make([]string, 0, len(*set))
+	for p := range *set {
 		out = append(out, p)
 	}
 	sort.Strings(out)
 	return out
 }
-
-// keptNames maps a stand-in's path (in a session folder) to the file it
-// stands in for.
-var keptNames sync.Map
 
 // keptSource is the empty stand-in for the secret file path in the
 // session folder tmp; "" when tmp is "".
@@ -116,7 +114,7 @@ func (s *Sandbox) keptFor(read []string) []string {
 			continue
 		}
 		s.noteKept(p, fi)
-		keptNames.Store(src, p)
+		s.side.kept.name(src, p)
 		out = append(out, p)
 	}
 	return out
@@ -162,4 +160,22 @@ func (s *Sandbox) KeptBack() []string {
 		}
 	}
 	return out
+}
+
+// name notes that stand-in src stands in for the secret file p.
+func (k *keptState) name(src, p string) {
+	k.namesMu.Lock()
+	defer k.namesMu.Unlock()
+	if k.names == nil {
+		k.names = map[string]string{}
+	}
+	k.names[src] = p
+}
+
+// nameOf is the secret file stand-in src stands in for, if any.
+func (k *keptState) nameOf(src string) (string, bool) {
+	k.namesMu.Lock()
+	defer k.namesMu.Unlock()
+	p, ok := k.names[src]
+	return p, ok
 }

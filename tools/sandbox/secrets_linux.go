@@ -32,14 +32,13 @@ func keptArgs(out []string, p Policy) []string {
 // kernel's RCU grace period (some 10 ms), too long to pay per command.
 type keptWatch struct {
 	mu     sync.Mutex
-	fd     int
+	fd     int // -1 once closed
 	dir    string
-	base   int      // events forgotten before evs[0]
-	evs    []string // files opened, in order, since nothing ran
-	active int      // commands watching
+	kept   *keptState // whose stand-ins
+	base   int        // events forgotten before evs[0]
+	evs    []string   // files opened, in order, since nothing ran
+	active int        // commands watching
 }
-
-var keptWatches sync.Map // *Sandbox → *keptWatch
 
 // WatchKept starts watching the stand-ins of the kept-back secret files
 // for a command about to start; done, called once it ended, lists the
@@ -87,9 +86,13 @@ func (s *Sandbox) WatchKept() (done func() []string) {
 
 // keptWatch is s's watch, made at first use; nil when it cannot be.
 func (s *Sandbox) keptWatch() *keptWatch {
-	if w, ok := keptWatches.Load(s); ok {
-		return w.(*keptWatch)
+	k := &s.side.kept
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.watch != nil || k.noWatch {
+		return k.watch
 	}
+	k.noWatch = true // unless made now
 	dir := filepath.Join(s.tmpDir, keptDir)
 	if os.MkdirAll(dir, 0o700) != nil {
 		return nil
@@ -104,15 +107,25 @@ func (s *Sandbox) keptWatch() *keptWatch {
 		unix.Close(fd)
 		return nil
 	}
-	w, loaded := keptWatches.LoadOrStore(s, &keptWatch{fd: fd, dir: dir})
-	if loaded {
-		unix.Close(fd)
+	k.watch, k.noWatch = &keptWatch{fd: fd, dir: dir, kept: k}, false
+	return k.watch
+}
+
+// close stops the watch (Close).
+func (w *keptWatch) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fd >= 0 {
+		unix.Close(w.fd)
+		w.fd = -1
 	}
-	return w.(*keptWatch)
 }
 
 // drainLocked reads the events waiting, keeping the files opened.
 func (w *keptWatch) drainLocked() {
+	if w.fd < 0 {
+		return
+	}
 	buf := make([]byte, 16<<10)
 	for {
 		n, err := unix.Read(w.fd, buf)
@@ -126,8 +139,8 @@ func (w *keptWatch) drainLocked() {
 			if i := bytes.IndexByte(name, 0); i >= 0 {
 				name = name[:i]
 			}
-			if p, ok := keptNames.Load(filepath.Join(w.dir, string(name))); ok {
-				w.evs = append(w.evs, p.(string))
+			if p, ok := w.kept.nameOf(filepath.Join(w.dir, string(name))); ok {
+				w.evs = append(w.evs, p)
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 	"syscall"
 )
 
@@ -20,22 +19,17 @@ import (
 // keptMaxWalk bounds the entries looked at to find a moved kept file.
 const keptMaxWalk = 200000
 
-type keptSet struct {
-	mu  sync.Mutex
-	ids map[string][2]uint64 // path → device and inode when kept back
-}
-
-var keptSets sync.Map // *Sandbox → *keptSet
-
 // noteKept records that path, of status fi, is kept back from a command.
 func (s *Sandbox) noteKept(path string, fi fs.FileInfo) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return
 	}
-	v, _ := keptSets.LoadOrStore(s, &keptSet{ids: map[string][2]uint64{}})
-	k := v.(*keptSet)
+	k := &s.side.kept
 	k.mu.Lock()
+	if k.ids == nil {
+		k.ids = map[string][2]uint64{}
+	}
 	k.ids[path] = [2]uint64{uint64(st.Dev), st.Ino}
 	k.mu.Unlock()
 }
@@ -43,11 +37,10 @@ func (s *Sandbox) noteKept(path string, fi fs.FileInfo) {
 // keptPutBack puts back the kept-back files a command moved with a folder
 // above them, and says so for each.
 func (s *Sandbox) keptPutBack() []string {
-	v, ok := keptSets.Load(s)
-	if !ok || len(s.policy.Workspace) == 0 {
+	if len(s.policy.Workspace) == 0 {
 		return nil
 	}
-	k := v.(*keptSet)
+	k := &s.side.kept
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	want := map[[2]uint64]string{}

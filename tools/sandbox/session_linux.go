@@ -53,7 +53,11 @@ type session struct {
 	stderr *bytes.Buffer
 	paths  []string          // what it mounted something on (boundPaths)
 	roots  map[string]fileID // what they were when it started
-	mu     sync.Mutex        // one control message at a time
+	// held are the protected and kept-back files bound read-only in the
+	// session itself, as they were then: a command binds only the others
+	// (sessionHeld).
+	held map[string]fileID
+	mu   sync.Mutex // one control message at a time
 
 	refMu   sync.Mutex
 	running int  // commands started in it that have not ended
@@ -98,9 +102,11 @@ func (p *Spawned) Wait() (syscall.WaitStatus, error) {
 	return p.res.status, p.res.err
 }
 
-// Warm starts the session's sandbox in the background, so that the first
-// command does not wait for it.
+// Warm starts the session's sandbox, the index of the workspace and the
+// seal's first record in the background, so that the first command does
+// not wait for them.
 func (s *Sandbox) Warm() {
+	s.warmIndex()
 	if s.sessionWanted() {
 		go s.session()
 	}
@@ -260,11 +266,9 @@ func (sess *session) retire() {
 	}
 }
 
-// Close ends the session's sandbox, if any, with the commands still in it.
-func (s *Sandbox) Close() {
-	if s == nil {
-		return
-	}
+// closeSession ends the session's sandbox, if any, with the commands
+// still in it (Close).
+func (s *Sandbox) closeSession() {
 	s.sessMu.Lock()
 	sess := s.sess
 	s.sess = nil
@@ -330,7 +334,7 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 		}
 	}()
 	pass := []int{int(theirs.Fd()), int(req.Output.Fd())}
-	r := sessiond.Request{Argv: s.commandArgs(req.Argv, req.Dir, req.Writable, held, !req.probe), Env: req.Env}
+	r := sessiond.Request{Argv: s.commandArgs(sess, req.Argv, req.Dir, req.Writable, held, !req.probe), Env: req.Env}
 	if req.Link != nil && len(req.Link.files) > 0 {
 		r.Port = req.Link.port
 		pass = append(pass, int(req.Link.files[0].Fd()))

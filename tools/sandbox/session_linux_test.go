@@ -122,3 +122,57 @@ func TestSessionFollowsReplacedSecrets(t *testing.T) {
 		t.Errorf("the background command ended with its session: %v", err)
 	}
 }
+
+// The protected and secret files present when the session starts are
+// bound in the session itself; one the person replaces afterwards (an
+// editor's atomic save), removes or makes is still read-only, or kept
+// back, for each command: the command binds it anew.
+func TestSessionHeldFilesReplaced(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(ws, "sub", ".vscode"), 0o755)
+	files := map[string]string{"sub/.vscode/tasks.json": "{}\n", "sub/AGENTS.md": "mine\n", "sub/.env": "KEY=ONE\n"}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(ws, name), []byte(text), 0o644)
+	}
+	s := mustSandbox(t, DefaultPolicy(ws), Bwrap)
+	try := "echo evil >> sub/.vscode/tasks.json; echo evil >> sub/AGENTS.md; cat sub/.env; echo done"
+	check := func(step, secret string) {
+		t.Helper()
+		out, _, ok := spawnIn(t, s, ws, "sh", "-c", try+" 2>/dev/null")
+		if !ok || !strings.Contains(out, "done") {
+			t.Fatalf("%s: ok %v output %q (%v)", step, ok, out, s.sessErr)
+		}
+		if strings.Contains(out, secret) {
+			t.Errorf("%s: the command read the secret file: %q", step, out)
+		}
+		for _, name := range []string{"sub/.vscode/tasks.json", "sub/AGENTS.md"} {
+			if b, _ := os.ReadFile(filepath.Join(ws, name)); strings.Contains(string(b), "evil") {
+				t.Errorf("%s: the command changed %s: %q", step, name, b)
+			}
+		}
+	}
+	check("as the session found them", "ONE")
+	s.sessMu.Lock()
+	held := len(s.sess.held)
+	s.sessMu.Unlock()
+	if held < 3 {
+		t.Errorf("the session holds %d files, want the three", held)
+	}
+	// Replaced by rename, as an editor saves.
+	for name, text := range map[string]string{"sub/.vscode/tasks.json": "{\"v\":2}\n", "sub/AGENTS.md": "mine, v2\n", "sub/.env": "KEY=TWO\n"} {
+		tmp := filepath.Join(ws, name+".new")
+		os.WriteFile(tmp, []byte(text), 0o644)
+		if err := os.Rename(tmp, filepath.Join(ws, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("replaced", "TWO")
+	// The folder replaced whole.
+	os.Rename(filepath.Join(ws, "sub", ".vscode"), filepath.Join(ws, "old-vscode"))
+	os.MkdirAll(filepath.Join(ws, "sub", ".vscode"), 0o755)
+	os.WriteFile(filepath.Join(ws, "sub", ".vscode", "tasks.json"), []byte("{}\n"), 0o644)
+	check("folder replaced", "TWO")
+}

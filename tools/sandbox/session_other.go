@@ -43,8 +43,8 @@ func (s *Sandbox) SessionUp() bool { return false }
 // TakesInSession is always false here.
 func (s *Sandbox) TakesInSession([]string) bool { return false }
 
-// Close does nothing here.
-func (s *Sandbox) Close() {}
+// closeSession does nothing here: there is no session's sandbox.
+func (s *Sandbox) closeSession() {}
 
 // NewRunDir makes a private folder for one command's own files.
 func (s *Sandbox) NewRunDir() (string, error) { return os.MkdirTemp("", "aci-run-") }

@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -50,7 +51,9 @@ func (s *Sandbox) startSession() (*session, error) {
 	sess := &session{ctl: c.(*net.UnixConn), done: make(chan struct{}), stderr: &bytes.Buffer{}, paths: s.boundPaths()}
 	sess.roots = rootIDs(sess.paths)
 	layers := s.layers()
-	sess.cmd = exec.Command(bwrapProbe.path, s.sessionArgs(layers.binds)...)
+	prot, kept := s.sessionHeld()
+	sess.held = rootIDs(append(slices.Clone(prot), kept...))
+	sess.cmd = exec.Command(bwrapProbe.path, s.sessionArgs(layers.binds, prot, kept)...)
 	sess.cmd.ExtraFiles = []*os.File{theirs, exe}
 	sess.cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
 	if layers.spec != "" {
@@ -127,7 +130,7 @@ func (s *Sandbox) probeSession(sess *session) error {
 // namespace's id maps there, and mounts its own /proc, which the kernel
 // allows only where a whole /proc is visible) and the session folder at
 // its own path for the helper.
-func (s *Sandbox) sessionArgs(layerBinds []string) []string {
+func (s *Sandbox) sessionArgs(layerBinds, prot, kept []string) []string {
 	p := s.policy
 	p.PrivateTmp = s.tmpDir
 	out := []string{"--unshare-user", "--uid", "0", "--gid", "0", "--cap-add", "ALL",
@@ -154,6 +157,11 @@ func (s *Sandbox) sessionArgs(layerBinds []string) []string {
 	for _, r := range p.ReadOnly {
 		out = append(out, "--ro-bind-try", r, r)
 	}
+	for _, e := range prot {
+		out = append(out, "--ro-bind", e, e)
+	}
+	p.Kept = kept
+	out = keptArgs(out, p)
 	out = hiddenArgs(out, p)
 	out = append(out, "--die-with-parent", "--chdir", "/")
 	return append(out, "--", "/proc/self/fd/"+fmt.Sprint(sessiond.ExeFD), sessiond.Marker)
@@ -163,7 +171,7 @@ func (s *Sandbox) sessionArgs(layerBinds []string) []string {
 // (the person's ids again), pid and IPC namespaces, /proc and /dev/shm,
 // the session folder hidden but for its run folders, the protected files
 // bound as the one-shot path binds them.
-func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held, protect bool) []string {
+func (s *Sandbox) commandArgs(sess *session, argv []string, dir string, writable []string, held, protect bool) []string {
 	p := s.policy
 	p.PrivateTmp = s.tmpDir
 	out := []string{bwrapProbe.path, "--unshare-user", "--uid", fmt.Sprint(os.Getuid()), "--gid", fmt.Sprint(os.Getgid()),
@@ -173,9 +181,11 @@ func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held
 		out = append(out, "--bind", real(w), real(w))
 	}
 	if protect {
-		p.Protected = s.protectedPresent(p.Protected)
-		out = protectedArgs(out, p)
-		p.Kept = s.keptFor(nil)
+		prot, kept := s.sessionHeld()
+		for _, e := range sess.unheld(prot) {
+			out = append(out, "--ro-bind", e, e)
+		}
+		p.Kept = sess.unheld(kept)
 		out = keptArgs(out, p)
 	}
 	if dir != "" {
@@ -186,6 +196,35 @@ func (s *Sandbox) commandArgs(argv []string, dir string, writable []string, held
 	}
 	out = append(out, "--")
 	return append(out, argv...)
+}
+
+// sessionHeld are the protected files present (protectedArgs) and the
+// secret files to keep back now. The session binds them once, read-only,
+// when it starts; each command then binds only those not bound so, or no
+// longer the file the session bound (unheld): a mount costs a command
+// some 0.4 ms, and a repository may hold dozens of such files.
+func (s *Sandbox) sessionHeld() (prot, kept []string) {
+	p := s.policy
+	p.Protected = s.protectedPresent(p.Protected)
+	prot, _ = protectedNow(p)
+	return prot, s.keptFor(nil)
+}
+
+// unheld are the paths of list the session did not bind as they are now:
+// not bound there, or replaced since (a rename or removal on the host
+// takes the session's mount away; a file changed in place keeps it).
+func (sess *session) unheld(list []string) []string {
+	if len(sess.held) == 0 {
+		return list
+	}
+	now := rootIDs(list)
+	var out []string
+	for _, p := range list {
+		if id, ok := sess.held[p]; !ok || now[p] != id {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // boundPaths are the paths the session's bwrap mounts something on:

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 )
 
@@ -15,12 +14,6 @@ import (
 // (Cleanup). The folder lives under the user's temp dir ($TMPDIR or /tmp)
 // rather than the runtime dir, which is a small RAM-backed tmpfs that
 // builds would fill.
-
-// privateTmps are the session folders this process made, for Cleanup.
-var privateTmps struct {
-	sync.Mutex
-	dirs []string
-}
 
 // privateTmp is the Sandbox's session folder, made on first use; "" when
 // it cannot be made (commands then share the machine's /tmp).
@@ -38,9 +31,6 @@ func (s *Sandbox) privateTmp() string {
 			}
 		}
 		s.tmpDir = real(d)
-		privateTmps.Lock()
-		privateTmps.dirs = append(privateTmps.dirs, s.tmpDir)
-		privateTmps.Unlock()
 	})
 	return s.tmpDir
 }
@@ -72,8 +62,9 @@ func (s *Sandbox) PrivateTmp() string {
 	return filepath.Join(s.tmpDir, "tmp")
 }
 
-// Cleanup removes the session temp folders this process made. aci calls
-// it once its commands and background tasks have ended.
+// Cleanup closes every Sandbox of the process, removing their session
+// temp folders. aci calls it once its commands and background tasks have
+// ended.
 func Cleanup() {
 	closeGate() // no session's sandbox starts from now on (end_linux.go)
 	closeSessions()
@@ -81,13 +72,8 @@ func Cleanup() {
 	// session warming up while aci exits, a language server's sandbox):
 	// ended and waited for, briefly.
 	endOwnSandboxes(endWait)
-	privateTmps.Lock()
-	dirs := privateTmps.dirs
-	privateTmps.dirs = nil
-	privateTmps.Unlock()
-	for _, d := range dirs {
-		makeRemovable(d)
-		os.RemoveAll(d)
+	for _, s := range openSandboxes() {
+		s.Close()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/internal/benchws"
 	"github.com/aci-dev/aci/tools/limits"
 	"github.com/aci-dev/aci/tools/netproxy"
 	"github.com/aci-dev/aci/tools/sandbox"
@@ -17,13 +18,21 @@ import (
 )
 
 // BenchmarkContainedStart breaks down what starting one contained command
-// costs, running `true` through Shell.Run in a fresh workspace
-// (bench/contained_start.sh runs it):
+// costs, running `true` through Shell.Run, in a fresh workspace and in a
+// repository of benchws.Folders folders (bench/contained_start.sh runs
+// it):
 //
+//   - bare: a shell with no sandbox at all, with the resource limits (as
+//     with ACI_SANDBOX=off): what containment is measured against;
 //   - uncontained: outside the sandbox, with the resource limits, as an
-//     approved uncontained command runs;
+//     approved uncontained command runs (the protected files' look
+//     around it included);
 //   - contained: the path a bash window takes (the session's sandbox),
 //     with everything below;
+//   - first-bare, first-contained: the first command of a new shell (and
+//     for the contained one a new Sandbox: its session, its index of the
+//     workspace), run once the shell has had firstGap to set up, as a
+//     model's first reply gives it;
 //   - oneshot/bwrap: a bwrap of its own per command, without the protected
 //     files, the limits or the network link;
 //   - oneshot/+net, +limits, +protected: adding the link to the proxy (and
@@ -33,21 +42,32 @@ import (
 // cpu-ms/op is the CPU time aci and its children used per command, the
 // session's helper and the commands it started included.
 func BenchmarkContainedStart(b *testing.B) {
-	ctx := context.Background()
 	proxy := netproxy.New(netproxy.Policy{Allow: netproxy.Builtin()})
+	large := b.TempDir()
+	if err := benchws.Make(large, benchws.Folders); err != nil {
+		b.Fatal(err)
+	}
 	type step struct {
 		name                   string
 		protected, lim, net    bool
 		uncontained, forceShot bool
+		first, bare            bool
+		ws                     string // "": a fresh one
 	}
-	steps := []step{
-		{name: "uncontained", lim: true, uncontained: true},
-		{name: "contained", net: true, lim: true, protected: true},
-		{name: "oneshot/bwrap", forceShot: true},
-		{name: "oneshot/+net", net: true, forceShot: true},
-		{name: "oneshot/+limits", net: true, lim: true, forceShot: true},
-		{name: "oneshot/+protected", net: true, lim: true, protected: true, forceShot: true},
+	var steps []step
+	for _, ws := range []struct{ name, dir string }{{"fresh", ""}, {"5000dirs", large}} {
+		steps = append(steps,
+			step{name: ws.name + "/bare", lim: true, bare: true, ws: ws.dir},
+			step{name: ws.name + "/uncontained", lim: true, uncontained: true, ws: ws.dir},
+			step{name: ws.name + "/contained", net: true, lim: true, protected: true, ws: ws.dir},
+			step{name: ws.name + "/first-bare", lim: true, bare: true, first: true, ws: ws.dir},
+			step{name: ws.name + "/first-contained", net: true, lim: true, protected: true, first: true, ws: ws.dir})
 	}
+	steps = append(steps,
+		step{name: "oneshot/bwrap", forceShot: true},
+		step{name: "oneshot/+net", net: true, forceShot: true},
+		step{name: "oneshot/+limits", net: true, lim: true, forceShot: true},
+		step{name: "oneshot/+protected", net: true, lim: true, protected: true, forceShot: true})
 	for _, s := range steps {
 		b.Run(s.name, func(b *testing.B) {
 			if s.lim {
@@ -56,19 +76,31 @@ func BenchmarkContainedStart(b *testing.B) {
 				limits.ConfigureOff()
 			}
 			b.Cleanup(func() { limits.Configure(limits.Defaults()) })
-			ws := b.TempDir()
-			p := sandbox.DefaultPolicy(ws)
-			if !s.protected {
-				p.Protected, p.StandIns = nil, nil
+			ws := s.ws
+			if ws == "" {
+				ws = b.TempDir()
 			}
-			sb, err := sandbox.New(p, sandbox.Options{Force: sandbox.Bwrap, OneShot: s.forceShot})
-			if err != nil {
-				b.Skipf("bwrap unavailable: %v", err)
-			}
-			b.Cleanup(sb.Close)
-			sh, err := NewContainedShell(ws, sb)
-			if err != nil {
-				b.Fatal(err)
+			newShell := func() (*Shell, *sandbox.Sandbox) {
+				if s.bare {
+					sh, err := NewShell(ws)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return sh, nil
+				}
+				p := sandbox.DefaultPolicy(ws)
+				if !s.protected {
+					p.Protected, p.StandIns = nil, nil
+				}
+				sb, err := sandbox.New(p, sandbox.Options{Force: sandbox.Bwrap, OneShot: s.forceShot})
+				if err != nil {
+					b.Skipf("bwrap unavailable: %v", err)
+				}
+				sh, err := NewContainedShell(ws, sb)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return sh, sb
 			}
 			var opts []RunOption
 			if s.net {
@@ -77,21 +109,48 @@ func BenchmarkContainedStart(b *testing.B) {
 			if s.uncontained {
 				opts = append(opts, Uncontained())
 			}
-			// The first command pays for what is set up once.
-			if res, err := sh.Run(ctx, "true", 0, 1000, opts...); err != nil || res.ExitCode != 0 {
-				b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
+			if s.first {
+				benchFirst(b, newShell, opts)
+				return
 			}
+			sh, sb := newShell()
+			b.Cleanup(sb.Close)
+			// The first command pays for what is set up once.
+			runOnce(b, sh, opts)
 			// The kernel tears the previous rows' namespaces down in the
 			// background: let it finish rather than charge it to this row.
 			time.Sleep(300 * time.Millisecond)
 			cpu := cpuTime() + sessionCPU()
 			for b.Loop() {
-				if res, err := sh.Run(ctx, "true", 0, 1000, opts...); err != nil || res.ExitCode != 0 {
-					b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
-				}
+				runOnce(b, sh, opts)
 			}
 			b.ReportMetric(float64(cpuTime()+sessionCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 		})
+	}
+}
+
+// firstGap is how long a new shell waits before its first command in
+// the first-command rows: less than a model's first reply takes.
+const firstGap = 500 * time.Millisecond
+
+// benchFirst times the first command of a new shell (and Sandbox) per
+// iteration, the set-up before it untimed.
+func benchFirst(b *testing.B, newShell func() (*Shell, *sandbox.Sandbox), opts []RunOption) {
+	b.StopTimer()
+	for range b.N {
+		sh, sb := newShell()
+		time.Sleep(firstGap)
+		b.StartTimer()
+		runOnce(b, sh, opts)
+		b.StopTimer()
+		sb.Close()
+	}
+}
+
+// runOnce runs the command true in sh once.
+func runOnce(b *testing.B, sh *Shell, opts []RunOption) {
+	if res, err := sh.Run(context.Background(), "true", 0, 1000, opts...); err != nil || res.ExitCode != 0 {
+		b.Fatalf("exit %d err %v %q", res.ExitCode, err, res.Output)
 	}
 }
 
