@@ -14,7 +14,7 @@ import (
 )
 
 // runACP is `aci acp`: an editor drives aci over the Agent Client
-// Protocol on stdin and stdout (PROTOCOL.md §8). Nothing else is written
+// Protocol on stdin and stdout (docs/protocol.md §8). Nothing else is written
 // to stdout; what goes wrong is logged to $XDG_STATE_HOME/aci/acp.log.
 func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg, err := loadConfig(append([]string{"acp"}, args...), stderr)

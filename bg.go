@@ -19,7 +19,7 @@ import (
 	"github.com/aci-dev/aci/internal/dirs"
 )
 
-// Background sessions (PROTOCOL.md §11): one `aci serve` process per
+// Background sessions (docs/protocol.md §11): one `aci serve` process per
 // workspace runs them, started detached by the first `aci --bg` and
 // reused by the next. What the front ends need to find it lives in the
 // state folder, never in the workspace:

@@ -53,7 +53,7 @@ type config struct {
 	Stream         bool
 	Yes            bool
 	PermissionMode windows.PermMode // --permission-mode, or yes for --yes (config_mode.go)
-	Trust          bool             // --trust: the project's hooks and MCP servers run (PROTOCOL.md §10)
+	Trust          bool             // --trust: the project's hooks and MCP servers run (docs/protocol.md §10)
 	// Endpoint is set when a workspace .env names the endpoint the
 	// person's key would go to: sessions refuse it unless the folder is
 	// trusted with it (config_endpoint.go).
@@ -264,7 +264,7 @@ func (c *config) checkServe(set map[string]bool) error {
 var localServers = session.LocalServers
 
 // discoverLocal points aci at the first local server that answers, with
-// its first model unless one was named (PROTOCOL.md §2).
+// its first model unless one was named (docs/protocol.md §2).
 func (c *config) discoverLocal(flagModel string) error {
 	d, err := session.Discover(context.Background(), "", localServers, 0)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/aci-dev/aci/tools/outschema"
 )
 
-// Budgets (PROTOCOL.md §11): the flags win over the person's settings
+// Budgets (docs/protocol.md §11): the flags win over the person's settings
 // (limits.max_steps, max_turns, max_budget_usd); ACI_MAX_STEPS wins over
 // the settings' max_steps, as the environment wins over files.
 

@@ -9,7 +9,7 @@ import (
 	"github.com/aci-dev/aci/session"
 )
 
-// A key goes only where the person sent it (PROTOCOL.md §2 "Endpoints and
+// A key goes only where the person sent it (docs/protocol.md §2 "Endpoints and
 // keys"): the API key from the environment or the person's own file
 // (userEnvPath) is sent only to an endpoint the environment or the
 // person's file names, or to the default. A workspace's .env may name an

@@ -90,7 +90,7 @@ func (c *config) loadModels(stderr io.Writer) error {
 
 // providerTypo is a notice when the model's prefix is no provider of the
 // settings but a typo or two away from one ("olama/qwen" for "ollama"):
-// such a name goes to the default endpoint as a model name (PROTOCOL.md
+// such a name goes to the default endpoint as a model name (docs/protocol.md
 // §2: OpenRouter's anthropic/claude-… is one), so it is not refused, only
 // said. A prefix far from every provider says nothing.
 func (c *config) providerTypo(name, rest string) string {

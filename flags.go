@@ -94,7 +94,7 @@ func (c command) unknownFlag(err error) error {
 	}
 	name = strings.TrimLeft(name, "-")
 	if c.flags[name] {
-		// Listed (PROTOCOL.md §1) but not defined in this build: --serve
+		// Listed (docs/protocol.md §1) but not defined in this build: --serve
 		// comes with the REPL's server.
 		return usageErr("%s is not in this build of aci (see %s --help)", dashed(name), c.name)
 	}
@@ -176,7 +176,7 @@ func editDistance(a, b string) int {
 
 // bareP rewrites a -p that has no question after it (last on the line,
 // followed by another flag, or by "-") to -p=, so the question comes from
-// stdin (PROTOCOL.md §1) instead of the next flag being taken for it. A
+// stdin (docs/protocol.md §1) instead of the next flag being taken for it. A
 // flag-like word after -p that is not one of fs's flags (--verbose, -q,
 // habits from other tools) is a usage error, never a question; "--" after
 // -p makes the next word the question whatever it looks like.

@@ -1,6 +1,6 @@
 // Command aci is a terminal coding agent: the model works on the machine
 // through live windows (files, shells, web pages) by writing <tool_call>
-// batches. See README.md and PROTOCOL.md.
+// batches. See README.md and docs/protocol.md.
 package main
 
 import (

@@ -9,7 +9,7 @@ import (
 
 // pipeSlashError is what is wrong with a -p question that names a slash
 // command aci cannot run there, "" if nothing: as in the REPL, an unknown
-// /NAME is refused, not sent to the model (PROTOCOL.md §1). A line such
+// /NAME is refused, not sent to the model (docs/protocol.md §1). A line such
 // as "/etc/hosts is wrong" names no command and is a question.
 func pipeSlashError(workdir, question string) string {
 	name, _, ok := commands.Split(question)

@@ -14,7 +14,7 @@ import (
 
 // replServer is the server a REPL starts in its own process with /serve
 // or --serve: the page and API of aci serve, with the REPL's session
-// hosted on it (PROTOCOL.md §1).
+// hosted on it (docs/protocol.md §1).
 type replServer struct {
 	cfg     config
 	factory *session.Factory

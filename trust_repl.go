@@ -8,7 +8,7 @@ import (
 // askTrust asks at the terminal, once, whether the folder's project hooks
 // and MCP servers may run (and the person's key go to the endpoint its
 // .env names), when it defines some the person has not trusted as they
-// are now (PROTOCOL.md §2, §10); a yes is kept. It reports whether they
+// are now (docs/protocol.md §2, §10); a yes is kept. It reports whether they
 // may run this session.
 func askTrust(f *session.Factory, repl *ui.REPL, workdir string, say func(string)) bool {
 	code := f.FolderCode(workdir)

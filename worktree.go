@@ -14,7 +14,7 @@ import (
 	"github.com/aci-dev/aci/ui"
 )
 
-// Worktrees (PROTOCOL.md §11): --worktree [NAME] runs a session in a new
+// Worktrees (docs/protocol.md §11): --worktree [NAME] runs a session in a new
 // git worktree on the branch aci/NAME, at REPO.worktrees/NAME beside the
 // repository's folder: outside the workspace's tree, so the workspace's
 // own commands (a search, a build) never see it. What it changed is one

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // toolCalls gathers each tool call's updates by id, in order.
@@ -52,7 +54,7 @@ func TestACPPromptReadEditRun(t *testing.T) {
 		fakeai.Reply{Reasoning: "The sign looks wrong.", Content: "Let me look at calc.go.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "calc.go"}))},
 		fakeai.Reply{Content: "Fixing the sign.\n" + fakeai.ToolCall(
 			call("file_1", "edit", map[string]any{"old_text": "a - b", "new_text": "a + b"}),
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "grep -c 'a + b' calc.go && echo checked-ok"}),
 		)},
 		fakeai.Reply{Content: "Add now adds."},
@@ -191,7 +193,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "sleep 60.81 & echo $! > child.pid; echo $$ > shell.pid; wait", "timeout_s": 120}),
 		)},
 		fakeai.Reply{Content: "never asked"},
@@ -200,7 +202,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	e.initialize(false, false)
 	sid := e.newSession(dir)
 	ch := e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "wait a minute"}}})
-	waitPIDs(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "shell.pid"))
+	testutil.WaitPIDs(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "shell.pid"))
 	e.notify("session/cancel", map[string]any{"sessionId": sid})
 	m := e.wait(ch)
 	var res struct {
@@ -212,7 +214,7 @@ func TestACPCancelMidCommand(t *testing.T) {
 	}
 	// The pids the command wrote are its pid namespace's when it runs
 	// contained: the processes are found by their command line.
-	if left := goneByCmdline("sleep 60.81"); len(left) > 0 {
+	if left := testutil.Outlived(5*time.Second, "sleep 60.81"); len(left) > 0 {
 		t.Errorf("processes %v outlived the cancel", left)
 	}
 	order, byID := toolCalls(e.allUpdates())
@@ -238,7 +240,7 @@ func TestACPPermission(t *testing.T) {
 			os.WriteFile(sentinel, []byte("keep me"), 0o644)
 			srv := fakeai.New(t,
 				fakeai.Reply{Content: fakeai.ToolCall(
-					call("launcher", "open", map[string]any{"app": "bash"}),
+					openBash,
 					// uncontained: the test's home lies under /tmp, which
 					// contained commands see as their session's own.
 					call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious", "uncontained": true}),
@@ -294,7 +296,7 @@ func TestACPCancelWhileAsking(t *testing.T) {
 	dir, home := t.TempDir(), t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
 		)},
 	)
@@ -324,8 +326,8 @@ func TestACPLoadPipeSession(t *testing.T) {
 		fakeai.Reply{Content: "The notes say: remember the milk."},
 		fakeai.Reply{Content: "You asked about the notes."},
 	)
-	env := testutilEnv(home, srv)
-	pipe := execAci(t, dir, env, "--permission-mode", "plan", "-p", "what do the notes say?")
+	env := testutil.ChildEnv(home, srv.URL, testKey)
+	pipe := testbin.Command(t, dir, env, "--permission-mode", "plan", "-p", "what do the notes say?")
 	if out, err := pipe.CombinedOutput(); err != nil {
 		t.Fatalf("aci -p: %v\n%s", err, out)
 	}
@@ -335,7 +337,7 @@ func TestACPLoadPipeSession(t *testing.T) {
 	}
 	id := strings.TrimSuffix(filepath.Base(files[0]), ".jsonl")
 
-	e := startCmd(t, execAci(t, dir, env, "acp"))
+	e := startCmd(t, testbin.Command(t, dir, env, "acp"))
 	e.initialize(false, false)
 	var res map[string]any
 	e.call("session/load", map[string]any{"sessionId": id, "cwd": dir, "mcpServers": []any{}}, &res)
@@ -446,7 +448,7 @@ func TestACPEditorQuitsMidCommand(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "sleep 60.82 & echo $! > child.pid; wait", "timeout_s": 120}),
 		)},
 	)
@@ -454,14 +456,14 @@ func TestACPEditorQuitsMidCommand(t *testing.T) {
 	e.initialize(false, false)
 	sid := e.newSession(dir)
 	e.send("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "wait"}}})
-	waitPIDs(t, filepath.Join(dir, "child.pid"))
+	testutil.WaitPIDs(t, filepath.Join(dir, "child.pid"))
 	e.stdin.Close()
 	select {
 	case <-e.done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("aci acp did not end when the editor went away")
 	}
-	if left := goneByCmdline("sleep 60.82"); len(left) > 0 {
+	if left := testutil.Outlived(5*time.Second, "sleep 60.82"); len(left) > 0 {
 		t.Errorf("the command's processes %v outlived aci", left)
 	}
 }

@@ -23,7 +23,7 @@ func TestACPAgentProgressInItsToolCall(t *testing.T) {
 		child := len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, "Task: look around")
 		switch {
 		case child && step == 1:
-			return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))}
+			return fakeai.Reply{Content: fakeai.ToolCall(openBash)}
 		case child:
 			return fakeai.Reply{Content: "The child says hello."}
 		case step == 1:

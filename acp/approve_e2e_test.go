@@ -29,7 +29,7 @@ func TestACPAllowOnceDoesWhatItSays(t *testing.T) {
 			os.WriteFile(sentinel, []byte("keep me"), 0o644)
 			srv := fakeai.New(t,
 				fakeai.Reply{Content: fakeai.ToolCall(
-					call("launcher", "open", map[string]any{"app": "bash"}),
+					openBash,
 					call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
 				)},
 				fakeai.Reply{Content: "done"},

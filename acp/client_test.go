@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,10 +13,9 @@ import (
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testbin"
-	"github.com/aci-dev/aci/internal/testutil"
 )
 
-const testKey = "sk-acp-test-key-9f8e7d6c5b4a"
+const testKey = testbin.Key
 
 // rpcMsg is any message aci writes.
 type rpcMsg struct {
@@ -90,14 +87,7 @@ func (r gated) Read(p []byte) (int, error) {
 // startACP runs `aci acp` in dir against srv.
 func startACP(t *testing.T, dir string, srv *fakeai.Server, env ...string) *editor {
 	t.Helper()
-	cmd := exec.Command(testbin.Build(t), "acp")
-	cmd.Dir = dir
-	url := ""
-	if srv != nil {
-		url = srv.URL
-	}
-	cmd.Env = testutil.ChildEnv(t.TempDir(), url, testKey, env...)
-	return startCmd(t, cmd)
+	return startCmd(t, testbin.Command(t, dir, testbin.Env(t, srv, env...), "acp"))
 }
 
 func startCmd(t *testing.T, cmd *exec.Cmd) *editor {
@@ -361,57 +351,5 @@ func call(window, action string, params map[string]any) fakeai.Call {
 	return fakeai.Call{Window: window, Action: action, Params: params}
 }
 
-func testutilEnv(home string, srv *fakeai.Server) []string {
-	return testutil.ChildEnv(home, srv.URL, testKey)
-}
-
-// execAci is the binary in dir with env, not started.
-func execAci(t *testing.T, dir string, env []string, args ...string) *exec.Cmd {
-	cmd := exec.Command(testbin.Build(t), args...)
-	cmd.Dir, cmd.Env = dir, env
-	return cmd
-}
-
-// waitPIDs reads each file's pid once the command has written it.
-func waitPIDs(t *testing.T, files ...string) []int {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	var pids []int
-	for _, f := range files {
-		for {
-			b, _ := os.ReadFile(f)
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-				pids = append(pids, pid)
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s never written", f)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	return pids
-}
-
-// goneByCmdline waits a little for every live process whose command line
-// holds pattern to end, and returns those left.
-func goneByCmdline(pattern string) (left []string) {
-	for range 100 {
-		left = left[:0]
-		out, _ := exec.Command("pgrep", "-f", pattern).Output()
-		for _, pid := range strings.Fields(string(out)) {
-			n, err := strconv.Atoi(pid)
-			if err != nil || !testutil.Alive(n) {
-				continue
-			}
-			if cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline"); !strings.Contains(string(cmd), "pgrep") {
-				left = append(left, pid)
-			}
-		}
-		if len(left) == 0 {
-			return nil
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return left
-}
+// openBash opens a bash window: bash_1, the first of a session.
+var openBash = call("launcher", "open", map[string]any{"app": "bash"})

@@ -66,7 +66,7 @@ func TestACPInProcess(t *testing.T) {
 		fakeai.Reply{Reasoning: "thinking", Content: "Editing.\n" + fakeai.ToolCall(
 			call("launcher", "open", map[string]any{"app": "file", "target": "a.txt"}),
 			call("file_1", "edit", map[string]any{"old_text": "one", "new_text": "two"}),
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			// uncontained: the test's home lies under /tmp, which contained
 			// commands see as their session's own.
 			call("bash_1", "run", map[string]any{"command": "rm -rf ~/junk && echo gone", "uncontained": true}),

@@ -9,7 +9,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// The permission modes as ACP session modes (PROTOCOL.md section 10):
+// The permission modes as ACP session modes (docs/protocol.md section 10):
 // session/new and session/load say them, session/set_mode switches, and a
 // current_mode_update follows every change, whoever made it. yes is not
 // offered: the editor is there to ask.

@@ -91,7 +91,7 @@ func TestACPAlwaysForThisProject(t *testing.T) {
 	run := func() []fakeai.Reply {
 		return []fakeai.Reply{
 			{Content: fakeai.ToolCall(
-				call("launcher", "open", map[string]any{"app": "bash"}),
+				openBash,
 				call("bash_1", "run", map[string]any{"command": "touch made.txt"}),
 			)},
 			{Content: "done"},

@@ -22,24 +22,7 @@ const sdkVersion = "2.4.0"
 // TypeScript ACP SDK (ACI_ACP_SDK, or ~/.cache/aci-ci/acp).
 func acpSDK(t *testing.T) (node, dir string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the test against the official ACP client SDK needs Node.js and npm")
-	}
-	var candidates []string
-	if d := os.Getenv("ACI_ACP_SDK"); d != "" {
-		candidates = append(candidates, d)
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		candidates = append(candidates, filepath.Join(home, ".cache", "aci-ci", "acp"))
-	}
-	for _, d := range candidates {
-		if _, err := os.Stat(filepath.Join(d, "node_modules", "@agentclientprotocol", "sdk", "package.json")); err == nil {
-			return node, d
-		}
-	}
-	t.Fatalf("@agentclientprotocol/sdk is not installed: run .ci/run, or npm install --prefix ~/.cache/aci-ci/acp @agentclientprotocol/sdk@%s (looked in %s)", sdkVersion, strings.Join(candidates, ", "))
-	return "", ""
+	return testutil.NPMPackage(t, "ACI_ACP_SDK", "acp", "@agentclientprotocol/sdk@"+sdkVersion, "node_modules/@agentclientprotocol/sdk/package.json")
 }
 
 // runNodeClient runs testdata/SCRIPT with node (the official SDK in sdk,
@@ -81,7 +64,7 @@ func TestACPOfficialClient(t *testing.T) {
 		fakeai.Reply{Content: "Looking.\n" + fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "file", "target": "calc.go"}))},
 		fakeai.Reply{Content: fakeai.ToolCall(
 			call("file_1", "edit", map[string]any{"old_text": "a - b", "new_text": "a + b"}),
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			// uncontained: the test's home lies under /tmp, which contained
 			// commands see as their session's own.
 			call("bash_1", "run", map[string]any{"command": "rm -rf ~/scratch && echo removed-ok && for i in 1 2 3; do echo tick-$i; sleep 1; done", "uncontained": true}),

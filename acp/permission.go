@@ -19,7 +19,7 @@ const (
 	optAllowAlways  = "allow_always"
 	optRejectOnce   = "reject_once"
 	optRejectAlways = "reject_always"
-	// optAllowProject keeps a rule for this project (PROTOCOL.md §10);
+	// optAllowProject keeps a rule for this project (docs/protocol.md §10);
 	// offered where a rule can say the action, with the kind allow_always.
 	optAllowProject = "allow_always_project"
 )

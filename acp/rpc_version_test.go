@@ -7,21 +7,10 @@ import (
 	"io"
 	"log"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/aci-dev/aci/internal/testutil"
 )
-
-// syncBuffer is a buffer the connection writes from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
 
 // A request without "jsonrpc": "2.0" is refused with -32600 and never
 // reaches a method; one with it does.
@@ -39,7 +28,7 @@ func TestRequestWithoutVersion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := &syncBuffer{}
+			out := &testutil.SyncBuffer{}
 			c := newConn(out, log.New(io.Discard, "", 0))
 			ran := false
 			h := func(ctx context.Context, method string, params json.RawMessage) (any, error) {
@@ -50,27 +39,27 @@ func TestRequestWithoutVersion(t *testing.T) {
 				t.Fatal(err)
 			}
 			var m message
-			if err := json.Unmarshal(bytes.TrimSpace(out.b.Bytes()), &m); err != nil {
-				t.Fatalf("answer %q: %v", out.b.String(), err)
+			if err := json.Unmarshal(bytes.TrimSpace([]byte(out.String())), &m); err != nil {
+				t.Fatalf("answer %q: %v", out.String(), err)
 			}
 			if string(m.ID) != tt.id || m.JSONRPC != "2.0" {
-				t.Errorf("answer %s", out.b.String())
+				t.Errorf("answer %s", out.String())
 			}
 			switch {
 			case tt.code == 0 && (m.Error != nil || !ran):
-				t.Errorf("a 2.0 request was refused: %s", out.b.String())
+				t.Errorf("a 2.0 request was refused: %s", out.String())
 			case tt.code != 0 && (m.Error == nil || m.Error.Code != tt.code || ran):
-				t.Errorf("answer %s (method ran: %v), want error %d", out.b.String(), ran, tt.code)
+				t.Errorf("answer %s (method ran: %v), want error %d", out.String(), ran, tt.code)
 			}
 		})
 	}
 	// A notification without the version is dropped: nothing runs, nothing answers.
-	out := &syncBuffer{}
+	out := &testutil.SyncBuffer{}
 	ran := false
 	c := newConn(out, log.New(io.Discard, "", 0))
 	c.serve(context.Background(), strings.NewReader(`{"method":"session/cancel","params":{}}`+"\n"),
 		func(context.Context, string, json.RawMessage) (any, error) { ran = true; return nil, nil })
-	if ran || out.b.Len() != 0 {
-		t.Errorf("a notification without the version ran (%v) or was answered: %q", ran, out.b.String())
+	if ran || len(out.String()) != 0 {
+		t.Errorf("a notification without the version ran (%v) or was answered: %q", ran, out.String())
 	}
 }

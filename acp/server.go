@@ -1,5 +1,5 @@
 // Package acp lets editors drive aci over the Agent Client Protocol
-// (PROTOCOL.md §8): JSON-RPC 2.0 on stdin and stdout, one message a line.
+// (docs/protocol.md §8): JSON-RPC 2.0 on stdin and stdout, one message a line.
 // Each ACP session is an aci session (package session); its events become
 // session/update notifications, its questions session/request_permission
 // requests, and its file windows read and write through the editor where

@@ -17,7 +17,7 @@ func TestACPStalledEditorDoesNotStallTheTurn(t *testing.T) {
 	dir := t.TempDir()
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: "Printing.\n" + fakeai.ToolCall(
-			call("launcher", "open", map[string]any{"app": "bash"}),
+			openBash,
 			call("bash_1", "run", map[string]any{"command": "head -c 3000000 /dev/zero | tr '\\0' x; echo; echo printed-all"}),
 		)},
 		fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "echo second-run"}))},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // root is the repository's root folder.
@@ -28,21 +29,9 @@ func root() string {
 // skips (fails on CI, which installs it) when there is none.
 func needActionlint(t *testing.T) string {
 	t.Helper()
-	if p, err := exec.LookPath("actionlint"); err == nil {
-		return p
-	}
-	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-		p := filepath.Join(strings.TrimSpace(string(out)), "bin", "actionlint")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	msg := "actionlint is not installed: go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
+	testutil.NeedOnPath(t, "actionlint", testutil.GoBins(), "actionlint is not installed: go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12")
+	p, _ := exec.LookPath("actionlint")
+	return p
 }
 
 // TestActionlint lints the example workflows as a repository using this

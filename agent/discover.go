@@ -24,7 +24,7 @@ type LocalServer struct {
 	Start string
 }
 
-// LocalServers are probed in this order of preference (PROTOCOL.md §2).
+// LocalServers are probed in this order of preference (docs/protocol.md §2).
 var LocalServers = []LocalServer{
 	{Name: "Ollama", Port: 11434, Start: "ollama serve"},
 	{Name: "llama.cpp", Port: 8080, Start: "llama-server -m MODEL.gguf"},

@@ -16,7 +16,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// economy is what a session costs, by the formula of PROTOCOL.md §3:
+// economy is what a session costs, by the formula of docs/protocol.md §3:
 // uncached + 0.1 × cached bytes, cached being each request's longest
 // common prefix with any earlier request of the session.
 type economy struct {

@@ -7,7 +7,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// Hooks are the person's own checks around the loop (PROTOCOL.md section
+// Hooks are the person's own checks around the loop (docs/protocol.md section
 // 10; the session runs them with the hooks package). A session without
 // hooks sets none and the loop pays nothing.
 type Hooks interface {

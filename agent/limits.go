@@ -7,7 +7,7 @@ import (
 	"fmt"
 )
 
-// Budgets (PROTOCOL.md §11): a turn ends cleanly when it reaches one, with
+// Budgets (docs/protocol.md §11): a turn ends cleanly when it reaches one, with
 // a *LimitError naming it; front ends report outcome "limit".
 
 // The limits a turn may reach.

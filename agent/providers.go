@@ -16,7 +16,7 @@ import (
 
 // Providers: more OpenAI-compatible endpoints beside the default one
 // (OPENAI_BASE_URL), each with its own key variable, named in settings
-// (PROTOCOL.md §2). A model name "NAME/MODEL" whose NAME is a provider
+// (docs/protocol.md §2). A model name "NAME/MODEL" whose NAME is a provider
 // goes to that provider as MODEL; any other name, OpenRouter's
 // "anthropic/claude-sonnet-4.5" among them, goes to the default endpoint
 // as it is. The name is resolved at every request, so /model switches the

@@ -226,17 +226,36 @@ func windowBytes(r fakeai.Request) int {
 }
 
 // No session of the family costs more than 1.05× itself with rebases off,
-// and long sessions stay bounded. Run with -v for the table.
+// and sessions of 50 steps or more keep their renderings bounded. The
+// test plays the sessions of up to 50 steps; BenchmarkRebaseRegret plays
+// the whole family, the 200-step sessions too, and prints the table.
 func TestRebaseRegretBounded(t *testing.T) {
+	var short []familySession
+	for _, s := range rebaseFamily() {
+		if !strings.HasPrefix(s.name, "200-step") {
+			short = append(short, s)
+		}
+	}
+	t.Log(checkRegret(t, short))
+}
+
+// BenchmarkRebaseRegret plays every session of the family with rebases on
+// and off (each 200-step session plays 400 steps) and reports the cost
+// ratio of the longest; the table goes to the log (-v).
+func BenchmarkRebaseRegret(b *testing.B) {
+	for b.Loop() {
+		b.Log(checkRegret(b, rebaseFamily()))
+	}
+}
+
+// checkRegret plays family with rebases on and off, fails tb for a
+// session past the bounds, and returns the table of what each cost.
+func checkRegret(tb testing.TB, family []familySession) string {
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n%-38s %5s %7s %9s %9s %6s %8s %8s %8s\n", "session", "reqs", "rebases", "cost", "no-rebase", "ratio", "largest", "windows", "no-rebase")
-	family := rebaseFamily()
 	for i := 0; i < len(family); i++ {
 		s := family[i]
-		if (testing.Short() || raceOn) && strings.HasPrefix(s.name, "200-step") {
-			continue // each plays 400 steps
-		}
-		on, off := runFamily(t, s, true), runFamily(t, s, false)
+		on, off := runFamily(tb, s, true), runFamily(tb, s, false)
 		if s.name == "50-step" {
 			// The worst case of a rebase: the session ends right after it.
 			cut := familySession{name: "50-step, ends at its first rebase", files: s.files, turns: []turnScript{{question: s.turns[0].question,
@@ -246,13 +265,16 @@ func TestRebaseRegretBounded(t *testing.T) {
 		ratio := on.cost / off.cost
 		fmt.Fprintf(&table, "%-38s %5d %7d %9.0f %9.0f %6.3f %8d %8d %8d\n", s.name, on.requests, on.rebases, on.cost, off.cost, ratio, on.maxRequest, on.maxWindows, off.maxRequest)
 		if ratio > 1.05 {
-			t.Errorf("%s: costs %.3f× itself with rebases off, want ≤ 1.05×", s.name, ratio)
+			tb.Errorf("%s: costs %.3f× itself with rebases off, want ≤ 1.05×", s.name, ratio)
 		}
 		if on.requests >= 50 && on.maxWindows >= 48<<10 {
-			t.Errorf("%s: %d bytes of renderings in one request, want < %d", s.name, on.maxWindows, 48<<10)
+			tb.Errorf("%s: %d bytes of renderings in one request, want < %d", s.name, on.maxWindows, 48<<10)
+		}
+		if b, ok := tb.(*testing.B); ok && i == len(family)-1 {
+			b.ReportMetric(ratio, "cost-ratio")
 		}
 	}
-	t.Log(table.String())
+	return table.String()
 }
 
 // After an idle gap longer than the cache's lifetime the next request is

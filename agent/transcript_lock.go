@@ -11,7 +11,7 @@ import (
 )
 
 // ErrLocked is a transcript another aci process is writing: two writers
-// would interleave their records (PROTOCOL.md §7, 409).
+// would interleave their records (docs/protocol.md §7, 409).
 var ErrLocked = errors.New("the session is being written by another aci process")
 
 // LockedError names the session and, when it can be told, the process

@@ -1,5 +1,5 @@
 // Package commands reads the person's and the project's slash commands and
-// skills (PROTOCOL.md §9): Markdown prompt files in .aci/commands,
+// skills (docs/protocol.md §9): Markdown prompt files in .aci/commands,
 // $XDG_CONFIG_HOME/aci/commands and .claude/commands, the built-in prompt
 // commands /init and /review, and SKILL.md folders. A command line such as
 // "/fix-issue 123" becomes the prompt the model gets here, in one place;
@@ -29,7 +29,7 @@ const (
 // maxFileBytes caps a command or skill file: a prompt, not a data set.
 const maxFileBytes = 64 << 10
 
-// Reserved are the front ends' own commands (PROTOCOL.md §1): a file of
+// Reserved are the front ends' own commands (docs/protocol.md §1): a file of
 // one of these names is listed with a note and never run.
 var Reserved = []string{
 	"help", "reset", "new", "clear", "undo", "rewind", "windows", "show", "compact",

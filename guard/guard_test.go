@@ -192,7 +192,7 @@ func TestCheckFileAccess(t *testing.T) {
 		{"deploy/id_rsa.pub", false, false},
 		{"credentials.json", false, true},
 		// A registry's settings are a secret only with a token
-		// (PROTOCOL.md §2); this one does not exist.
+		// (docs/protocol.md §2); this one does not exist.
 		{".pypirc", false, false},
 		{".env.dist", false, true},
 		{"prod.env", false, true},

@@ -11,7 +11,7 @@ import (
 // (the repository's, run in a trusted folder) get it without the
 // credential variables (the one definition, secrets.IsCredentialVar):
 // a line a repository wrote is never filled from the person's
-// credentials (PROTOCOL.md §2), so echo $OPENAI_API_KEY in one prints
+// credentials (docs/protocol.md §2), so echo $OPENAI_API_KEY in one prints
 // nothing.
 func hookEnv(env []string, project bool, projectDir string) []string {
 	out := make([]string, 0, len(env)+2)

@@ -1,5 +1,5 @@
 // Package hooks runs the person's hook commands around aci's actions, in
-// Claude Code's shape (PROTOCOL.md section 10), so that existing hook
+// Claude Code's shape (docs/protocol.md section 10), so that existing hook
 // scripts work unchanged: one JSON object on stdin, exit 0 to go on, exit
 // 2 to block (stderr is the reason), or a JSON decision on stdout. Hooks
 // run as the person, outside containment, each with its timeout; what

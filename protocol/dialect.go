@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The dialects open models are trained on (PROTOCOL.md §4). Each is read
+// The dialects open models are trained on (docs/protocol.md §4). Each is read
 // into the same Call as the canonical form, and like it never fails: a
 // malformed piece becomes a Call whose Err says exactly what was wrong.
 //

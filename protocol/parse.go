@@ -1,6 +1,6 @@
 // Package protocol reads the model's <tool_call> blocks and writes the
 // <tool_results> message that answers them. It is the wire contract between
-// the model and aci (PROTOCOL.md §4) and depends on nothing else in aci.
+// the model and aci (docs/protocol.md §4) and depends on nothing else in aci.
 package protocol
 
 import (

@@ -155,7 +155,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request) {
 	if !s.attachImages(w, ss, req.pictures) {
 		return
 	}
-	// While a turn runs the text joins it (steering, PROTOCOL.md §7).
+	// While a turn runs the text joins it (steering, docs/protocol.md §7).
 	turn, steered, err := ss.Send(req.Text)
 	switch {
 	case errors.Is(err, session.ErrAttached):

@@ -14,7 +14,7 @@ type diffAnswer struct {
 }
 
 // diff lists every file the session changed, against the state before its
-// first turn (PROTOCOL.md §9). The record of changes lives in the process
+// first turn (docs/protocol.md §9). The record of changes lives in the process
 // that ran the turns: a session this server has not loaded answers an
 // empty list and says why, without loading it.
 func (s *Server) diff(w http.ResponseWriter, r *http.Request) {

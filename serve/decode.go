@@ -13,7 +13,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// Limits on request bodies (PROTOCOL.md §7: 413 past them). A question
+// Limits on request bodies (docs/protocol.md §7: 413 past them). A question
 // may carry a pasted file; a bigger one belongs in a file of the workspace
 // the model can read, where it costs nothing until needed. The other
 // bodies are a few fields.

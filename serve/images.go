@@ -9,7 +9,7 @@ import (
 	"github.com/aci-dev/aci/tools/imagefile"
 )
 
-// Pictures with a message (PROTOCOL.md §9): the page sends what was
+// Pictures with a message (docs/protocol.md §9): the page sends what was
 // dropped or pasted with the next message, as base64 in "images".
 
 // maxImages bounds the pictures of one message, together: what one

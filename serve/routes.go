@@ -13,7 +13,7 @@ import (
 //go:embed openapi.json
 var openapiDoc []byte
 
-// route is one endpoint of PROTOCOL.md §7. The table is the mux's whole
+// route is one endpoint of docs/protocol.md §7. The table is the mux's whole
 // content, and a test checks it against openapi.json both ways.
 type route struct {
 	method, pattern string

@@ -1,5 +1,5 @@
 // Package serve is `aci serve`: the sessions of one workspace over HTTP,
-// their events as Server-Sent Events, and the web page (PROTOCOL.md §7).
+// their events as Server-Sent Events, and the web page (docs/protocol.md §7).
 // Every turn runs through the session package, as in the REPL and pipe
 // mode; this package only carries requests and events.
 package serve

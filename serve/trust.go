@@ -12,7 +12,7 @@ type trustRequest struct {
 
 // trustInfo is GET /api/trust: what the workspace's project settings and
 // .mcp.json would run, and whether the person trusts exactly that
-// (PROTOCOL.md section 10). The page asks once when they do not.
+// (docs/protocol.md section 10). The page asks once when they do not.
 func (s *Server) trustInfo(w http.ResponseWriter, r *http.Request) {
 	code := s.cfg.Factory.FolderCode(s.cfg.Workdir)
 	lines := code.Lines
@@ -23,7 +23,7 @@ func (s *Server) trustInfo(w http.ResponseWriter, r *http.Request) {
 	if changes == nil {
 		changes = []string{}
 	}
-	// --trust covers hooks and servers, never the endpoint (PROTOCOL.md §2).
+	// --trust covers hooks and servers, never the endpoint (docs/protocol.md §2).
 	trusted := code.Trusted(s.cfg.Workdir) || (s.cfg.Trust && code.Endpoint == "")
 	s.writeJSON(w, http.StatusOK, map[string]any{"lines": lines, "changes": changes, "trusted": trusted})
 }

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -10,29 +9,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/ui"
 )
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
-
-// syncBuffer is a buffer the session writes while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // One session, seen by pipe mode's stream-json and by a server client,
 // gives the same bytes per event: words with & < >, a failing command
@@ -43,12 +25,12 @@ func TestSameBytesOnEveryWire(t *testing.T) {
 
 	// Pipe mode's writer, one per turn: it ends its output at a result.
 	var mu sync.Mutex
-	var outs []*syncBuffer
+	var outs []*testutil.SyncBuffer
 	var cur *ui.Headless
 	next := func() {
 		mu.Lock()
 		defer mu.Unlock()
-		b := &syncBuffer{}
+		b := &testutil.SyncBuffer{}
 		outs = append(outs, b)
 		cur = ui.NewHeadless(ui.FormatStreamJSON, b)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// The session's changes (PROTOCOL.md §9): every file it changed, by file
+// The session's changes (docs/protocol.md §9): every file it changed, by file
 // windows and by commands, against its state before the session's first
 // turn that changed it, read from the session's undo journal.
 

@@ -10,7 +10,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// Agent windows (PROTOCOL.md §5): each runs a child session built by the
+// Agent windows (docs/protocol.md §5): each runs a child session built by the
 // parent's factory, in the same workspace, with the same guard,
 // containment and approvals, but its own conversation and window manager
 // (with no agent app: children do not nest). The child's events become

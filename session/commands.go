@@ -10,7 +10,7 @@ import (
 )
 
 // Prompt is a question as the model gets it: a slash command's file
-// expanded (PROTOCOL.md §9). Every front end's question passes through
+// expanded (docs/protocol.md §9). Every front end's question passes through
 // expand, so a command works alike in the REPL, pipe mode, the page and
 // an editor.
 type Prompt struct {

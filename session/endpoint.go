@@ -6,7 +6,7 @@ import (
 )
 
 // EndpointHold is a model endpoint a workspace's .env named while the key
-// aci holds is the person's (PROTOCOL.md §2 "Endpoints and keys"): no
+// aci holds is the person's (docs/protocol.md §2 "Endpoints and keys"): no
 // session starts with it until the person trusted the folder with a
 // question naming it (FolderCode's EndpointLine).
 type EndpointHold struct {

@@ -12,7 +12,7 @@ import (
 // ToolCall, Output, ToolResult, Window, Approval, Decision, State, Steer,
 // Notice, Turn and Result (and Recorded, one of these read back from a
 // transcript, eventlog.go). Each has exactly one wire encoding, its MarshalJSON
-// (the objects of PROTOCOL.md §6 and §7), used by stream-json, json and
+// (the objects of docs/protocol.md §6 and §7), used by stream-json, json and
 // the server's events alike; front ends that draw (the REPL, pipe
 // progress, ACP) read the typed fields, some of which no wire carries.
 type Event interface {
@@ -124,7 +124,7 @@ type Turn struct {
 // Outcome is how a turn ended; front ends map it to their exit codes.
 type Outcome string
 
-// The outcomes (PROTOCOL.md §6).
+// The outcomes (docs/protocol.md §6).
 const (
 	Answered     Outcome = "answered"
 	Interrupted  Outcome = "interrupted" // cancelled: Ctrl-C, Cancel, a signal

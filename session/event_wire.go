@@ -10,7 +10,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// Each event's one wire encoding (PROTOCOL.md §6 and §7) is a wire struct
+// Each event's one wire encoding (docs/protocol.md §6 and §7) is a wire struct
 // below: MarshalJSON fills it from the event, UnmarshalJSON reads the
 // event back from it (a stored session's events, eventlog.go). A field no
 // wire carries stays empty when read back.

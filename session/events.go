@@ -7,7 +7,7 @@ import (
 )
 
 // keptEvents is how many events a session keeps for clients that
-// reconnect (PROTOCOL.md §7).
+// reconnect (docs/protocol.md §7).
 const keptEvents = 1000
 
 // subscriberBuffer is how far a client may fall behind before it is

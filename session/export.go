@@ -8,7 +8,7 @@ import (
 	"github.com/aci-dev/aci/agent"
 )
 
-// Export is a session's transcript as a readable document (PROTOCOL.md §9
+// Export is a session's transcript as a readable document (docs/protocol.md §9
 // "The session's changes"): each question, the model's words, its actions
 // with their diffs and outputs, the person's decisions, each answer and
 // what it cost. It is built from the event log alone (the transcript is

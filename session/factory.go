@@ -58,7 +58,7 @@ type Config struct {
 	// server's diagnostics; 0 is tools/lsp's default (2.5 s). Tests on a
 	// loaded machine give more.
 	DiagnosticsWait time.Duration
-	// Telemetry receives spans and sums of every session (PROTOCOL.md
+	// Telemetry receives spans and sums of every session (docs/protocol.md
 	// §11); nil sends nothing.
 	Telemetry *otlp.Exporter
 	// Person and Project are the settings main read at start (the

@@ -11,7 +11,7 @@ import (
 	"github.com/aci-dev/aci/tools/imagefile"
 )
 
-// Pictures with a question (PROTOCOL.md §9): @path to a picture in the
+// Pictures with a question (docs/protocol.md §9): @path to a picture in the
 // question, -i in pipe mode, a drop on the page, an editor's image block.
 // Each is checked before anything is sent; a bad one fails the question
 // as a usage error, and nothing is sent.

@@ -8,7 +8,7 @@ import (
 	"github.com/aci-dev/aci/agent"
 )
 
-// Budgets (PROTOCOL.md §11). Steps are the agent's (agent.Config.MaxSteps);
+// Budgets (docs/protocol.md §11). Steps are the agent's (agent.Config.MaxSteps);
 // the turns and the money are the session's: a question past either is
 // not sent, and a turn that spends the budget ends before its next model
 // request. The money counts the session's agents (agent windows) too.

@@ -9,7 +9,7 @@ import (
 )
 
 // Money is what a turn and its session cost in USD and what the prompt
-// cache saved (PROTOCOL.md §9); a cost is unknown when a request of it
+// cache saved (docs/protocol.md §9); a cost is unknown when a request of it
 // had no price.
 type Money struct {
 	TurnUSD, TurnSavedUSD       float64

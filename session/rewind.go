@@ -10,7 +10,7 @@ import (
 )
 
 // Rewinding goes back to just before one of the person's questions
-// (PROTOCOL.md §9): the files as they were then, the conversation as it
+// (docs/protocol.md §9): the files as they were then, the conversation as it
 // was then, or both. The conversation continues in a new branch whose
 // history is the earlier requests' prefix byte for byte (the provider's
 // cache still holds it); this session keeps the later turns, so they stay

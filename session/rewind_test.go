@@ -24,7 +24,7 @@ func messagesOf(t *testing.T, r fakeai.Request) []byte {
 	return b.Messages
 }
 
-// cached is PROTOCOL.md §3's cached part of request i: the longest common
+// cached is docs/protocol.md §3's cached part of request i: the longest common
 // prefix of its messages with any earlier request's.
 func cached(t *testing.T, reqs []fakeai.Request, i int) (size, hit int) {
 	cur := messagesOf(t, reqs[i])

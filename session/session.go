@@ -20,7 +20,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// State is where a session's loop stands (PROTOCOL.md §7).
+// State is where a session's loop stands (docs/protocol.md §7).
 type State string
 
 // The states.

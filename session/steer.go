@@ -7,7 +7,7 @@ import (
 	"github.com/aci-dev/aci/agent"
 )
 
-// Steering (PROTOCOL.md §7): a message sent while a turn runs joins it.
+// Steering (docs/protocol.md §7): a message sent while a turn runs joins it.
 // The agent drains the queue before each model request; what is still
 // queued when the turn ends unseen starts the next turn, unless the turn
 // was cancelled or failed: then the result event lists it as unread.

@@ -11,7 +11,7 @@ import (
 )
 
 // telemetry turns a session's turns, model requests and actions into
-// OTLP spans and sums (PROTOCOL.md §11, Telemetry). Attributes carry
+// OTLP spans and sums (docs/protocol.md §11, Telemetry). Attributes carry
 // names, numbers and states, never text: no question, answer, command,
 // parameter or output, so no secret can reach a collector. A nil
 // *telemetry does nothing.

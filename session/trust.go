@@ -19,14 +19,14 @@ import (
 	"github.com/aci-dev/aci/tools/wsenv"
 )
 
-// Trusted folders (PROTOCOL.md section 10): the project's hooks and its
+// Trusted folders (docs/protocol.md section 10): the project's hooks and its
 // .mcp.json servers run code on the person's machine, so they run only
 // once the person trusted the folder; the answer is kept, with a hash of
 // what it covered, in the person's configuration, and asked again when
 // that changes. What it covers: each hook's command line, each server's
 // whole entry (command, args, env, URL, headers), the content of every
 // workspace file those run (tools/runfiles), and the endpoint a
-// workspace .env names for the person's key (PROTOCOL.md §2).
+// workspace .env names for the person's key (docs/protocol.md §2).
 
 // ProjectCode is what the project's files would run: one line each for
 // the person, and the hash of it all; none when they define nothing.

@@ -10,7 +10,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// /diff (PROTOCOL.md §9 "The session's changes"): every file the session
+// /diff (docs/protocol.md §9 "The session's changes"): every file the session
 // changed, numbered, each with its diff against the state before the
 // session's first turn; /diff N shows one whole, /diff undo N puts one
 // back, /diff tool [N] opens them in the person's diff_tool.

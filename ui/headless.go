@@ -11,7 +11,7 @@ import (
 	"github.com/aci-dev/aci/session"
 )
 
-// OutputFormat is what pipe mode writes on stdout (PROTOCOL.md §6).
+// OutputFormat is what pipe mode writes on stdout (docs/protocol.md §6).
 type OutputFormat string
 
 const (

@@ -18,7 +18,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// Notifications (PROTOCOL.md §9): when a turn that ran 10 s or more ends,
+// Notifications (docs/protocol.md §9): when a turn that ran 10 s or more ends,
 // or a question waits, and the terminal is not focused, aci tells the
 // person as ACI_NOTIFY says: auto (OSC 9 on terminals known to show it,
 // else BEL), bell, osc9, off, or a program that reads one JSON object on

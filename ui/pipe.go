@@ -16,7 +16,7 @@ import (
 	"github.com/aci-dev/aci/windows"
 )
 
-// Exit codes, as PROTOCOL.md fixes them.
+// Exit codes, as docs/protocol.md fixes them.
 const (
 	ExitOK          = 0
 	ExitFailed      = 1
@@ -119,7 +119,7 @@ func (p *Pipe) Event(ev session.Event) {
 	}
 }
 
-// exitCode is the exit code of a run that ended as res did (PROTOCOL.md §1).
+// exitCode is the exit code of a run that ended as res did (docs/protocol.md §1).
 func exitCode(res session.Result) int {
 	switch res.Outcome {
 	case session.Answered:

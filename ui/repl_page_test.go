@@ -12,8 +12,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/aci-dev/aci/internal/browsertest"
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // The page watches the REPL's session (aci --serve): its turn shows live,
@@ -22,14 +22,14 @@ import (
 func TestREPLWatchedAndApprovedFromThePage(t *testing.T) {
 	t.Parallel()
 	srv, _, _ := twoWritesOutside(t)
-	ctx := testutil.Browser(t)
+	ctx := browsertest.Start(t)
 	s := startREPL(t, srv, nil, "--serve", "127.0.0.1:0")
 	scr := s.waitPrompt()
 	openServedPage(t, ctx, scr)
 
 	s.typeLine("write both files")
-	testutil.PageWait(t, ctx, "the turn's question on the page", `[...document.querySelectorAll(".q-text")].some(q => q.textContent === "write both files")`)
-	testutil.PageWait(t, ctx, "the first question", `!!document.querySelector(".approval:not(.settled) button.allow")`)
+	browsertest.Wait(t, ctx, "the turn's question on the page", `[...document.querySelectorAll(".q-text")].some(q => q.textContent === "write both files")`)
+	browsertest.Wait(t, ctx, "the first question", `!!document.querySelector(".approval:not(.settled) button.allow")`)
 	s.waitFor("also asked on the web page")
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".approval:not(.settled) button.allow"))); err != nil {
 		t.Fatal(err)
@@ -37,11 +37,11 @@ func TestREPLWatchedAndApprovedFromThePage(t *testing.T) {
 	s.waitFor("✓ allowed from the web page")
 	// The second is answered in the terminal; the page says so.
 	s.waitUntil("the second question", func(scr string) bool { return strings.Count(scr, "allow? ›") == 2 })
-	testutil.PageWait(t, ctx, "the second question on the page", `document.querySelectorAll(".approval").length === 2 && !!document.querySelector(".approval:not(.settled)")`)
+	browsertest.Wait(t, ctx, "the second question on the page", `document.querySelectorAll(".approval").length === 2 && !!document.querySelector(".approval:not(.settled)")`)
 	s.typeLine("y")
-	testutil.PageWait(t, ctx, "who answered", `[...document.querySelectorAll(".approval.settled")].some(c => c.textContent.includes("answered in the terminal: allowed"))`)
+	browsertest.Wait(t, ctx, "who answered", `[...document.querySelectorAll(".approval.settled")].some(c => c.textContent.includes("answered in the terminal: allowed"))`)
 	s.waitFor("both written")
-	testutil.PageWait(t, ctx, "the answer and the actions", `document.getElementById("log").textContent.includes("both written") && document.querySelectorAll(".action.st-ok").length === 4`)
+	browsertest.Wait(t, ctx, "the answer and the actions", `document.getElementById("log").textContent.includes("both written") && document.querySelectorAll(".action.st-ok").length === 4`)
 }
 
 // A message sent from the page while the REPL's turn runs joins it: the
@@ -53,20 +53,20 @@ func TestREPLSteeredFromThePage(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"}})},
 		fakeai.Reply{Content: "heard the page"},
 	)
-	ctx := testutil.Browser(t)
+	ctx := browsertest.Start(t)
 	s := startREPL(t, srv, nil, "--serve", "127.0.0.1:0")
 	scr := s.waitPrompt()
 	openServedPage(t, ctx, scr)
 	s.typeLine("run the gate")
 	srv.WaitRequests(2, waitLimit)
-	testutil.PageWait(t, ctx, "the running turn", `document.body.dataset.state === "executing" && document.getElementById("input").placeholder.startsWith("Add to the running turn")`)
+	browsertest.Wait(t, ctx, "the running turn", `document.body.dataset.state === "executing" && document.getElementById("input").placeholder.startsWith("Add to the running turn")`)
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("input"), "from the page\r")); err != nil {
 		t.Fatal(err)
 	}
-	testutil.PageWait(t, ctx, "the toast", `document.getElementById("toast").textContent.includes("added to the running turn")`)
+	browsertest.Wait(t, ctx, "the toast", `document.getElementById("toast").textContent.includes("added to the running turn")`)
 	os.WriteFile(filepath.Join(s.work, "go"), nil, 0o644)
 	s.waitFor("added to the turn from the web page")
-	testutil.PageWait(t, ctx, "the steered message in the turn", `[...document.querySelectorAll(".steer")].some(e => e.textContent.includes("from the page"))`)
+	browsertest.Wait(t, ctx, "the steered message in the turn", `[...document.querySelectorAll(".steer")].some(e => e.textContent.includes("from the page"))`)
 	s.waitFor("heard the page")
 	reqs := srv.Requests()
 	if !mentions(reqs[len(reqs)-1], "from the page") {
@@ -85,7 +85,7 @@ func openServedPage(t *testing.T, ctx context.Context, scr string) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	testutil.PageWait(t, ctx, "the REPL's session open", `document.body.dataset.state === "idle" && !document.getElementById("state").hidden && !document.getElementById("mode").hidden`)
+	browsertest.Wait(t, ctx, "the REPL's session open", `document.body.dataset.state === "idle" && !document.getElementById("state").hidden && !document.getElementById("mode").hidden`)
 }
 
 // The page of a session the REPL serves shows the session's own mode and
@@ -98,7 +98,7 @@ func TestREPLServedPageShowsTheSessionsModeAndCost(t *testing.T) {
 		fakeai.Reply{Content: "Plan:\n1. write plan.txt", PromptTokens: 1000},
 		fakeai.Reply{Content: "second answer", PromptTokens: 1000},
 	)
-	ctx := testutil.Browser(t)
+	ctx := browsertest.Start(t)
 	work, home := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"prices": {"test-model": {"input": 1, "output": 0}}}`)
 	run := func(args ...string) *pane {
@@ -119,13 +119,13 @@ func TestREPLServedPageShowsTheSessionsModeAndCost(t *testing.T) {
 	s.typeLine("and now?")
 	s.waitFor("second answer")
 	s.waitPrompt()
-	testutil.PageWait(t, ctx, "the second answer", `document.getElementById("log").textContent.includes("second answer")`)
+	browsertest.Wait(t, ctx, "the second answer", `document.getElementById("log").textContent.includes("second answer")`)
 	headWait(t, ctx, "the session's mode and cost")
 	// Loaded afresh, the same.
 	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
 		t.Fatal(err)
 	}
-	testutil.PageWait(t, ctx, "the session again", `document.body.dataset.state === "idle" && document.getElementById("log").textContent.includes("second answer")`)
+	browsertest.Wait(t, ctx, "the session again", `document.body.dataset.state === "idle" && document.getElementById("log").textContent.includes("second answer")`)
 	headWait(t, ctx, "the session's mode and cost, reloaded")
 }
 

@@ -36,7 +36,7 @@ func messagesBytes(t *testing.T, req fakeai.Request) []byte {
 	return body.Messages
 }
 
-// cachedPrefix is PROTOCOL.md §3's cached part of request i: the longest
+// cachedPrefix is docs/protocol.md §3's cached part of request i: the longest
 // common prefix of its serialized messages with any earlier request's.
 func cachedPrefix(t *testing.T, reqs []fakeai.Request, i int) int {
 	t.Helper()

@@ -7,7 +7,7 @@ import (
 	promptcmd "github.com/aci-dev/aci/commands"
 )
 
-// The prompt commands (PROTOCOL.md §9): /init, /review, the person's and
+// The prompt commands (docs/protocol.md §9): /init, /review, the person's and
 // the project's command files and the skills. The session expands them;
 // the REPL lists them in /help, completes them, and runs one as a turn.
 

@@ -18,7 +18,7 @@ import (
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
-// The status line (PROTOCOL.md §9 "Status line"), in Claude Code's shape:
+// The status line (docs/protocol.md §9 "Status line"), in Claude Code's shape:
 // the person's statusLine command gets the session as JSON on stdin and
 // its first line shows by the prompt. It runs in its own goroutine
 // with a deadline; the prompt waits for it at most statusWait, so a slow

@@ -12,7 +12,7 @@ import (
 )
 
 // An agent window is a child conversation working on a task in the
-// background (PROTOCOL.md §5). Windows know nothing of the loop: the
+// background (docs/protocol.md §5). Windows know nothing of the loop: the
 // session starts the child through a Spawner and reports its progress to
 // the window, which renders it. The parent's model reads only a one-line
 // list of the child's actions and, at the end, its answer.
@@ -24,7 +24,7 @@ type AgentTask struct {
 	Model string   // "" is the parent's
 	Mode  PermMode // the child's permission mode: plan, or what default narrows to under the parent's
 	// Worktree: the child works in a new git worktree and branch of its
-	// own (PROTOCOL.md §11); the person merges or drops it.
+	// own (docs/protocol.md §11); the person merges or drops it.
 	Worktree bool
 }
 

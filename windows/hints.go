@@ -17,7 +17,7 @@ func hint(kind, text string) string {
 }
 
 // seeMoreOutput tells the model how to see the part of a command's output
-// that was cut (PROTOCOL.md §3: the note says how to see more).
+// that was cut (docs/protocol.md §3: the note says how to see more).
 const seeMoreOutput = "Narrow the command (grep, head, tail, sed -n) or write the output to a file and open it in a file window to see more."
 
 // runHints are the notes that follow a command's output in a bash window.

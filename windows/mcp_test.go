@@ -3,16 +3,17 @@ package windows
 import (
 	"context"
 	"encoding/json"
-	"github.com/aci-dev/aci/tools/wsenv"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/tools/wsenv"
+
 	"github.com/aci-dev/aci/internal/mcptest"
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -206,33 +207,8 @@ func TestMCPWindowInProcess(t *testing.T) {
 	}
 }
 
-// everything finds @modelcontextprotocol/server-everything, as .ci/run
-// installs it.
-func everything(t *testing.T) (node, script string) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the MCP tests against @modelcontextprotocol/server-everything need Node.js and npm")
-	}
-	var candidates []string
-	if dir := os.Getenv("ACI_MCP_EVERYTHING"); dir != "" {
-		candidates = append(candidates, dir)
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		candidates = append(candidates, filepath.Join(home, ".cache", "aci-ci", "mcp"))
-	}
-	for _, dir := range candidates {
-		p := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-		if _, err := os.Stat(p); err == nil {
-			return node, p
-		}
-	}
-	t.Fatalf("@modelcontextprotocol/server-everything is not installed: run .ci/run, or npm install --prefix ~/.cache/aci-ci/mcp @modelcontextprotocol/server-everything (looked in %s)", strings.Join(candidates, ", "))
-	return "", ""
-}
-
 func TestMCPWindowEverythingServer(t *testing.T) {
-	node, script := everything(t)
+	node, script := testutil.MCPEverything(t)
 	t.Setenv("OPENAI_API_KEY", "sk-test-must-not-leak")
 	ap := &recordingApprover{}
 	m, pool := mcpManager(t, map[string]mcp.ServerConfig{

@@ -12,7 +12,7 @@ import (
 	"github.com/aci-dev/aci/tools/shell"
 )
 
-// PermMode is a permission mode (PROTOCOL.md §10): how much is asked.
+// PermMode is a permission mode (docs/protocol.md §10): how much is asked.
 type PermMode string
 
 // The modes.
@@ -34,7 +34,7 @@ var Modes = []PermMode{ModeAsk, ModeDefault, ModePlan, ModeYes}
 
 // claudeNames are the modes by Claude Code's names. Its "default" asks
 // before every edit (aci's ask), but "default" typed to aci stays aci's
-// own default (PROTOCOL.md §10): only the names that cannot be mistaken,
+// own default (docs/protocol.md §10): only the names that cannot be mistaken,
 // acceptEdits and bypassPermissions, are read as aliases.
 var claudeNames = map[PermMode]string{ModeAsk: "default", ModeDefault: "acceptEdits", ModePlan: "plan", ModeYes: "bypassPermissions"}
 

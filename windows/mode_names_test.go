@@ -3,7 +3,7 @@ package windows
 import "testing"
 
 // TestParseModeClaudeNames: Claude Code's acceptEdits and bypassPermissions
-// are aliases; "default" stays aci's default (PROTOCOL.md §10).
+// are aliases; "default" stays aci's default (docs/protocol.md §10).
 func TestParseModeClaudeNames(t *testing.T) {
 	for in, want := range map[string]PermMode{
 		"default": ModeDefault, "acceptEdits": ModeDefault, "acceptedits": ModeDefault,

@@ -16,7 +16,7 @@ import (
 )
 
 // secretCorpus is a workspace of files named like secrets and like
-// ordinary files; want says whether each is a secret file (PROTOCOL.md
+// ordinary files; want says whether each is a secret file (docs/protocol.md
 // §2, Containment).
 var secretCorpus = []struct {
 	name, body string

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Skill is one skill the launcher lists (PROTOCOL.md §9): a folder with a
+// Skill is one skill the launcher lists (docs/protocol.md §9): a folder with a
 // SKILL.md. Its instructions are read only when the model opens it, so a
 // listed skill costs its one line until then.
 type Skill struct {

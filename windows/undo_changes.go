@@ -11,7 +11,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 )
 
-// The session's changes (PROTOCOL.md §9 "The session's changes"): every
+// The session's changes (docs/protocol.md §9 "The session's changes"): every
 // file the recorded turns changed, by file windows and by commands, each
 // as it was before the first turn that touched it and as it is now.
 

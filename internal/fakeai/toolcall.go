@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Call is one tool call in aci's text protocol (shared/PROTOCOL.md §4).
+// Call is one tool call in aci's text protocol (shared/docs/protocol.md §4).
 type Call struct {
 	Window string         `json:"window_id"`
 	Action string         `json:"action_id"`

@@ -1,5 +1,7 @@
-// Package testbin builds the real aci binary once per test process, for
-// end-to-end tests.
+// Package testbin is the rig of the tests that drive the real aci binary
+// (the e2e package, ACP's, the REPL's in tmux): it builds the binary once
+// per test process, gives it a fresh environment against a fakeai server
+// and runs it.
 package testbin
 
 import (

@@ -1,6 +1,8 @@
-// Package testutil holds what aci's tests share: reading a process's state
-// from /proc, and the environment the real binary runs with in end-to-end
-// tests. Only tests import it.
+// Package testutil holds what aci's tests share: processes read from
+// /proc, loopback ports, the environment the real binary runs with, and
+// finding the servers .ci/run installs (a test without one skips, saying
+// why). It links nothing heavy: the browser driver is internal/browsertest.
+// Only tests import it.
 package testutil
 
 import (

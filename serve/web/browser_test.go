@@ -6,13 +6,13 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/aci-dev/aci/internal/browsertest"
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // browser starts a headless Chromium for the test (skipping it, saying
 // why, where none is installed) and returns a tab's context.
-func browser(t *testing.T) context.Context { return testutil.Browser(t) }
+func browser(t *testing.T) context.Context { return browsertest.Start(t) }
 
 // openPage starts a server for workdir on the model ai, opens its page in
 // the tab and waits for it to show.

@@ -1,10 +1,9 @@
 package lsp
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
+
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // needNPM makes program findable: on PATH, or installed from npm (the
@@ -12,21 +11,7 @@ import (
 // test skips, except on CI.
 func needNPM(t *testing.T, program, env, packages string) {
 	t.Helper()
-	if _, err := exec.LookPath(program); err == nil {
-		return
-	}
-	if dir := os.Getenv(env); dir != "" {
-		bin := filepath.Join(dir, "node_modules", ".bin")
-		if _, err := os.Stat(filepath.Join(bin, program)); err == nil {
-			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-			return
-		}
-	}
-	msg := program + " is not installed: npm install --prefix DIR " + packages + ", then " + env + "=DIR"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	testutil.NeedOnPath(t, program, testutil.NPMBins(env), program+" is not installed: npm install --prefix DIR "+packages+", then "+env+"=DIR")
 }
 
 // bashServer is a language server in bash: it runs setup, answers

@@ -200,7 +200,7 @@ func (p *Pool) transport(sc ServerConfig, log *os.File) (sdk.Transport, *exec.Cm
 	env := os.Environ()
 	if sc.FromWorkspace {
 		// A server the workspace declares gets the variables of the
-		// allow-list only (PROTOCOL.md §2 "Endpoints and keys").
+		// allow-list only (docs/protocol.md §2 "Endpoints and keys").
 		env = p.cfg.Allow.Environ(env)
 	}
 	cmd.Env = serverEnv(env, sc.Env)

@@ -1,4 +1,4 @@
-// Package outschema is --output-schema (PROTOCOL.md §11): a JSON Schema
+// Package outschema is --output-schema (docs/protocol.md §11): a JSON Schema
 // (2020-12; draft-07 when the file declares it) read and checked once at
 // start, and the model's final answer checked against it.
 //

@@ -1,4 +1,4 @@
-// Package rules holds the permission rules of PROTOCOL.md section 10:
+// Package rules holds the permission rules of docs/protocol.md section 10:
 // patterns such as bash:npm test, web:docs.python.org and mcp:SERVER.TOOL
 // that allow an action without asking or deny it without asking. The
 // person's settings and the project rules aci keeps in the person's

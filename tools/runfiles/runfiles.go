@@ -1,6 +1,6 @@
 // Package runfiles finds the workspace files a declared command line
 // runs, so that trusting a folder covers their content and not only the
-// line (PROTOCOL.md §10 "Trusted folders"): a hook `sh scripts/check.sh`
+// line (docs/protocol.md §10 "Trusted folders"): a hook `sh scripts/check.sh`
 // is trusted as the line and as what scripts/check.sh holds. Found are
 // every word of the line that names a file inside the workspace (the
 // script after sh, python, node…, a ./tool, a --config=path), the module

@@ -3,7 +3,7 @@ package sandbox
 import "sync"
 
 // trustedFiles are workspace files a trusted folder's hooks and MCP
-// servers run (PROTOCOL.md §10): a session adds them once the person
+// servers run (docs/protocol.md §10): a session adds them once the person
 // trusted them, and contained commands get them read-only, as the
 // protected table's files (protectedPresent). One that does not exist is
 // not bound; the session checks each file again before running it.

@@ -33,7 +33,7 @@ const (
 	ModeWorkspace = "workspace"
 	ModeOff       = "off"
 	// ModeContainer runs commands as they are because the container aci
-	// runs in is the boundary (PROTOCOL.md §11): the person said so.
+	// runs in is the boundary (docs/protocol.md §11): the person said so.
 	ModeContainer = "container"
 )
 

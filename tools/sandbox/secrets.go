@@ -12,7 +12,7 @@ import (
 	"github.com/aci-dev/aci/tools/secrets"
 )
 
-// The workspace's secret files (PROTOCOL.md §2, Containment) are kept back
+// The workspace's secret files (docs/protocol.md §2, Containment) are kept back
 // from contained commands: under bwrap each one present at any depth of
 // the workspace (dependency folders aside, as for the protected names) is
 // covered, for each command, by an empty read-only file of the session's

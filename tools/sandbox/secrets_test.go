@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Which names are secret files, as PROTOCOL.md §2 lists them.
+// Which names are secret files, as docs/protocol.md §2 lists them.
 func TestIsSecretFile(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The one definition of a secret file (PROTOCOL.md §2, Containment; §3):
+// The one definition of a secret file (docs/protocol.md §2, Containment; §3):
 // the guard asks before a command names one, the file window asks before
 // opening one, and the sandbox keeps each one in the workspace back from
 // contained commands. Every consumer calls SecretFile or IsSecretFile;

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The secret file names of PROTOCOL.md §2 and the guard's extras; the
+// The secret file names of docs/protocol.md §2 and the guard's extras; the
 // templates are not secrets; a registry's file is one with a token only.
 func TestSecretFile(t *testing.T) {
 	dir := t.TempDir()

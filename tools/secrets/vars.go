@@ -2,7 +2,7 @@ package secrets
 
 import "strings"
 
-// The one definition of a credential variable (PROTOCOL.md §2,
+// The one definition of a credential variable (docs/protocol.md §2,
 // Containment): the sandbox strips these from every command's
 // environment, aci redacts their values from what it shows and sends,
 // the guard asks before a command prints one or sends it where it does

@@ -7,7 +7,7 @@ import (
 )
 
 // Budgets are the person's `limits` that bound a session's work
-// (PROTOCOL.md §11): {"max_steps": N, "max_turns": N, "max_budget_usd": X}.
+// (docs/protocol.md §11): {"max_steps": N, "max_turns": N, "max_budget_usd": X}.
 // Zero is unset. They come from the person's file alone: a workspace's
 // file must not raise what the person pays.
 type Budgets struct {

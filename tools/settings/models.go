@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// The model endpoints and prices of the settings files (PROTOCOL.md §2):
+// The model endpoints and prices of the settings files (docs/protocol.md §2):
 //
 //	"providers": {"NAME": {"base_url": "...", "api_key_env": "VAR", "models": ["..."], "headers": {...}}}
 //	"prices":    {"MODEL": {"input": 0.25, "cached_input": 0.025, "cache_write": 0.3, "output": 2.0}}

@@ -9,7 +9,7 @@ import (
 )
 
 // Policy is what the settings files say about permissions and hooks
-// (PROTOCOL.md section 10): the person's file, and the project's
+// (docs/protocol.md section 10): the person's file, and the project's
 // .aci/settings.json and .claude/settings.json (read for these two keys
 // too, so that a project set up for Claude Code works), kept apart, since
 // a project may only narrow and its hooks run only in a trusted folder.

@@ -142,7 +142,7 @@ func ReadPerson() *Person {
 
 // Project is a workspace's settings, read once: .aci/settings.json at its
 // root, and .claude/settings.json and settings.local.json for permissions
-// and hooks (PROTOCOL.md §2, §10). It may only narrow what the person's
+// and hooks (docs/protocol.md §2, §10). It may only narrow what the person's
 // file allows: its limits only lower, its network only denies, its
 // permissions and hooks are kept apart (hooks run only in a trusted
 // folder), and the keys that pick a program, an endpoint or a search

@@ -1,5 +1,5 @@
 // Package worktree makes, shows, merges and drops the git worktrees
-// sessions work in (PROTOCOL.md §11): worktree NAME of a repository at
+// sessions work in (docs/protocol.md §11): worktree NAME of a repository at
 // REPO is REPO.worktrees/NAME beside it, on the new branch aci/NAME, so the
 // workspace's own commands never see it. Every git call goes through
 // tools/safegit: no hook, filter, pager or editor of the repository runs.

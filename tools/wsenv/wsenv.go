@@ -1,5 +1,5 @@
 // Package wsenv decides which of the person's environment variables may
-// reach what a workspace declares (PROTOCOL.md §2 "Endpoints and keys"):
+// reach what a workspace declares (docs/protocol.md §2 "Endpoints and keys"):
 // the ${VAR} filled into a workspace .mcp.json server's command, args,
 // env, URL and headers, and the environment a project hook or a
 // workspace MCP server starts with. It is an allow-list: plain variables

@@ -1,4 +1,4 @@
-// The HTTP API of aci serve (PROTOCOL.md §7). Paths are relative to the
+// The HTTP API of aci serve (docs/protocol.md §7). Paths are relative to the
 // page, which is served at the server's root; the token goes in the
 // Authorization header of every request (auth.js), never in a cookie.
 

@@ -1,6 +1,6 @@
 // The page of aci serve: the session list (branches as a tree), the
 // conversation of the open session streamed over Server-Sent Events, its
-// windows, approvals, state, Cancel, fork and usage. PROTOCOL.md §7.
+// windows, approvals, state, Cancel, fork and usage. docs/protocol.md §7.
 
 import * as API from './api.js';
 import { el, icon, tokens, usd, ago } from './dom.js';

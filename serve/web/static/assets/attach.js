@@ -1,5 +1,5 @@
 // Pictures for the next message: dropped on the composer or pasted into
-// the box, shown as chips until the message goes (PROTOCOL.md §9). The
+// the box, shown as chips until the message goes (docs/protocol.md §9). The
 // server checks each picture's bytes; the page only keeps what a model
 // could take from being sent at all.
 

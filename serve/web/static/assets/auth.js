@@ -1,4 +1,4 @@
-// The server's token, kept in this tab's origin (PROTOCOL.md §7, Access).
+// The server's token, kept in this tab's origin (docs/protocol.md §7, Access).
 // aci serve prints http://HOST:PORT/#token=TOKEN: a fragment is never sent
 // to any server, so the token reaches only this script, which keeps it in
 // the origin's own storage (this host and port, no other) and sends it as

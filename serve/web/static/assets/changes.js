@@ -1,4 +1,4 @@
-// The changes panel (PROTOCOL.md §9 "The session's changes"): every file
+// The changes panel (docs/protocol.md §9 "The session's changes"): every file
 // the session changed, against its state before the session's first turn,
 // from GET /api/sessions/{id}/diff; reloaded when a turn ends.
 

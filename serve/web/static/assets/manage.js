@@ -27,7 +27,7 @@ export class ModelPicker {
     this.def = got.default || '';
     const names = [...new Set([this.def, ...(got.models || [])].filter(Boolean))];
     const keep = this.select.value;
-    // A provider's models go in a group of their own (PROTOCOL.md §2).
+    // A provider's models go in a group of their own (docs/protocol.md §2).
     const groups = new Map((got.providers || []).map((p) => [p.name, []]));
     const plain = [];
     for (const n of names) {

@@ -1,5 +1,5 @@
 // The permission mode's selector and the "Accept plan" button in the
-// session's header (PROTOCOL.md section 10). The session's mode events keep
+// session's header (docs/protocol.md section 10). The session's mode events keep
 // them current, whoever changed the mode (the terminal, an editor, here).
 
 import * as API from './api.js';
@@ -84,7 +84,7 @@ export class ModeSelector {
 }
 
 // askTrust asks once, when the folder's project hooks or MCP servers are
-// not trusted as they are now, whether they may run (PROTOCOL.md section
+// not trusted as they are now, whether they may run (docs/protocol.md section
 // 10): yes is kept by the server for the sessions made from then on.
 export async function askTrust(dialog, el, onError) {
   let info;

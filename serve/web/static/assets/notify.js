@@ -1,4 +1,4 @@
-// Notifications on the page (PROTOCOL.md §9), as the terminal gives them:
+// Notifications on the page (docs/protocol.md §9), as the terminal gives them:
 // when a turn that ran 10 s or more ends, or a question waits, and the
 // page is not focused, the tab's title says so (until the page is looked
 // at again) and, when the person allowed it, a browser notification does.

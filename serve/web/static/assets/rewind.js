@@ -1,4 +1,4 @@
-// "rewind to here" on every turn (PROTOCOL.md §9): go back to just before
+// "rewind to here" on every turn (docs/protocol.md §9): go back to just before
 // that question — the files and the conversation (the default), the
 // conversation only, or the files only. The conversation continues in a
 // new session (the server's answer names it; the one left keeps the later

@@ -2,7 +2,7 @@
 // the workspace's slash commands (GET api/commands: /init, /review, the
 // command files and the skills), filtered as the name is typed. Arrow keys
 // move, Tab or Enter takes one ("/name " in the box), Escape closes. The
-// server expands a command when the message is sent (PROTOCOL.md §9).
+// server expands a command when the message is sent (docs/protocol.md §9).
 
 import { api } from './api.js';
 import { el } from './dom.js';

@@ -1,5 +1,0 @@
-//go:build !race
-
-package agent
-
-const raceOn = false
