@@ -281,6 +281,9 @@ func TestPageDrivesServer(t *testing.T) {
 		t.Errorf("state shows %q while a question waits", got)
 	}
 	shots := t.TempDir()
+	if d := os.Getenv("ACI_SHOTS"); d != "" {
+		shots = d
+	}
 	screenshot(t, ctx, filepath.Join(shots, "approval.png"))
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".approval button.deny"))); err != nil {
 		t.Fatal(err)
