@@ -15,7 +15,7 @@ export class ModeSelector {
     this.onError = onError;
     this.id = null;
     this.offered = '';
-    this.options(['default', 'ask', 'plan']);
+    this.options(['ask', 'default', 'plan']); // the server's order (windows.Modes), before its list arrives
     select.addEventListener('change', async () => {
       const id = this.id;
       try {
