@@ -281,7 +281,6 @@ func (a *Agent) runBatch(ctx context.Context, calls []protocol.Call) []protocol.
 		out.Text, out.Output, out.Diff = a.cfg.Redact(out.Text), a.cfg.Redact(out.Output), a.cfg.Redact(out.Diff)
 		res.Status, res.Text = out.Status, out.Text
 		a.emit(Event{Kind: EventResult, Call: c, Result: res, Detail: out})
-		a.conv.logCall(CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID, Status: res.Status})
 		results = append(results, res)
 	}
 	return results

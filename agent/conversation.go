@@ -246,9 +246,6 @@ func (c *Conversation) flush() {
 	c.log.Write(Record{Type: "windows", Windows: c.wm.Snapshot()})
 }
 
-// logCall records a call and how it ended.
-func (c *Conversation) logCall(r CallRecord) { c.log.Write(Record{Type: "call", Call: &r}) }
-
 // rewriteLog records a history rewritten in place (a rebase).
 func (c *Conversation) rewriteLog() {
 	if c.log == nil {

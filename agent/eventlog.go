@@ -30,7 +30,8 @@ const maxWaitingEvents = 1000
 // WriteEvent appends one event record: id is its id in the session, data
 // its wire encoding. Before the transcript's file exists (nothing asked
 // yet) records wait in memory and go first once it is made, so that a
-// session in which nothing happened still leaves no file.
+// session in which nothing happened still leaves no file; a turn's event
+// makes it (a turn began: a reader following the file sees it at once).
 func (t *Transcript) WriteEvent(id int64, data []byte) error {
 	if t == nil {
 		return nil
@@ -44,6 +45,12 @@ func (t *Transcript) WriteEvent(id int64, data []byte) error {
 	if t.f == nil {
 		if t.meta == nil {
 			return errors.New("write transcript: it is closed")
+		}
+		if eventType(data) == "turn" {
+			if err := t.createLocked(); err != nil {
+				return err
+			}
+			return t.writeLocked(r)
 		}
 		if len(t.waiting) < maxWaitingEvents {
 			t.waiting = append(t.waiting, r)
@@ -65,17 +72,19 @@ func (t *Transcript) flushWaitingLocked() error {
 	return nil
 }
 
-// addEvent keeps an event record read back from a transcript.
-func (s *Session) addEvent(r Record) {
+// addEvent keeps an event record read back from a transcript; false if it
+// is not one.
+func (s *Session) addEvent(r Record) bool {
 	typ := eventType(r.Event)
 	if typ == "" {
 		s.Damaged++
-		return
+		return false
 	}
 	s.Events = append(s.Events, StoredEvent{ID: r.ID, Type: typ, Data: r.Event})
 	s.LastEventID = max(s.LastEventID, r.ID)
 	s.logged = true
 	s.Legacy = nil
+	return true
 }
 
 // eventType is an event's "type": read from the start of its encoding,

@@ -80,7 +80,8 @@ func recordsBefore(path string, n int) ([][]byte, error) {
 	}
 	defer f.Close()
 	var out [][]byte
-	turns, questions, marked := 0, 0, false
+	turns, questions := 0, 0
+	var starts turnStarts
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -89,19 +90,29 @@ func recordsBefore(path string, n int) ([][]byte, error) {
 		if json.Unmarshal(line, &r) != nil || r.Type == "meta" {
 			continue
 		}
-		switch {
-		case r.Type == "turn":
+		marked := starts.marked
+		start := false
+		switch r.Type {
+		case "turn":
+			start = starts.record(r)
+		case "event":
+			start = starts.event(eventType(r.Event), r.Event)
+		case "reset":
+			turns, questions = 0, 0 // replay forgets what came before
+			starts.reset()
+		case "message":
+			if !marked && r.Role == "user" && !strings.HasPrefix(strings.TrimSpace(r.Content), "<tool_results>") {
+				if questions++; questions == n {
+					return out, nil
+				}
+			}
+		}
+		if start {
 			if !marked {
-				// A transcript begun before turn records: go on counting.
-				turns, marked = questions, true
+				// A transcript begun before turns were marked: go on counting.
+				turns = questions
 			}
 			if turns++; turns == n {
-				return out, nil
-			}
-		case r.Type == "reset":
-			turns, questions = 0, 0 // replay forgets what came before
-		case !marked && r.Type == "message" && r.Role == "user" && !strings.HasPrefix(strings.TrimSpace(r.Content), "<tool_results>"):
-			if questions++; questions == n {
 				return out, nil
 			}
 		}
@@ -123,3 +134,36 @@ func (t *Transcript) writeRaw(line []byte) error {
 	// Through Write, so the file and its meta record are created first.
 	return t.Write(r)
 }
+
+// turnStarts tells where a transcript's turns start: at a turn event, or
+// in one an older aci wrote, at the turn record before it (the event with
+// the record's number then starts nothing). marked: a turn was marked
+// (a transcript older still marks none: each question starts one).
+type turnStarts struct {
+	pending int // the number of the last turn record not yet followed by its event
+	marked  bool
+}
+
+// record takes a turn record: it starts a turn.
+func (t *turnStarts) record(r Record) bool {
+	t.pending, t.marked = r.Turn, true
+	return true
+}
+
+// event takes an event record of type typ: a turn event starts a turn
+// unless it follows its turn record.
+func (t *turnStarts) event(typ string, data []byte) bool {
+	if typ != "turn" {
+		return false
+	}
+	var ev struct {
+		Turn int `json:"turn"`
+	}
+	json.Unmarshal(data, &ev)
+	pending := t.pending
+	t.pending, t.marked = 0, true
+	return pending == 0 || ev.Turn != pending
+}
+
+// reset takes a reset record: turns are numbered again after it.
+func (t *turnStarts) reset() { t.pending = 0 }

@@ -22,7 +22,10 @@ import (
 
 // Record is one line of a session transcript (JSON lines).
 type Record struct {
-	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, question, answer, event
+	// Type is meta, message, usage, summary, reset, windows, rewrite,
+	// question or event; call, turn and answer are an older aci's (their
+	// events say the same: read for an old transcript's events only).
+	Type    string `json:"type"`
 	Time    string `json:"time,omitempty"`
 	Workdir string `json:"workdir,omitempty"` // meta
 	Model   string `json:"model,omitempty"`   // meta
@@ -77,6 +80,12 @@ type Transcript struct {
 	waiting []Record
 	// imageBytes counts the picture bytes written, against transcriptImageCap.
 	imageBytes int
+	// rendered and windows are what was last written of each window's
+	// text and of the windows list (transcript_refs.go); windowsLost: the
+	// last windows record may not have been written.
+	rendered    rendered
+	windows     []windows.WindowState
+	windowsLost bool
 }
 
 // keptSessions is how many transcripts of one working directory are kept.
@@ -184,6 +193,9 @@ func (t *Transcript) createLocked() error {
 }
 
 func (t *Transcript) writeLocked(r Record) error {
+	if !t.compactLocked(&r) {
+		return nil
+	}
 	t.capImages(&r)
 	// HTML is not escaped: an event record keeps its event's bytes as
 	// they were sent ("a && b" stays as it is).
@@ -191,6 +203,7 @@ func (t *Transcript) writeLocked(r Record) error {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(r); err != nil {
+		t.forgetLocked()
 		return fmt.Errorf("encode transcript record: %w", err)
 	}
 	line := strings.TrimSuffix(b.String(), "\n")
@@ -198,6 +211,7 @@ func (t *Transcript) writeLocked(r Record) error {
 		line = strings.ReplaceAll(line, t.secret, "[redacted]")
 	}
 	if _, err := io.WriteString(t.f, line+"\n"); err != nil {
+		t.forgetLocked()
 		return fmt.Errorf("write transcript: %w", err)
 	}
 	return nil
@@ -257,6 +271,9 @@ type Session struct {
 	Legacy []Record
 	asked  int  // questions since the last reset, matched to Asked
 	logged bool // it has event records (older transcripts have none)
+	// rendered is each window's last text written, for a writer going on
+	// with the file (transcript_refs.go).
+	rendered rendered
 }
 
 // Asked is a turn's question as its records keep it.
@@ -283,7 +300,8 @@ func replay(path string) (Session, string, error) {
 	s := Session{Path: path, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
 	workdir := ""
 	var echo keptEcho
-	marked := false // turn records mark the questions (older transcripts have none)
+	var starts turnStarts
+	s.rendered = rendered{}
 	if n := bytes.Count(data, []byte(`{"type":"event",`)); n > 0 {
 		s.Events = make([]StoredEvent, 0, n)
 	}
@@ -298,7 +316,9 @@ func replay(path string) (Session, string, error) {
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		r = Record{}
 		if eventRecord(line, &r) {
-			s.addEvent(r)
+			if n := len(s.Events); s.addEvent(r) && starts.event(s.Events[n].Type, r.Event) {
+				s.Asked = append(s.Asked, Asked{Typed: true})
+			}
 			continue
 		}
 		if json.Unmarshal(line, &r) != nil {
@@ -313,9 +333,9 @@ func replay(path string) (Session, string, error) {
 			s.Started, _ = time.Parse(time.RFC3339, r.Time)
 			s.Parent, s.FromTurn, s.Model = r.Parent, r.FromTurn, r.Model
 		case "turn":
-			marked = true
 			// One this aci wrote has the turn's number; the person's words
 			// are its question record, or else its question message.
+			starts.record(r)
 			s.Asked = append(s.Asked, Asked{Typed: r.Turn > 0})
 			s.legacy(r)
 		case "question":
@@ -325,18 +345,24 @@ func replay(path string) (Session, string, error) {
 		case "answer":
 			s.legacy(r)
 		case "message":
+			if !s.rendered.resolve(r.Elements) {
+				s.Damaged++
+			}
 			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements, Images: r.Images})
 			s.Turn = max(s.Turn, r.Turn)
 			if echo.of(r) {
 				continue
 			}
-			s.question(r, marked)
+			s.question(r, starts.marked)
 			s.legacy(Record{Type: r.Type, Role: r.Role, Content: r.Content, Turn: r.Turn})
 		case "usage":
 			s.LastRequest, _ = time.Parse(time.RFC3339, r.Time)
 		case "call":
 			s.legacy(r)
 		case "rewrite":
+			if !s.rendered.resolveHistory(r.History) {
+				s.Damaged++
+			}
 			s.History = r.History
 		case "summary":
 			s.Summary, s.History = r.Content, nil
@@ -345,11 +371,14 @@ func replay(path string) (Session, string, error) {
 			// A turn count is of the conversation since the last /reset
 			// (what --sessions, --resume, the REPL and the page show).
 			s.Summary, s.History, s.Windows, s.Asked, s.asked, s.Questions = "", nil, nil, nil, 0, 0
+			starts.reset()
 			s.legacy(r)
 		case "windows":
 			s.Windows = r.Windows
 		case "event":
-			s.addEvent(r)
+			if n := len(s.Events); s.addEvent(r) && starts.event(s.Events[n].Type, r.Event) {
+				s.Asked = append(s.Asked, Asked{Typed: true})
+			}
 		}
 	}
 	if workdir == "" {

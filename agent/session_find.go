@@ -144,5 +144,6 @@ func ResumeSession(dir, workdir, id, secret string) (*Transcript, Session, error
 		return nil, Session{}, fmt.Errorf("read session %s: %w", filepath.Base(path), err)
 	}
 	s.Damaged += t.dropped
+	t.continueFrom(s)
 	return t, s, nil
 }

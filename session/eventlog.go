@@ -47,6 +47,13 @@ func (s *Session) logEvent(ev Numbered) {
 		return
 	}
 	s.flushWords()
+	if st, ok := ev.Event.(StateEvent); ok && st.State != StateIdle {
+		// The loop's state as it changes within a turn: no reader of a
+		// past session shows it, so it is not written; the words before
+		// it stay a record of their own. Idle, a turn's last event, is:
+		// the next session's ids go on after it.
+		return
+	}
 	if t, ok := ev.Event.(Turn); ok {
 		t.Question = "" // stored once, with the turn's record (logTurn)
 		ev.Event = t

@@ -299,9 +299,9 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	endJournal := sync.OnceFunc(s.journalTurn(n))
 	defer endJournal()
 	q := s.f.cfg.Agent.Redact(question)
-	// Where the turn begins (forks and rewinds cut there); the person's
-	// words follow once it is known what the model gets (logQuestion).
-	s.log.Write(agent.Record{Type: "turn", Turn: n})
+	// Its event is where the turn begins in the transcript (forks and
+	// rewinds cut there); the person's words follow once it is known what
+	// the model gets (logQuestion).
 	s.publish(Turn{Turn: n, Question: q})
 	s.publishStartNotices()
 	s.setState(StateAwaitingModel)
@@ -324,9 +324,6 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	restoreMode()
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
-	if err == nil {
-		s.log.Write(agent.Record{Type: "answer", Content: answer})
-	}
 	s.snapshotWindows(true)
 	endJournal()
 	result := s.result(ctx, answer, err, after, before, time.Since(start))

@@ -170,38 +170,47 @@ func TestOldTranscriptGivesTheLiveTurns(t *testing.T) {
 }
 
 // oldForm is the transcript at path as an aci from before event records
-// wrote it: no event or question records, turn records without their
-// number, a call's output in its call record.
+// wrote it: no event or question records; a turn record without its
+// number where a turn's event is, a call record (with its output) where
+// a call's result is, an answer record where an answered turn's result
+// is.
 func oldForm(t *testing.T, path string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	outputs := map[string]string{} // call id → its output, from its tool_result event
-	var recs []map[string]any
+	calls := map[string]map[string]any{} // call id → its tool_call event
+	var b []byte
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		var r map[string]any
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
-		switch ev, _ := r["event"].(map[string]any); r["type"] {
-		case "event":
-			if out, ok := ev["output"].(string); ok && ev["type"] == "tool_result" {
-				outputs[ev["call_id"].(string)] = out
-			}
+		if r["type"] == "question" {
 			continue
-		case "question":
-			continue
-		case "turn":
-			delete(r, "turn")
 		}
-		recs = append(recs, r)
-	}
-	var b []byte
-	for _, r := range recs {
-		if c, ok := r["call"].(map[string]any); ok && outputs[c["id"].(string)] != "" {
-			c["output"] = outputs[c["id"].(string)]
+		if ev, _ := r["event"].(map[string]any); r["type"] == "event" {
+			switch id, _ := ev["call_id"].(string); ev["type"] {
+			case "turn":
+				r = map[string]any{"type": "turn"}
+			case "tool_call":
+				calls[id] = ev
+				continue
+			case "tool_result":
+				c := map[string]any{"id": id, "window_id": calls[id]["window_id"], "action_id": calls[id]["action_id"], "status": ev["status"]}
+				if out, ok := ev["output"].(string); ok && out != "" {
+					c["output"] = out
+				}
+				r = map[string]any{"type": "call", "call": c}
+			case "result":
+				if ev["outcome"] != "answered" {
+					continue
+				}
+				r = map[string]any{"type": "answer", "content": ev["result"]}
+			default:
+				continue
+			}
 		}
 		line, _ := json.Marshal(r)
 		b = append(append(b, line...), '\n')
