@@ -71,8 +71,9 @@ func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 func finishedTurns(s Session) int { return len(s.Asked) }
 
 // recordsBefore returns the raw lines of the transcript at path after its
-// meta record and before the record that starts turn n (a turn record, or
-// in older transcripts the n-th question message).
+// meta record and before the record that starts turn n (its turn event,
+// or its turn record in one an older aci wrote, or in older ones still the
+// n-th question message: turnStarts).
 func recordsBefore(path string, n int) ([][]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {

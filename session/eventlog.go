@@ -55,7 +55,7 @@ func (s *Session) logEvent(ev Numbered) {
 		return
 	}
 	if t, ok := ev.Event.(Turn); ok {
-		t.Question = "" // stored once, with the turn's record (logTurn)
+		t.Question = "" // stored once, after it (logQuestion)
 		ev.Event = t
 	}
 	s.writeEvent(ev)

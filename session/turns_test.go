@@ -129,6 +129,50 @@ func TestOldTranscriptTurns(t *testing.T) {
 	}
 }
 
+// A transcript an aci of early December 2026 wrote (turn, call and
+// answer records beside its events, every state event) gives its turns,
+// and after one more turn written as aci writes now, all three.
+func TestDecemberTranscriptTurns(t *testing.T) {
+	data, err := os.ReadFile("../agent/testdata/main-2026-12.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	srv := fakeai.New(t, fakeai.Reply{Content: "Still aci."})
+	f, work := newFactory(t, srv)
+	dir, _ := f.SessionsDir()
+	const id = "20261208-022901-e9d8aa8a"
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(strings.ReplaceAll(string(data), "/WORKDIR", work)), 0o600)
+	st, err := agent.FindSession(dir, work, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := StoredTurns(st)
+	if len(turns) != 2 || turns[1].Question != "What is this project?" || !strings.HasPrefix(turns[1].Answer, "This is **aci**") ||
+		len(turns[1].Actions) != 3 || turns[1].Actions[2].Status != "ok" || turns[1].Actions[2].Output != "README.md" {
+		t.Fatalf("its turns: %s", jsonOf(t, turns))
+	}
+	s, err := f.New(context.Background(), Options{Workdir: work, Resume: true, ResumeID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ask(context.Background(), "and now?"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if st, err = agent.FindSession(dir, work, id); err != nil {
+		t.Fatal(err)
+	}
+	got := StoredTurns(st)
+	if len(got) != 3 || !reflect.DeepEqual(jsonOf(t, got[:2]), jsonOf(t, turns)) || got[2].Question != "and now?" || got[2].Answer != "Still aci." {
+		t.Errorf("after a turn more: %s", jsonOf(t, got))
+	}
+	if len(st.Asked) != 3 {
+		t.Errorf("%d questions", len(st.Asked))
+	}
+}
+
 // An old transcript gives the turns a live session showed: the same
 // conversation, as an aci from before event records wrote it (oldForm),
 // gives the live turns — the plan mode's question as typed, not as the
