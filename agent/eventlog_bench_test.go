@@ -25,7 +25,7 @@ func cpuTime() time.Duration {
 // records).
 func writeTurns(tb testing.TB, dir string, n int, events bool) string {
 	tb.Helper()
-	t, err := NewTranscript(dir, "/w", "m", "")
+	t, err := newTestLog(dir, "/w", "m", "")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/aci-dev/aci/transcript"
 )
 
 // ErrNoSuchTurn is a fork point past the turns a session has finished.
@@ -19,7 +21,7 @@ var ErrNoSuchTurn = errors.New("no such turn")
 // turn+1 (so replaying it gives the conversation after turn turns, and the
 // windows open then), under a meta record naming the parent. The parent's
 // file is only read: a branch shares nothing mutable with it.
-func ForkTranscript(dir, parentPath string, turn int, secret string) (*Transcript, Session, error) {
+func ForkTranscript(dir, parentPath string, turn int, secret string) (*transcript.File, Session, error) {
 	if turn < 1 {
 		return nil, Session{}, fmt.Errorf("%w: turns count from 1, got %d", ErrNoSuchTurn, turn)
 	}
@@ -28,7 +30,7 @@ func ForkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 
 // forkTranscript is ForkTranscript for any turn from 0 (a branch that
 // keeps no turn: /rewind to the first question).
-func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcript, Session, error) {
+func forkTranscript(dir, parentPath string, turn int, secret string) (*transcript.File, Session, error) {
 	parent, workdir, err := replay(parentPath)
 	if err != nil {
 		return nil, Session{}, fmt.Errorf("read the session to fork: %w", err)
@@ -40,13 +42,13 @@ func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 	if err != nil {
 		return nil, Session{}, err
 	}
-	t, err := NewTranscript(dir, workdir, parent.Model, secret)
+	t, err := transcript.New(dir, transcript.Meta{Workdir: workdir, Model: parent.Model, Parent: parent.ID, FromTurn: turn}, secret)
 	if err != nil {
 		return nil, Session{}, err
 	}
-	t.meta.Parent, t.meta.FromTurn = parent.ID, turn
 	for _, line := range records {
-		if err := t.writeRaw(line); err != nil {
+		// As written: the records the branch keeps are the parent's.
+		if err := t.WriteLine(line); err != nil {
 			t.Close()
 			os.Remove(t.Path)
 			return nil, Session{}, err
@@ -54,7 +56,7 @@ func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 	}
 	if len(records) == 0 {
 		// A branch that keeps no record still exists: --sessions lists it.
-		if err := t.create(); err != nil {
+		if err := t.Create(); err != nil {
 			return nil, Session{}, err
 		}
 	}
@@ -97,7 +99,7 @@ func recordsBefore(path string, n int) ([][]byte, error) {
 		case "turn":
 			start = starts.record(r)
 		case "event":
-			start = starts.event(eventType(r.Event), r.Event)
+			start = starts.event(transcript.EventType(r.Event), r.Event)
 		case "reset":
 			turns, questions = 0, 0 // replay forgets what came before
 			starts.reset()
@@ -123,17 +125,6 @@ func recordsBefore(path string, n int) ([][]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", filepath.Base(path), err)
 	}
 	return out, nil
-}
-
-// writeRaw appends a record line as it was written elsewhere (a fork copies
-// its parent's records).
-func (t *Transcript) writeRaw(line []byte) error {
-	var r Record
-	if err := json.Unmarshal(line, &r); err != nil {
-		return fmt.Errorf("copy a transcript record: %w", err)
-	}
-	// Through Write, so the file and its meta record are created first.
-	return t.Write(r)
 }
 
 // turnStarts tells where a transcript's turns start: at a turn event, or

@@ -57,7 +57,7 @@ func TestForkFirstTurn(t *testing.T) {
 	}
 
 	sessions := t.TempDir()
-	tr, err := NewTranscript(sessions, dir, "m", "sk-test")
+	tr, err := newTestLog(sessions, dir, "m", "sk-test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestForkFirstTurn(t *testing.T) {
 	if got := b.Resume(context.Background(), s); len(got) != 1 || got[0] != "file_1" {
 		t.Fatalf("reopened %v", got)
 	}
-	b.SetTranscript(tr)
+	b.SetTranscript(tr.File)
 	srv.Push(fakeai.Reply{Content: "ANSWER-FORK"})
 	if _, err := b.Run(context.Background(), "QUESTION-FORK"); err != nil {
 		t.Fatal(err)
@@ -102,8 +102,8 @@ func TestForkAfterResume(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("beta\n"), 0o644)
 	sessions := t.TempDir()
-	tr, _ := NewTranscript(sessions, dir, "m", "sk-test")
-	a.SetTranscript(tr)
+	tr, _ := newTestLog(sessions, dir, "m", "sk-test")
+	a.SetTranscript(tr.File)
 	twoTurns(t, srv, a)
 	tr.Close()
 

@@ -118,10 +118,7 @@ func (m rendered) resolveHistory(h []entry) bool {
 // compactLocked makes r as it is written: references for windows rendered
 // as last written. It reports false for a windows record that repeats the
 // last one, which is not written.
-func (t *Transcript) compactLocked(r *Record) bool {
-	if t.rendered == nil {
-		t.rendered = rendered{}
-	}
+func (t *recordLog) compactLocked(r *Record) bool {
 	switch r.Type {
 	case "message":
 		r.Elements, _ = t.rendered.refer(r.Elements)
@@ -141,18 +138,6 @@ func (t *Transcript) compactLocked(r *Record) bool {
 // forgetLocked is the memory after a record failed to be written (its
 // line may be torn, and dropped when read): what it held may not be in
 // the file, so the next elements and windows are written whole.
-func (t *Transcript) forgetLocked() {
+func (t *recordLog) forgetLocked() {
 	t.rendered, t.windowsLost = rendered{}, true
-}
-
-// continueFrom gives a transcript reopened to append to it the memory of
-// what s, read from it, holds: its windows' last texts and list.
-func (t *Transcript) continueFrom(s Session) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.rendered = rendered{}
-	for id, list := range s.rendered {
-		t.rendered[id] = slices.Clone(list)
-	}
-	t.windows = slices.Clone(s.Windows)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/tools/imagefile"
+	"github.com/aci-dev/aci/transcript"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -48,9 +49,9 @@ func elementHistories() map[string][]entry {
 
 // writeHistory writes a first turn's event, then h as message records,
 // to a new transcript in dir.
-func writeHistory(t *testing.T, dir string, h []entry) *Transcript {
+func writeHistory(t *testing.T, dir string, h []entry) *testLog {
 	t.Helper()
-	tr, err := NewTranscript(dir, "/w", "m", "")
+	tr, err := newTestLog(dir, "/w", "m", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,17 +100,18 @@ func TestReferencesAcrossResumeRewriteAndFork(t *testing.T) {
 	tr.Close()
 	id := strings.TrimSuffix(filepath.Base(tr.Path), ".jsonl")
 
-	tr, st, err := ResumeSession(dir, "/w", id, "")
+	f, st, err := ResumeSession(dir, "/w", id, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	rec := newRecordLog(f, st) // as SetTranscript makes it after Restore(st)
 	again := entry{Role: "user", Text: "third", Elements: []element{render("launcher", "apps"), render("file_1", "one"), render("bash_1", "$ ls")}}
-	tr.WriteEvent(2, []byte(`{"type":"turn","turn":2,"question":""}`))
-	tr.Write(Record{Type: "message", Role: again.Role, Content: again.Text, Elements: again.Elements})
+	f.WriteEvent(2, []byte(`{"type":"turn","turn":2,"question":""}`))
+	rec.write(Record{Type: "message", Role: again.Role, Content: again.Text, Elements: again.Elements})
 	rewritten := append(cloneEntries(h), again)
-	tr.Write(Record{Type: "rewrite", History: rewritten})
-	tr.WriteEvent(3, []byte(`{"type":"turn","turn":3,"question":""}`))
-	tr.Close()
+	rec.write(Record{Type: "rewrite", History: rewritten})
+	f.WriteEvent(3, []byte(`{"type":"turn","turn":3,"question":""}`))
+	f.Close()
 	if len(st.History) != len(h) {
 		t.Fatalf("resumed with %d messages", len(st.History))
 	}
@@ -126,7 +128,7 @@ func TestReferencesAcrossResumeRewriteAndFork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fork.Write(Record{Type: "message", Role: "user", Content: "on the branch", Elements: again.Elements})
+	newRecordLog(fork, fs).write(Record{Type: "message", Role: "user", Content: "on the branch", Elements: again.Elements})
 	fork.Close()
 	if !reflect.DeepEqual(fs.History, rewritten) {
 		t.Errorf("the branch's history\n%+v", fs.History)
@@ -142,7 +144,7 @@ func TestReferencesAcrossResumeRewriteAndFork(t *testing.T) {
 func TestWindowsWrittenWhenChanged(t *testing.T) {
 	one := []windows.WindowState{{ID: "file_1", App: "file", Target: "a.go"}}
 	two := append(append([]windows.WindowState(nil), one...), windows.WindowState{ID: "bash_1", App: "bash", Target: "/w"})
-	tr, err := NewTranscript(t.TempDir(), "/w", "m", "")
+	tr, err := newTestLog(t.TempDir(), "/w", "m", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +184,7 @@ func TestTranscriptOfMainLoadsTheSame(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	tr, err := NewTranscript(t.TempDir(), work, "bench-model", "")
+	tr, err := newTestLog(t.TempDir(), work, "bench-model", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +196,7 @@ func TestTranscriptOfMainLoadsTheSame(t *testing.T) {
 		switch {
 		case r.Type == "meta", r.Type == "turn", r.Type == "call", r.Type == "answer":
 		case r.Type == "event":
-			if eventType(r.Event) == "state" && !strings.Contains(string(r.Event), `"idle"`) {
+			if transcript.EventType(r.Event) == "state" && !strings.Contains(string(r.Event), `"idle"`) {
 				continue
 			}
 			tr.WriteEvent(r.ID, r.Event)
@@ -243,8 +245,8 @@ func TestTranscriptOfMainLoadsTheSame(t *testing.T) {
 }
 
 // withoutStates is evs without the state events a turn goes through.
-func withoutStates(evs []StoredEvent) []StoredEvent {
-	var out []StoredEvent
+func withoutStates(evs []transcript.StoredEvent) []transcript.StoredEvent {
+	var out []transcript.StoredEvent
 	for _, e := range evs {
 		if e.Type != "state" || strings.Contains(string(e.Data), `"idle"`) {
 			out = append(out, e)

@@ -8,9 +8,10 @@ import (
 	"github.com/aci-dev/aci/agent"
 )
 
-// The transcript is the log of the session's typed events (agent/eventlog.go):
-// publish writes each event a person or program could have seen through
-// the transcript's one writer, in order (under s.pub), with its id. A running command's
+// The transcript is the log of the session's typed events (package
+// transcript): publish writes each event a person or program could have
+// seen through the transcript's one writer, in order (under s.pub), with
+// its id, straight to the file: no event goes through package agent. A running command's
 // output pieces and its window as it runs are not written: the call's
 // tool_result carries its output (cut as the transcript keeps outputs),
 // and the window events after each batch give each window's state.
@@ -23,7 +24,7 @@ import (
 // and given them back when read (StoredEvents, from agent.Session.Asked).
 func (s *Session) logQuestion(typed, asked string) {
 	if typed != asked {
-		s.log.Write(agent.Record{Type: "question", Content: typed})
+		s.log.Write(agent.QuestionRecord(typed))
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/tools/wsenv"
+	"github.com/aci-dev/aci/transcript"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -53,7 +54,7 @@ type Session struct {
 	tel          *telemetry // OTLP spans and sums; nil: none
 	pool         *mcp.Pool
 	lsp          *lsp.Pool // language servers for diagnostics (diagnostics.go)
-	log          *agent.Transcript
+	log          *transcript.File
 	instructions []prompt.Instruction
 	resumed      *Past
 
