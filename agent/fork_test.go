@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/transcript"
 )
 
 // twoTurns runs two turns: the first opens a.txt, the second opens b.txt
@@ -172,4 +173,65 @@ func TestForkAcrossCompression(t *testing.T) {
 			t.Errorf("Fork(2) history: %q", text)
 		}
 	}
+}
+
+// A conversation restored from its transcript writes its windows as
+// references to what that file holds, and only there: written to another
+// file, its windows go whole, and each file reads back as the model got it.
+func TestRestoredWritesReferencesToItsOwnFileOnly(t *testing.T) {
+	srv := fakeai.New(t)
+	a, dir, _ := newAgent(t, srv, false)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("beta\n"), 0o644)
+	sessions := t.TempDir()
+	tr, _ := newTestLog(sessions, dir, "m", "sk-test")
+	a.SetTranscript(tr.File)
+	twoTurns(t, srv, a)
+	tr.Close()
+	id := strings.TrimSuffix(filepath.Base(tr.Path), ".jsonl")
+
+	for _, own := range []bool{true, false} {
+		f, s, err := ResumeSession(sessions, dir, id, "sk-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := newAgentIn(t, srv, false, dir)
+		b.Resume(context.Background(), s)
+		if !own {
+			f.Close()
+			if f, err = transcript.New(t.TempDir(), transcript.Meta{Workdir: dir}, "sk-test"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		size := fileSize(f.Path)
+		b.SetTranscript(f)
+		srv.Push(fakeai.Reply{Content: "ANSWER-MORE"})
+		if _, err := b.Run(context.Background(), "QUESTION-MORE"); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		data, _ := os.ReadFile(f.Path)
+		added := string(data[size:])
+		if refs := strings.Contains(added, `"same":`); refs != own {
+			t.Errorf("own file %v: references written %v:\n%s", own, refs, added)
+		}
+		got, _, err := replay(f.Path)
+		if err != nil || got.Damaged != 0 {
+			t.Fatalf("own file %v: %v, %d damaged", own, err, got.Damaged)
+		}
+		want := b.conv.History()
+		for i, e := range got.History[len(got.History)-2:] {
+			if m := e.message(); m.Content != want[len(want)-2+i].Content {
+				t.Errorf("own file %v: message read back\n%s\nsent\n%s", own, m.Content, want[len(want)-2+i].Content)
+			}
+		}
+	}
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
