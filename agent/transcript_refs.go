@@ -40,13 +40,6 @@ func (m rendered) use(id, text string, at int) {
 func (m rendered) refer(els []element) (_ []element, changed bool) {
 	var out []element
 	for i, el := range els {
-		if el.Same > 0 {
-			// Copied from a transcript as written (a fork): as its reader.
-			if list := m[el.ID]; el.Same <= len(list) {
-				m.use(el.ID, list[el.Same-1], el.Same-1)
-			}
-			continue
-		}
 		at := slices.Index(m[el.ID], el.Text)
 		m.use(el.ID, el.Text, at)
 		if at < 0 || el.Text == "" {
