@@ -114,6 +114,7 @@ func BenchmarkContainedStart(b *testing.B) {
 				return
 			}
 			sh, sb := newShell()
+			b.Cleanup(sh.Close)
 			b.Cleanup(sb.Close)
 			// The first command pays for what is set up once.
 			runOnce(b, sh, opts)
@@ -143,6 +144,7 @@ func benchFirst(b *testing.B, newShell func() (*Shell, *sandbox.Sandbox), opts [
 		b.StartTimer()
 		runOnce(b, sh, opts)
 		b.StopTimer()
+		sh.Close()
 		sb.Close()
 	}
 }
