@@ -96,13 +96,19 @@ const (
 // sealBegin records the sealed paths before a command starts. Where one
 // changed while no command or task of this sandbox ran, the change is the
 // person's: the saved copy takes it.
-func (s *Sandbox) sealBegin(x *protectIndex) {
+func (s *Sandbox) sealBegin(x *protectIndex) { s.sealBeginLook(x)() }
+
+// sealBeginLook is sealBegin in two steps: the index's look now, and the
+// record it returns, which the caller makes before the command runs
+// anything (while bwrap sets the command up, for one that bwrap holds).
+// Whether a command runs is judged now, before this one begins.
+func (s *Sandbox) sealBeginLook(x *protectIndex) (record func()) {
 	idle := !x.running()
 	s.protectedPresent(nil) // the index's first walk finds the nested .git folders
-	if x != nil {
+	return func() {
 		x.scanSkipped(!idle) // and those in folders it does not look into
+		s.sealBeginRoots(s.sealRoots(append(x.presentProtected(), s.policy.Protected...)), idle)
 	}
-	s.sealBeginRoots(s.sealRoots(append(x.presentProtected(), s.policy.Protected...)), idle)
 }
 
 // sealBeginRoots saves the roots not kept yet, and when idle those that

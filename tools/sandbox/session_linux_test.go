@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // spawnIn runs argv in s's session and returns its output and exit
@@ -175,4 +176,35 @@ func TestSessionHeldFilesReplaced(t *testing.T) {
 	os.MkdirAll(filepath.Join(ws, "sub", ".vscode"), 0o755)
 	os.WriteFile(filepath.Join(ws, "sub", ".vscode", "tasks.json"), []byte("{}\n"), 0o644)
 	check("folder replaced", "TWO")
+}
+
+// What must be done before a command runs anything (the seal's record,
+// made while bwrap sets the command up) is done before it runs: the
+// command sees what the record wrote, however long the record took.
+func TestSessionRecordBeforeCommand(t *testing.T) {
+	ws := t.TempDir()
+	s := mustSandbox(t, DefaultPolicy(ws), Bwrap)
+	t.Cleanup(s.Close)
+	sess := s.session()
+	if sess == nil {
+		t.Fatalf("no session: %v", s.sessErr)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	record := func() {
+		time.Sleep(300 * time.Millisecond)
+		os.WriteFile(filepath.Join(ws, "recorded"), []byte("yes"), 0o644)
+	}
+	p, err := s.spawn(sess, SpawnRequest{Argv: []string{"sh", "-c", "cat recorded || echo not yet"}, Dir: ws, Env: os.Environ(), Output: w}, record)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r)
+	if st, err := p.Wait(); err != nil || st.ExitStatus() != 0 || string(b) != "yes" {
+		t.Errorf("the command ran before the record was done: exit %d %v output %q", st.ExitStatus(), err, b)
+	}
 }
