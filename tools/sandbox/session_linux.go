@@ -258,9 +258,6 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest, record func()) (*Spawne
 		}
 	}()
 	held := req.Setup != nil || record != nil
-	if record != nil {
-		go record() // a later call waits for it to be done
-	}
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("command socket: %w", err)
@@ -315,6 +312,9 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest, record func()) (*Spawne
 	enc, dec := jsonLines(conn)
 	if err := enc.Encode(r); err != nil {
 		return nil, sessiond.ErrGone
+	}
+	if record != nil {
+		go record() // while bwrap sets the command up; a later call waits for it
 	}
 	var rep sessiond.Reply
 	if err := dec.Decode(&rep); err != nil {
