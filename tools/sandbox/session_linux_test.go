@@ -208,3 +208,37 @@ func TestSessionRecordBeforeCommand(t *testing.T) {
 		t.Errorf("the command ran before the record was done: exit %d %v output %q", st.ExitStatus(), err, b)
 	}
 }
+
+// A protected file the seal first saves for a command (its record made
+// while bwrap sets the command up, after the command began) counts as
+// saved before the command began: for it and for every command that
+// begins later, all bound read-only on it, a change is the person's
+// (sealHeld), kept rather than put back.
+func TestSealRecordCountsFromTheLook(t *testing.T) {
+	ws := t.TempDir()
+	s := mustSandbox(t, DefaultPolicy(ws), Bwrap)
+	s.privateTmp()
+	s.protectCommand(nil)() // the index's first walk
+	rules := filepath.Join(ws, "sub", "AGENTS.md")
+	os.MkdirAll(filepath.Dir(rules), 0o755)
+	os.WriteFile(rules, []byte("rules\n"), 0o644)
+	time.Sleep(50 * time.Millisecond) // the person's, made while nothing ran
+	s.wantLook() // as Spawn asks
+	record, release := s.protectHeld(nil)
+	time.Sleep(10 * time.Millisecond)
+	end := s.indexed().begin() // another command begins before the record is made
+	defer end()
+	record()
+	f, err := os.OpenFile(rules, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("more rules\n")
+	f.Close()
+	if notes := release(); len(notes) > 0 {
+		t.Errorf("the person's change was taken for a command's: %q", notes)
+	}
+	if b, _ := os.ReadFile(rules); string(b) != "rules\nmore rules\n" {
+		t.Errorf("sub/AGENTS.md = %q", b)
+	}
+}
