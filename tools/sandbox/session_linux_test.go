@@ -223,7 +223,7 @@ func TestSealRecordCountsFromTheLook(t *testing.T) {
 	os.MkdirAll(filepath.Dir(rules), 0o755)
 	os.WriteFile(rules, []byte("rules\n"), 0o644)
 	time.Sleep(50 * time.Millisecond) // the person's, made while nothing ran
-	s.wantLook() // as Spawn asks
+	s.wantLook()                      // as Spawn asks
 	record, release := s.protectHeld(nil)
 	time.Sleep(10 * time.Millisecond)
 	end := s.indexed().begin() // another command begins before the record is made
