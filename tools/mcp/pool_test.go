@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,7 +25,7 @@ func TestMain(m *testing.M) {
 func inProcessPool(t *testing.T, timeout time.Duration) *Pool {
 	cfg := Config{Servers: map[string]ServerConfig{"go": {Name: "go", Type: Stdio, Command: "unused"}}}
 	p := NewPool(cfg, Options{CallTimeout: timeout, LogDir: t.TempDir(),
-		Dial: func(ServerConfig) (sdk.Transport, error) { return mcptest.InMemory() }})
+		Dial: func(ServerConfig) (io.ReadWriteCloser, error) { return mcptest.InMemory() }})
 	t.Cleanup(p.Close)
 	return p
 }
