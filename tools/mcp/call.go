@@ -68,7 +68,8 @@ func (s *Server) ReadResource(ctx context.Context, uri string) (CallResult, erro
 func (s *Server) do(ctx context.Context, what string, f func(context.Context, *conn) error) (string, error) {
 	s.mu.Lock()
 	var note string
-	if s.cur != nil && s.cur.ended() {
+	if s.cur != nil && s.cur.conn.ended() != nil {
+		<-s.cur.done // its watcher is closing it; the note says how it ended
 		note = fmt.Sprintf("MCP server %s had stopped (%s) and was started again", s.cfg.Name, s.cur.note)
 	}
 	if !s.runningLocked() {
@@ -102,23 +103,24 @@ func (s *Server) do(ctx context.Context, what string, f func(context.Context, *c
 	if errors.As(err, &rpcErr) {
 		return "", fmt.Errorf("%s: MCP server %s answered with an error: %s (code %d)", what, name, rpcErr.Message, rpcErr.Code)
 	}
+	if r.conn.ended() == nil {
+		return "", fmt.Errorf("%s on MCP server %s: %w", what, name, err)
+	}
+	// The connection is over: the watcher reaps the process, and its
+	// exit status says how it ended.
+	select {
+	case <-r.done:
+	case <-time.After(3 * terminateWait):
+	}
 	if errors.Is(err, errSessionExpired) {
 		return "", fmt.Errorf("%s on MCP server %s: %v; a new session starts at the next call", what, name, err)
 	}
-	if r.conn.ended() != nil {
-		// The connection is over: the watcher reaps the process, and its
-		// exit status says how it ended.
-		select {
-		case <-r.done:
-		case <-time.After(3 * terminateWait):
-		}
-		tail := ""
-		if r.cmd != nil {
-			tail = logTail(s.LogPath(), r.logFrom)
-		}
-		if r.ended() {
-			return "", fmt.Errorf("%s: MCP server %s stopped during the call (%s); it starts again at the next call%s", what, name, r.note, tail)
-		}
+	tail := ""
+	if r.cmd != nil {
+		tail = logTail(s.LogPath(), r.logFrom)
+	}
+	if r.ended() {
+		return "", fmt.Errorf("%s: MCP server %s stopped during the call (%s); it starts again at the next call%s", what, name, r.note, tail)
 	}
 	return "", fmt.Errorf("%s on MCP server %s: %w", what, name, err)
 }

@@ -26,8 +26,10 @@ type transport interface {
 	// send sends one message. For a request (id > 0) it may also read
 	// the answer before returning (HTTP); otherwise the answer comes later.
 	send(ctx context.Context, data []byte, id int64) error
-	// ready is told the protocol version once the handshake is done.
-	ready(version string)
+	// agreed is told the protocol version the handshake agreed on.
+	agreed(version string)
+	// ready is told the handshake is done.
+	ready()
 	// close ends the connection and waits for what the transport started.
 	close()
 }
@@ -302,6 +304,7 @@ func (c *conn) initialize(ctx context.Context, version string) error {
 	c.mu.Lock()
 	c.init = res
 	c.mu.Unlock()
+	c.t.agreed(res.ProtocolVersion)
 	data, err := encodeRequest(0, "notifications/initialized", nil)
 	if err != nil {
 		return err
@@ -309,7 +312,7 @@ func (c *conn) initialize(ctx context.Context, version string) error {
 	if err := c.t.send(ctx, data, 0); err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
-	c.t.ready(res.ProtocolVersion)
+	c.t.ready()
 	return nil
 }
 

@@ -45,10 +45,13 @@ func dialHTTP(c *conn, url string, client *http.Client, retries int) *httpTransp
 
 func (t *httpTransport) start() {}
 
-func (t *httpTransport) ready(version string) {
+func (t *httpTransport) agreed(version string) {
 	t.mu.Lock()
 	t.version = version
 	t.mu.Unlock()
+}
+
+func (t *httpTransport) ready() {
 	t.listen.Add(1)
 	go t.listenLoop()
 }

@@ -115,7 +115,9 @@ func (r *run) ended() bool {
 }
 
 // runningLocked reports whether a session is up; s.mu held.
-func (s *Server) runningLocked() bool { return s.cur != nil && !s.cur.ended() }
+func (s *Server) runningLocked() bool {
+	return s.cur != nil && !s.cur.ended() && s.cur.conn.ended() == nil
+}
 
 // ensure starts the server unless it runs.
 func (s *Server) ensure(ctx context.Context) error {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -16,18 +17,23 @@ import (
 // streamTransport carries newline-delimited JSON messages over a byte
 // stream: a server's stdin and stdout, or a connection a test dialled.
 type streamTransport struct {
-	c      *conn
-	r      io.Reader
-	w      io.Writer
-	wmu    sync.Mutex
-	stop   func() // ends the stream (and the process) so the reader returns
-	reader sync.WaitGroup
+	c        *conn
+	r        io.Reader
+	w        io.Writer
+	wmu      sync.Mutex
+	stop     func()        // ends the stream (and the process) so the reader returns
+	started  atomic.Bool   // the reader runs
+	readDone chan struct{} // closed when the reader has returned
+}
+
+func newStream(c *conn, r io.Reader, w io.Writer) *streamTransport {
+	return &streamTransport{c: c, r: r, w: w, readDone: make(chan struct{})}
 }
 
 func (t *streamTransport) start() {
-	t.reader.Add(1)
+	t.started.Store(true)
 	go func() {
-		defer t.reader.Done()
+		defer close(t.readDone)
 		t.c.end(t.read())
 	}()
 }
@@ -99,16 +105,21 @@ func (t *streamTransport) send(_ context.Context, data []byte, _ int64) error {
 	return nil
 }
 
-func (t *streamTransport) ready(string) {}
+func (t *streamTransport) agreed(string) {}
+func (t *streamTransport) ready()        {}
 
 func (t *streamTransport) close() {
 	t.stop()
-	t.reader.Wait()
+	if t.started.Load() {
+		<-t.readDone
+	}
 }
 
 // dialStream is a connection over a stream the caller opened (tests).
 func dialStream(c *conn, rwc io.ReadWriteCloser) *streamTransport {
-	return &streamTransport{c: c, r: rwc, w: rwc, stop: func() { rwc.Close() }}
+	t := newStream(c, rwc, rwc)
+	t.stop = func() { rwc.Close() }
+	return t
 }
 
 // startStdio starts a server's command with its stdin and stdout as the
@@ -142,7 +153,7 @@ func startStdio(c *conn, cmd *exec.Cmd) (*streamTransport, error) {
 		_ = cmd.Wait()
 		close(exited)
 	}()
-	t := &streamTransport{c: c, r: outR, w: inW}
+	t := newStream(c, outR, inW)
 	var once sync.Once
 	t.stop = func() {
 		once.Do(func() {
@@ -163,25 +174,15 @@ func startStdio(c *conn, cmd *exec.Cmd) (*streamTransport, error) {
 	go func() {
 		select {
 		case <-exited:
-			if !waitEOF(t, time.Second) {
+			select {
+			case <-t.readDone:
+			case <-time.After(time.Second):
 				c.end(errors.New("the server exited"))
 			}
 		case <-c.closed:
 		}
 	}()
 	return t, nil
-}
-
-// waitEOF waits up to d for the reader to see the end of the output.
-func waitEOF(t *streamTransport, d time.Duration) bool {
-	done := make(chan struct{})
-	go func() { t.reader.Wait(); close(done) }()
-	select {
-	case <-done:
-		return true
-	case <-time.After(d):
-		return false
-	}
 }
 
 func waitExit(exited chan struct{}, d time.Duration) bool {
