@@ -1,7 +1,8 @@
 // Package mcptest gives tests a real MCP server written with the official Go
-// SDK: in-process (over in-memory transports) or as a child process (the
-// test binary re-executed, over stdio), and a look at /proc for processes
-// left behind.
+// SDK, for aci's own client to talk to: in-process (over a pipe, as over
+// stdio) or as a child process (the test binary re-executed, over stdio),
+// and a look at /proc for processes left behind. The SDK is a dependency
+// of the tests only: aci's binary does not link it.
 package mcptest
 
 import (

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/aci-dev/aci/internal/jsonrpc"
 )
 
 // CallResult is a tool's answer as text.
@@ -99,7 +101,7 @@ func (s *Server) do(ctx context.Context, what string, f func(context.Context, *c
 		s.restartLater(r)
 		return "", fmt.Errorf("%s on MCP server %s: no answer within %s; the server was stopped and starts again at the next call", what, name, seconds(timeout))
 	}
-	var rpcErr *RPCError
+	var rpcErr *jsonrpc.Error
 	if errors.As(err, &rpcErr) {
 		return "", fmt.Errorf("%s: MCP server %s answered with an error: %s (code %d)", what, name, rpcErr.Message, rpcErr.Code)
 	}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,8 +23,8 @@ type sdkHTTP struct {
 	*httptest.Server
 	token string // the bearer token it asks for, if any
 
+	h    atomic.Pointer[http.Handler]
 	mu   sync.Mutex
-	h    http.Handler
 	seen []string
 }
 
@@ -35,8 +36,6 @@ func newSDKHTTP(t *testing.T, token string) *sdkHTTP {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		s.mu.Lock()
-		h := s.h
 		line := r.Method
 		if r.Header.Get("Mcp-Session-Id") != "" {
 			line += " session"
@@ -44,19 +43,18 @@ func newSDKHTTP(t *testing.T, token string) *sdkHTTP {
 		if v := r.Header.Get("MCP-Protocol-Version"); v != "" {
 			line += " " + v
 		}
+		s.mu.Lock()
 		s.seen = append(s.seen, line)
 		s.mu.Unlock()
-		h.ServeHTTP(w, r)
+		(*s.h.Load()).ServeHTTP(w, r)
 	}))
 	t.Cleanup(s.Close)
 	return s
 }
 
 func (s *sdkHTTP) restart() {
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcptest.NewServer() }, nil)
-	s.mu.Lock()
-	s.h = h
-	s.mu.Unlock()
+	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcptest.NewServer() }, nil)
+	s.h.Store(&h)
 }
 
 func (s *sdkHTTP) requests() string {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/aci-dev/aci/internal/jsonrpc"
 )
 
 // Protocol versions: aci asks for the newest one the initialize handshake
@@ -210,19 +212,19 @@ func (c *conn) deliver(data []byte) int64 {
 		}
 		return 0
 	}
-	var m message
+	var m jsonrpc.Message
 	if err := json.Unmarshal(data, &m); err != nil || m.JSONRPC != "2.0" {
 		c.malformed(data)
 		return 0
 	}
 	switch {
-	case m.Method != "" && m.hasID():
+	case m.Method != "" && m.HasID():
 		c.answer(&m)
 	case m.Method != "":
 		if m.Method == "notifications/tools/list_changed" || m.Method == "notifications/resources/list_changed" {
 			c.onChange()
 		}
-	case m.hasID():
+	case m.HasID():
 		id, ok := callID(m.ID)
 		if !ok {
 			c.malformed(data)
@@ -276,12 +278,12 @@ func errTooLarge() error {
 
 // answer replies to the server's request: ping is answered, anything else
 // refused, as aci declares no client capability.
-func (c *conn) answer(m *message) {
+func (c *conn) answer(m *jsonrpc.Message) {
 	if m.Method == "ping" {
 		c.background(encodeResponse(m.ID, struct{}{}, nil))
 		return
 	}
-	c.background(encodeResponse(m.ID, nil, &RPCError{Code: CodeMethodNotFound, Message: "aci does not answer " + m.Method}))
+	c.background(encodeResponse(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "aci does not answer " + m.Method}))
 }
 
 func (c *conn) malformed(data []byte) {

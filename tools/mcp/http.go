@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/aci-dev/aci/internal/jsonrpc"
 )
 
 // errSessionExpired ends a connection whose server forgot its session.
@@ -206,13 +208,21 @@ func (t *httpTransport) get(ctx context.Context, lastID string, wait time.Durati
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}
+	return t.roundTrip(req)
+}
+
+// roundTrip sends a request in the session; a 404 to it ends the session.
+func (t *httpTransport) roundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.client.Do(t.withSession(req))
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode == http.StatusNotFound && t.sessionID() != "" {
+	if resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "" {
 		resp.Body.Close()
-		t.expire()
+		t.mu.Lock()
+		t.expired = true
+		t.mu.Unlock()
+		t.c.end(errSessionExpired)
 		return nil, errSessionExpired
 	}
 	return resp, nil
@@ -220,19 +230,14 @@ func (t *httpTransport) get(ctx context.Context, lastID string, wait time.Durati
 
 // do sends a POST and turns an HTTP failure into an error that says it.
 func (t *httpTransport) do(req *http.Request) (*http.Response, error) {
-	resp, err := t.client.Do(t.withSession(req))
+	resp, err := t.roundTrip(req)
 	if err != nil {
 		return nil, err
-	}
-	if resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "" {
-		resp.Body.Close()
-		t.expire()
-		return nil, errSessionExpired
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		var m message
+		var m jsonrpc.Message
 		if json.Unmarshal(body, &m) == nil && m.Error != nil {
 			return nil, fmt.Errorf("HTTP %s: %w", resp.Status, m.Error)
 		}
@@ -265,19 +270,6 @@ func (t *httpTransport) withSession(req *http.Request) *http.Request {
 		req.Header.Set("MCP-Protocol-Version", t.version)
 	}
 	return req
-}
-
-func (t *httpTransport) sessionID() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.session
-}
-
-func (t *httpTransport) expire() {
-	t.mu.Lock()
-	t.expired = true
-	t.mu.Unlock()
-	t.c.end(errSessionExpired)
 }
 
 // linked is ctx, also canceled when the connection closes.

@@ -6,45 +6,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-)
 
-// JSON-RPC 2.0 error codes (https://www.jsonrpc.org/specification#error_object).
-const (
-	CodeParseError     = -32700
-	CodeInvalidRequest = -32600
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternalError  = -32603
+	"github.com/aci-dev/aci/internal/jsonrpc"
 )
 
 // maxMessage bounds one message from a server (a stdio line, an HTTP body,
 // an SSE event), as the SDK aci used before did: a larger one is skipped,
 // not read into memory. A variable for tests.
 var maxMessage = 16 << 20
-
-// RPCError is the error a server answered a request with.
-type RPCError struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
-func (e *RPCError) Error() string { return fmt.Sprintf("%s (code %d)", e.Message, e.Code) }
-
-// message is any JSON-RPC 2.0 message: a request (method and id), a
-// notification (method, no id) or a response (id, result or error).
-type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *RPCError       `json:"error,omitempty"`
-}
-
-// hasID reports whether the message carries an id (null counts as none:
-// JSON-RPC reserves it for answers to what could not be parsed).
-func (m *message) hasID() bool { return len(m.ID) > 0 && string(m.ID) != "null" }
 
 // callID reads the id of a response to one of our requests: they are
 // numbered from 1, so anything else answers no request of ours.
@@ -70,12 +39,12 @@ func encodeRequest(id int64, method string, params any) ([]byte, error) {
 
 // encodeResponse answers a server's request: a result, or an error when
 // rpcErr is set.
-func encodeResponse(id json.RawMessage, result any, rpcErr *RPCError) []byte {
+func encodeResponse(id json.RawMessage, result any, rpcErr *jsonrpc.Error) []byte {
 	m := struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Result  any             `json:"result,omitempty"`
-		Error   *RPCError       `json:"error,omitempty"`
+		Error   *jsonrpc.Error  `json:"error,omitempty"`
 	}{"2.0", id, result, rpcErr}
 	data, _ := json.Marshal(m) // plain values: cannot fail
 	return data

@@ -3,17 +3,13 @@ package mcp
 import (
 	"context"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/aci-dev/aci/internal/mcptest"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestMain(m *testing.M) {
@@ -246,17 +242,7 @@ func TestPoolSharesAndCloses(t *testing.T) {
 
 func TestStreamableHTTP(t *testing.T) {
 	ctx := context.Background()
-	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcptest.NewServer() }, nil)
-	var sawAuth atomic.Bool
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer t0ken" {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		sawAuth.Store(true)
-		handler.ServeHTTP(w, r)
-	}))
-	defer hs.Close()
+	hs := newSDKHTTP(t, "t0ken")
 	cfg := Config{Servers: map[string]ServerConfig{
 		"remote":  {Name: "remote", Type: HTTP, URL: hs.URL, Headers: map[string]string{"Authorization": "Bearer t0ken"}},
 		"noauth":  {Name: "noauth", Type: HTTP, URL: hs.URL},
@@ -266,7 +252,7 @@ func TestStreamableHTTP(t *testing.T) {
 	defer p.Close()
 	s := acquire(t, p, "remote")
 	res, err := s.CallTool(ctx, "echo", map[string]any{"message": "over http"})
-	if err != nil || res.Text != "echo: over http" || !sawAuth.Load() || s.Pid() != 0 {
+	if err != nil || res.Text != "echo: over http" || hs.requests() == "" || s.Pid() != 0 {
 		t.Errorf("http echo: %+v %v", res, err)
 	}
 	p.Release(s)
@@ -275,6 +261,9 @@ func TestStreamableHTTP(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "MCP server "+name+" (http ") || !strings.Contains(err.Error(), "did not start") {
 			t.Errorf("%s: err = %v", name, err)
 		}
+	}
+	if _, err := p.Acquire(ctx, "noauth"); err == nil || !strings.Contains(err.Error(), "HTTP 401 Unauthorized: unauthorized") {
+		t.Errorf("noauth: %v", err)
 	}
 }
 
