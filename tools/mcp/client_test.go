@@ -1,11 +1,14 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/mcptest"
+	"github.com/aci-dev/aci/internal/testutil"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -245,4 +249,65 @@ func TestHTTPSession(t *testing.T) {
 	if strings.Count(seen, "DELETE") != 1 {
 		t.Errorf("one DELETE expected (none for the expired session):\n%s", seen)
 	}
+}
+
+// The reference server of the TypeScript SDK over streamable HTTP (the
+// stdio one runs in the windows and e2e tests).
+func TestEverythingServerOverHTTP(t *testing.T) {
+	node, script := testutil.MCPEverything(t)
+	port := testutil.ClosedPort(t)
+	cmd := exec.Command(node, script, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	listening := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "listening on port") {
+				listening <- true
+			}
+		}
+		close(listening)
+	}()
+	select {
+	case ok := <-listening:
+		if !ok {
+			t.Fatal("the everything server exited before listening")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the everything server did not listen within 20 s")
+	}
+
+	ctx := context.Background()
+	url := "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
+	p := NewPool(Config{Servers: map[string]ServerConfig{"everything": {Name: "everything", Type: HTTP, URL: url}}}, Options{CallTimeout: 10 * time.Second, LogDir: t.TempDir()})
+	defer p.Close()
+	s := acquire(t, p, "everything")
+	if s.Tool("echo") == nil || s.Tool("get-sum") == nil || len(s.Resources()) == 0 {
+		t.Fatalf("%d tools, %d resources", len(s.Tools()), len(s.Resources()))
+	}
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"echo", map[string]any{"message": "hello over http"}, "hello over http"},
+		{"get-sum", map[string]any{"a": 2, "b": 3}, "5"},
+	} {
+		if res, err := s.CallTool(ctx, tt.tool, tt.args); err != nil || !strings.Contains(res.Text, tt.want) || res.IsError {
+			t.Errorf("%s: %+v %v", tt.tool, res, err)
+		}
+	}
+	uri := s.Resources()[0].URI
+	if res, err := s.ReadResource(ctx, uri); err != nil || res.Text == "" {
+		t.Errorf("read %s: %+v %v", uri, res, err)
+	}
+	p.Release(s)
 }
