@@ -218,7 +218,7 @@ func TestHTTPSession(t *testing.T) {
 
 	// The server's end of the connection goes away mid-call.
 	time.AfterFunc(200*time.Millisecond, hs.CloseClientConnections)
-	if _, err := s.CallTool(ctx, "slow", nil); err == nil || !strings.Contains(err.Error(), "call slow on MCP server go: ") {
+	if _, err := s.CallTool(ctx, "slow", nil); err == nil || !strings.Contains(err.Error(), "call slow on MCP server go: the server ") || !strings.Contains(err.Error(), "without answering") {
 		t.Errorf("lost connection: %v", err)
 	}
 	if res, err := s.CallTool(ctx, "echo", map[string]any{"message": "again"}); err != nil || res.Text != "echo: again" {

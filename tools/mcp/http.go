@@ -214,6 +214,9 @@ func (t *httpTransport) get(ctx context.Context, lastID string, wait time.Durati
 // roundTrip sends a request in the session; a 404 to it ends the session.
 func (t *httpTransport) roundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.client.Do(t.withSession(req))
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("the server closed the connection without answering (%w)", err)
+	}
 	if err != nil {
 		return nil, err
 	}
