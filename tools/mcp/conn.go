@@ -183,9 +183,15 @@ func (c *conn) notify(method string, params any) {
 }
 
 // background sends without holding up the reader of the server's
-// messages; close waits for it.
+// messages; close waits for it. Nothing starts once the connection ended.
 func (c *conn) background(data []byte) {
+	c.mu.Lock()
+	if c.ended() != nil {
+		c.mu.Unlock()
+		return
+	}
 	c.wg.Add(1)
+	c.mu.Unlock()
 	go func() {
 		defer c.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
