@@ -4,8 +4,9 @@
 # bare (no sandbox, as with ACI_SANDBOX=off) and contained (a bash
 # window's path) in turn, in the same workspace; it prints the median of
 # each and of the pairs' differences (over-ms), for a command of a session
-# under way (each) and for the first command of a new shell and Sandbox
-# (first), in a fresh workspace and in a git repository of 5,000 folders
+# under way (each), for the first command of a new shell and Sandbox
+# made half a second before (first), and for one run as soon as they are
+# made (first-at-once), in a fresh workspace and in a git repository of 5,000 folders
 # (internal/benchws). Then the same broken down (BenchmarkContainedStart
 # in tools/shell, BenchmarkBashWindowRun in windows): a bare shell;
 # uncontained; contained (the session's sandbox); the first command of a

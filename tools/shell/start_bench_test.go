@@ -213,7 +213,10 @@ func parentOf(pid string) int {
 //     shell, each past its first command);
 //   - first: the first command of a new shell, and for the contained one
 //     of a new Sandbox, run once both have had firstGap to set up, as a
-//     model's first reply gives them.
+//     model's first reply gives them;
+//   - first-at-once: the same, run as soon as the shell is made (a model
+//     that opens its bash window and runs a command in one reply), the
+//     bare one and the contained one each alone.
 func BenchmarkContainedOverBare(b *testing.B) {
 	proxy := netproxy.New(netproxy.Policy{Allow: netproxy.Builtin()})
 	limits.Configure(limits.Defaults())
@@ -221,46 +224,64 @@ func BenchmarkContainedOverBare(b *testing.B) {
 	if err := benchws.Make(large, benchws.Folders); err != nil {
 		b.Fatal(err)
 	}
+	net := []RunOption{Network(proxy, nil)}
 	for _, ws := range []struct{ name, dir string }{{"fresh", ""}, {"5000dirs", large}} {
-		for _, first := range []bool{false, true} {
-			name := ws.name + map[bool]string{false: "/each", true: "/first"}[first]
-			b.Run(name, func(b *testing.B) {
+		for _, mode := range []string{"each", "first", "first-at-once"} {
+			b.Run(ws.name+"/"+mode, func(b *testing.B) {
 				dir := ws.dir
 				if dir == "" {
 					dir = b.TempDir()
 				}
-				open := func() (bare, contained *Shell, done func()) {
+				open := func(contained bool) (*Shell, func()) {
+					if !contained {
+						sh, err := NewShell(dir)
+						if err != nil {
+							b.Fatal(err)
+						}
+						return sh, sh.Close
+					}
 					sb, err := sandbox.New(sandbox.DefaultPolicy(dir), sandbox.Options{Force: sandbox.Bwrap})
 					if err != nil {
 						b.Skipf("bwrap unavailable: %v", err)
 					}
-					bare, err = NewShell(dir)
-					if err == nil {
-						contained, err = NewContainedShell(dir, sb)
-					}
+					sh, err := NewContainedShell(dir, sb)
 					if err != nil {
 						b.Fatal(err)
 					}
-					return bare, contained, func() { bare.Close(); contained.Close(); sb.Close() }
+					return sh, func() { sh.Close(); sb.Close() }
 				}
-				net := []RunOption{Network(proxy, nil)}
 				var p pairs
-				if first {
-					b.StopTimer()
-					for i := range b.N {
-						bare, contained, done := open()
-						time.Sleep(firstGap)
-						p.add(b, i, bare, contained, net)
-						done()
-					}
-				} else {
-					bare, contained, done := open()
-					b.Cleanup(done)
+				switch mode {
+				case "each":
+					bare, doneBare := open(false)
+					contained, doneContained := open(true)
+					b.Cleanup(doneBare)
+					b.Cleanup(doneContained)
 					runOnce(b, bare, nil) // what each sets up once
 					runOnce(b, contained, net)
 					time.Sleep(300 * time.Millisecond) // earlier rows' namespaces torn down
 					for i := 0; b.Loop(); i++ {
-						p.add(b, i, bare, contained, net)
+						p.add(i, func() time.Duration { return timed(b, bare, nil) }, func() time.Duration { return timed(b, contained, net) })
+					}
+				case "first":
+					b.StopTimer()
+					for i := range b.N {
+						bare, doneBare := open(false)
+						contained, doneContained := open(true)
+						time.Sleep(firstGap)
+						p.add(i, func() time.Duration { return timed(b, bare, nil) }, func() time.Duration { return timed(b, contained, net) })
+						doneBare()
+						doneContained()
+					}
+				default:
+					b.StopTimer()
+					atOnce := func(contained bool, opts []RunOption) time.Duration {
+						sh, done := open(contained)
+						defer done()
+						return timed(b, sh, opts)
+					}
+					for i := range b.N {
+						p.add(i, func() time.Duration { return atOnce(false, nil) }, func() time.Duration { return atOnce(true, net) })
 					}
 				}
 				p.report(b)
@@ -269,24 +290,26 @@ func BenchmarkContainedOverBare(b *testing.B) {
 	}
 }
 
+// timed is how long sh takes to run true.
+func timed(b *testing.B, sh *Shell, opts []RunOption) time.Duration {
+	t := time.Now()
+	runOnce(b, sh, opts)
+	return time.Since(t)
+}
+
 // pairs are the times of paired bare and contained commands.
 type pairs struct{ bare, contained, over []time.Duration }
 
-// add runs one bare and one contained command, the bare one first on
+// add times one bare and one contained command, the bare one first on
 // even i.
-func (p *pairs) add(b *testing.B, i int, bare, contained *Shell, net []RunOption) {
-	timed := func(sh *Shell, opts []RunOption) time.Duration {
-		t := time.Now()
-		runOnce(b, sh, opts)
-		return time.Since(t)
-	}
+func (p *pairs) add(i int, bare, contained func() time.Duration) {
 	var tb, tc time.Duration
 	if i%2 == 0 {
-		tb = timed(bare, nil)
-		tc = timed(contained, net)
+		tb = bare()
+		tc = contained()
 	} else {
-		tc = timed(contained, net)
-		tb = timed(bare, nil)
+		tc = contained()
+		tb = bare()
 	}
 	p.bare, p.contained, p.over = append(p.bare, tb), append(p.contained, tc), append(p.over, tc-tb)
 }
