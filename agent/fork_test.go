@@ -99,15 +99,7 @@ func TestForkFirstTurn(t *testing.T) {
 // the windows from the history.
 func TestForkAfterResume(t *testing.T) {
 	srv := fakeai.New(t)
-	a, dir, _ := newAgent(t, srv, false)
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("beta\n"), 0o644)
-	sessions := t.TempDir()
-	tr, _ := newTestLog(sessions, dir, "m", "sk-test")
-	a.SetTranscript(tr.File)
-	twoTurns(t, srv, a)
-	tr.Close()
-
+	dir, sessions, _ := twoTurnsWritten(t, srv)
 	s, err := LatestSession(sessions, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -180,15 +172,7 @@ func TestForkAcrossCompression(t *testing.T) {
 // file, its windows go whole, and each file reads back as the model got it.
 func TestRestoredWritesReferencesToItsOwnFileOnly(t *testing.T) {
 	srv := fakeai.New(t)
-	a, dir, _ := newAgent(t, srv, false)
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("beta\n"), 0o644)
-	sessions := t.TempDir()
-	tr, _ := newTestLog(sessions, dir, "m", "sk-test")
-	a.SetTranscript(tr.File)
-	twoTurns(t, srv, a)
-	tr.Close()
-	id := strings.TrimSuffix(filepath.Base(tr.Path), ".jsonl")
+	dir, sessions, id := twoTurnsWritten(t, srv)
 
 	for _, own := range []bool{true, false} {
 		f, s, err := ResumeSession(sessions, dir, id, "sk-test")
@@ -234,4 +218,23 @@ func fileSize(path string) int64 {
 		return 0
 	}
 	return fi.Size()
+}
+
+// twoTurnsWritten runs twoTurns in a working folder holding a.txt and
+// b.txt, written to a transcript in sessions, and returns the folders and
+// the session's id.
+func twoTurnsWritten(t *testing.T, srv *fakeai.Server) (dir, sessions, id string) {
+	t.Helper()
+	a, dir, _ := newAgent(t, srv, false)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("beta\n"), 0o644)
+	sessions = t.TempDir()
+	tr, err := newTestLog(sessions, dir, "m", "sk-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetTranscript(tr.File)
+	twoTurns(t, srv, a)
+	tr.Close()
+	return dir, sessions, strings.TrimSuffix(filepath.Base(tr.Path), ".jsonl")
 }
