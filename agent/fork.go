@@ -148,13 +148,16 @@ func (t *turnStarts) event(typ string, data []byte) bool {
 	if typ != "turn" {
 		return false
 	}
+	pending := t.pending
+	t.pending, t.marked = 0, true
+	if pending == 0 {
+		return true // as aci writes now: no turn record before it
+	}
 	var ev struct {
 		Turn int `json:"turn"`
 	}
 	json.Unmarshal(data, &ev)
-	pending := t.pending
-	t.pending, t.marked = 0, true
-	return pending == 0 || ev.Turn != pending
+	return ev.Turn != pending
 }
 
 // reset takes a reset record: turns are numbered again after it.
