@@ -20,13 +20,7 @@ func TestREPLShowsAnAgent(t *testing.T) {
 	answered := make(chan struct{})
 	var once sync.Once
 	srv.Handle(func(req fakeai.Request) fakeai.Reply {
-		step := 1
-		for _, m := range req.Messages {
-			if m.Role == "assistant" {
-				step++
-			}
-		}
-		child := len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, "Task: look around")
+		step, child := req.Step(), req.ChildOf("look around")
 		switch {
 		case child && step == 1:
 			return fakeai.Reply{Content: fakeai.ToolCall(open("bash", ""))}
