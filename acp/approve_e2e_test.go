@@ -41,7 +41,7 @@ func TestACPAllowOnceDoesWhatItSays(t *testing.T) {
 			}
 			_, err := os.Stat(sentinel)
 			if ran := err != nil; ran != tc.runs {
-				t.Errorf("deleted: %v, want %v\nmodel saw:\n%s", ran, tc.runs, srv.Requests()[1].Messages[len(srv.Requests()[1].Messages)-1].Content)
+				t.Errorf("deleted: %v, want %v\nmodel saw:\n%s", ran, tc.runs, srv.Requests()[1].Last())
 			}
 		})
 	}

@@ -170,11 +170,11 @@ func TestE2EFileAndBashAgreeOnTmp(t *testing.T) {
 	if len(reqs) < 3 {
 		t.Fatalf("%d model requests", len(reqs))
 	}
-	bash := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	bash := reqs[1].Last()
 	if !strings.Contains(bash, "from-the-machine") {
 		t.Errorf("the bash window did not see %s/machine.txt, which the file window sees:\n%s", real, bash)
 	}
-	file := reqs[2].Messages[len(reqs[2].Messages)-1].Content
+	file := reqs[2].Last()
 	if !strings.Contains(file, "made-by-bash") {
 		t.Errorf("the file window did not see %s, which the bash window wrote:\n%s", made, file)
 	}

@@ -334,12 +334,9 @@ func TestBatchOutputsReachModel(t *testing.T) {
 				t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
 			}
 			reqs := srv.Requests()
-			var next strings.Builder
-			for _, m := range reqs[2].Messages {
-				next.WriteString(m.Content)
-			}
+			next := reqs[2].Text()
 			for _, want := range []string{"400 lines of output, shown in bash_1", "first-1\n", "first-400\n", "second-1\n", "second-400\n"} {
-				if !strings.Contains(next.String(), want) {
+				if !strings.Contains(next, want) {
 					t.Errorf("the request after the batch lacks %q", want)
 				}
 			}

@@ -271,7 +271,7 @@ func TestPlanModeRefusesEveryWrite(t *testing.T) {
 	if q := first[len(first)-1].Content; !strings.Contains(q, "permission mode plan") || !strings.Contains(q, "rename alpha") {
 		t.Errorf("the model is not told it plans:\n%s", q)
 	}
-	results := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	results := reqs[1].Last()
 	if !strings.Contains(results, "alpha") {
 		t.Errorf("the read-only command did not read a.txt:\n%s", results)
 	}
@@ -347,7 +347,7 @@ func TestPlanModeWithoutSandbox(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
 		t.Fatal("plan mode without a sandbox ran a writing command")
 	}
-	results := srv.Requests()[1].Messages[len(srv.Requests()[1].Messages)-1].Content
+	results := srv.Requests()[1].Last()
 	if !strings.Contains(results, "alpha") || !strings.Contains(results, "refused in plan mode: echo x > b.txt") {
 		t.Errorf("results:\n%s", results)
 	}

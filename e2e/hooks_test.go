@@ -114,11 +114,11 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 	if len(reqs) != 4 {
 		t.Fatalf("%d model requests, want 4 (the Stop hook makes the model go on once)", len(reqs))
 	}
-	first := reqs[0].Messages[len(reqs[0].Messages)-1].Content
+	first := reqs[0].Last()
 	if !strings.Contains(first, "Current sprint: ACI-42") {
 		t.Errorf("the UserPromptSubmit context is not in the question:\n%s", first)
 	}
-	results := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	results := reqs[1].Last()
 	if !strings.Contains(results, "Blocked: rm -rf is not allowed here") {
 		t.Errorf("the model is not told why the hook blocked:\n%s", results)
 	}
@@ -126,7 +126,7 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 	if want := "package main\n\nfunc main() {\n\tprintln(1)\n}\n"; string(b) != want {
 		t.Errorf("the formatter hook did not run after the write: %q", b)
 	}
-	goOn := reqs[2].Messages[len(reqs[2].Messages)-1].Content
+	goOn := reqs[2].Last()
 	if !strings.Contains(goOn, "Run the tests before you stop.") {
 		t.Errorf("the Stop hook's instruction did not reach the model:\n%s", goOn)
 	}
@@ -225,11 +225,11 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permiss
 		t.Errorf("the hook's allow did not answer the question:\n%s", r.stderr)
 	}
 	reqs := srv.Requests()
-	first := reqs[0].Messages[len(reqs[0].Messages)-1].Content
+	first := reqs[0].Last()
 	if !strings.Contains(first, "The build lives in ~/build.") {
 		t.Errorf("the SessionStart context is not with the first question:\n%s", first)
 	}
-	results := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	results := reqs[1].Last()
 	if !strings.Contains(results, "blocked by a PreToolUse hook of the person's: no network from here") {
 		t.Errorf("the deny's reason did not reach the model:\n%s", results)
 	}

@@ -53,11 +53,7 @@ func TestE2ECrashLeavesNothingBehind(t *testing.T) {
 	run.exited(t, 30*time.Second)
 	testutil.Outlived(time.Until(deadline), "sleep 60")
 	reqs := srv.Requests()
-	var sent strings.Builder
-	for _, m := range reqs[len(reqs)-1].Messages {
-		sent.WriteString(m.Content)
-	}
-	listing := sent.String()
+	listing := reqs[len(reqs)-1].Text()
 	if i := strings.LastIndex(listing, "$ ls -A"); i >= 0 {
 		listing = listing[i:]
 		if j := strings.Index(listing, "[exit"); j >= 0 {

@@ -205,15 +205,10 @@ func TestE2ESecretFileKeptBackEveryRoute(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	var sent strings.Builder
-	for _, q := range srv.Requests() {
-		for _, m := range q.Messages {
-			sent.WriteString(m.Content)
-		}
-	}
+	sent := srv.Sent()
 	for _, enc := range []string{dotenvSecret, reverse(dotenvSecret), rot13(dotenvSecret),
 		base64.StdEncoding.EncodeToString([]byte("PAYMENT_API_SECRET=" + dotenvSecret)), reverse(base64.StdEncoding.EncodeToString([]byte("PAYMENT_API_SECRET=" + dotenvSecret + "\n")))} {
-		if strings.Contains(sent.String(), enc) || strings.Contains(r.stdout+r.stderr, enc) {
+		if strings.Contains(sent, enc) || strings.Contains(r.stdout+r.stderr, enc) {
 			t.Errorf("the model or the output got %q", enc)
 		}
 	}
@@ -272,16 +267,12 @@ func TestE2ESecretFileReadWhenAllowed(t *testing.T) {
 	if r := aci(t, work, srv, "hash it", env, "--yes"); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	last := srv.Requests()[len(srv.Requests())-1]
-	var sent strings.Builder
-	for _, m := range last.Messages {
-		sent.WriteString(m.Content)
-	}
-	if n := strings.Count(sent.String(), want); n != 1 {
-		t.Errorf("the allowed run's hash appears %d times (want once: the next run without read sees it empty):\n%s", n, sent.String())
+	sent := srv.Requests()[len(srv.Requests())-1].Text()
+	if n := strings.Count(sent, want); n != 1 {
+		t.Errorf("the allowed run's hash appears %d times (want once: the next run without read sees it empty):\n%s", n, sent)
 	}
 	empty := sha256.Sum256(nil)
-	if !strings.Contains(sent.String(), hex.EncodeToString(empty[:])) {
+	if !strings.Contains(sent, hex.EncodeToString(empty[:])) {
 		t.Errorf("the run without read did not see .env empty")
 	}
 }
@@ -341,17 +332,12 @@ func TestE2EEverySecretNameKeptBack(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	var sent strings.Builder
-	for _, q := range srv.Requests() {
-		for _, m := range q.Messages {
-			sent.WriteString(m.Content)
-		}
-	}
+	sent := srv.Sent()
 	for _, body := range files {
 		mark := body[strings.Index(body, "MARK-"):]
 		mark = mark[:strings.IndexAny(mark, "\"\n")]
 		for _, enc := range []string{mark, reverse(mark)} {
-			if strings.Contains(sent.String(), enc) || strings.Contains(r.stdout+r.stderr, enc) {
+			if strings.Contains(sent, enc) || strings.Contains(r.stdout+r.stderr, enc) {
 				t.Errorf("the model or the output got %q", enc)
 			}
 		}
@@ -374,7 +360,7 @@ func TestE2EEverySecretNameKeptBack(t *testing.T) {
 		}
 	}
 	got := resultOf(t, srv, fmt.Sprintf("call_%d_1", firstOpen+len(names)))
-	if strings.Contains(got, `status="denied"`) || !strings.Contains(sent.String(), "MARK-template-4416") {
+	if strings.Contains(got, `status="denied"`) || !strings.Contains(sent, "MARK-template-4416") {
 		t.Errorf(".env.example is a template, not a secret: %q", got)
 	}
 }

@@ -150,7 +150,7 @@ func TestAgentWindowInWorktree(t *testing.T) {
 				call("launcher", "open", map[string]any{"app": "agent", "target": "shout the third line", "mode": "default", "worktree": true}),
 				call("agent_1", "wait", map[string]any{}))}
 		}
-		parentSaw = req.Messages[len(req.Messages)-1].Content
+		parentSaw = req.Last()
 		return fakeai.Reply{Content: "Done."}
 	})
 	r := bgRun(t, repo, home, ai, "", "-p", "send a helper")

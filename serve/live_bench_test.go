@@ -45,7 +45,7 @@ func reportLatency(b *testing.B, lat []time.Duration) {
 func BenchmarkOutputToSSEClient(b *testing.B) {
 	r := newRig(b, nil)
 	r.ai.Handle(func(req fakeai.Request) fakeai.Reply {
-		if strings.Contains(req.Messages[len(req.Messages)-1].Content, "<result") {
+		if strings.Contains(req.Last(), "<result") {
 			return fakeai.Reply{Content: "done"}
 		}
 		return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}),

@@ -23,7 +23,7 @@ func BenchmarkOutputToREPL(b *testing.B) {
 	const stamps = "for i in $(seq 1 50); do date +%s%N; sleep 0.02; done"
 	srv := fakeai.New(b)
 	srv.Handle(func(req fakeai.Request) fakeai.Reply {
-		if strings.Contains(req.Messages[len(req.Messages)-1].Content, "<result") {
+		if strings.Contains(req.Last(), "<result") {
 			return fakeai.Reply{Content: "done"}
 		}
 		return fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}},

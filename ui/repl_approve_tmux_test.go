@@ -84,10 +84,10 @@ func TestREPLApprovalDoesWhatItSays(t *testing.T) {
 			}
 			denied := mentions(reqs[1], `status="denied"`)
 			if denied == tc.delete {
-				t.Errorf("denied %v:\n%s", denied, reqs[1].Messages[len(reqs[1].Messages)-1].Content)
+				t.Errorf("denied %v:\n%s", denied, reqs[1].Last())
 			}
 			if tc.reason != "" && !mentions(reqs[1], "they said: "+tc.reason) {
-				t.Errorf("the model did not read the reason %q: %+v", tc.reason, reqs[1].Messages[len(reqs[1].Messages)-1].Content)
+				t.Errorf("the model did not read the reason %q: %+v", tc.reason, reqs[1].Last())
 			}
 		})
 	}

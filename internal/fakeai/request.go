@@ -46,6 +46,25 @@ func (r Request) LastUser() string {
 	return ""
 }
 
+// Last is the content of the request's last message: what the model is
+// asked to answer now (a question, or the results of its calls).
+func (r Request) Last() string {
+	if len(r.Messages) == 0 {
+		return ""
+	}
+	return r.Messages[len(r.Messages)-1].Content
+}
+
+// Text is the content of all the request's messages, each ended by a
+// newline: all the model was sent with it.
+func (r Request) Text() string {
+	var sb strings.Builder
+	for _, m := range r.Messages {
+		sb.WriteString(m.Content + "\n")
+	}
+	return sb.String()
+}
+
 // Step is the step of the conversation this request asks for, from 1:
 // one more than the assistant messages it carries.
 func (r Request) Step() int {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/chromedp/chromedp"
 )
 
 // An agent window on the page: listed once the agent starts, its line of
@@ -31,10 +30,7 @@ func TestPageShowsAgentLive(t *testing.T) {
 		return fakeai.Reply{Content: "Done."}
 	})
 	base, token := pageServer(t, ai, t.TempDir())
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 	ask(t, ctx, "send a helper")
 	content := `(document.querySelector('[data-window="agent_1"] .win-content')?.textContent || '')`
 	waitFor(t, ctx, "the agent window while its command runs", content+`.includes('bash_1.run running')`)

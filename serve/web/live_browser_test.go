@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/chromedp/chromedp"
 )
 
 // A running command on the page: its action row grows with its output as
@@ -22,10 +21,7 @@ func TestPageShowsOutputAsItRuns(t *testing.T) {
 	)
 	base, token := pageServer(t, ai, t.TempDir())
 	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 	start := time.Now()
 	ask(t, ctx, "count")
 	waitFor(t, ctx, "the bash window listed while the command runs", `!!document.querySelector('[data-window="bash_1"]')`)

@@ -63,8 +63,15 @@ func pageFactory(t *testing.T, ai *fakeai.Server, dir string) *session.Factory {
 // pageServerIn is pageServer with the sessions of f.
 func pageServerIn(t *testing.T, f *session.Factory, workdir string) (string, string) {
 	t.Helper()
-	srv, err := serve.New(serve.Config{Factory: f, Workdir: workdir, Page: web.Handler(), Token: "page-test-token-0123456789",
-		Redact: testSecrets.Redact})
+	return servePage(t, serve.Config{Factory: f, Workdir: workdir, Token: "page-test-token-0123456789"})
+}
+
+// servePage runs the server of cfg with the page and the tests' redactor
+// until the test ends; it returns its base URL and token.
+func servePage(t *testing.T, cfg serve.Config) (string, string) {
+	t.Helper()
+	cfg.Page, cfg.Redact = web.Handler(), testSecrets.Redact
+	srv, err := serve.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,10 +223,7 @@ func TestPageDrivesServer(t *testing.T) {
 	base, token := pageServer(t, ai, workdir)
 	w := watchPage(ctx, t)
 
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 	if loc := eval[string](t, ctx, `location.href`); strings.Contains(loc, "token") {
 		t.Errorf("the token stayed in the address: %s", loc)
 	}

@@ -26,10 +26,7 @@ func TestPageSlashMenu(t *testing.T) {
 	ai := fakeai.New(t, fakeai.Reply{Content: "Fixed."})
 	base, token := pageServer(t, ai, workdir)
 	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("input"), "/")); err != nil {
 		t.Fatal(err)
