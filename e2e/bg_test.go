@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -101,22 +102,12 @@ func newTmux(t *testing.T, dir string, env []string, argv ...string) *tmuxPane {
 func (p *tmuxPane) run(args ...string) string {
 	p.t.Helper()
 	cmd := exec.Command("tmux", append([]string{"-u", "-L", p.sock}, args...)...)
-	cmd.Env = append(withoutTmux(os.Environ()), "LANG=C.UTF-8")
+	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, "TMUX") }), "LANG=C.UTF-8")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		p.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
 	return string(out)
-}
-
-func withoutTmux(env []string) []string {
-	var out []string
-	for _, e := range env {
-		if !strings.HasPrefix(e, "TMUX") {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 func (p *tmuxPane) waitFor(what string, ok func(string) bool) string {

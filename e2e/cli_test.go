@@ -19,7 +19,7 @@ import (
 func TestKeySetOnceFromAnyFolder(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "from the person's file"}, fakeai.Reply{Content: "from the folder's .env"})
 	home := t.TempDir()
-	writeFile(t, filepath.Join(home, ".config", "aci", ".env"), "OPENAI_API_KEY="+testKey+"\nOPENAI_BASE_URL="+srv.URL+"\nOPENAI_MODEL=user-model\n", 0o600)
+	testfs.FileMode(t, filepath.Join(home, ".config", "aci", ".env"), "OPENAI_API_KEY="+testKey+"\nOPENAI_BASE_URL="+srv.URL+"\nOPENAI_MODEL=user-model\n", 0o600)
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state")}
 
 	project := t.TempDir() // any folder, with no .env
@@ -33,7 +33,7 @@ func TestKeySetOnceFromAnyFolder(t *testing.T) {
 	}
 
 	other := t.TempDir()
-	writeFile(t, filepath.Join(other, ".env"), "OPENAI_API_KEY=sk-folder-key-0987654321\n", 0o600)
+	testfs.FileMode(t, filepath.Join(other, ".env"), "OPENAI_API_KEY=sk-folder-key-0987654321\n", 0o600)
 	r = aciEnv(t, other, env, "", "-p", "hello")
 	if r.code != 0 {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // Claude Code hook scripts in the shapes its docs show, unchanged: they
@@ -84,14 +85,14 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 		}
 	}
 	dir, xdg, scripts := t.TempDir(), t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(dir, "keep", "f"), "x")
+	testfs.File(t, filepath.Join(dir, "keep", "f"), "x")
 	settings := hookSettings(t, map[string][]map[string]any{
 		"PreToolUse":       {group("Bash", hookScript(t, scripts, "validate.py", validatorHook), 0)},
 		"PostToolUse":      {group("Edit|Write", hookScript(t, scripts, "format.sh", formatHook), 0)},
 		"UserPromptSubmit": {group("", hookScript(t, scripts, "context.sh", contextHook), 0)},
 		"Stop":             {group("", hookScript(t, scripts, "stop.py", stopHook), 0)},
 	})
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), settings)
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), settings)
 	srv := fakeai.New(t,
 		act(
 			openBash,
@@ -139,7 +140,7 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 // hang; one that prints megabytes is cut.
 func TestHookTimeoutAndFlood(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"PreToolUse":  {group("Bash", "sleep 30", 1)},
 		"PostToolUse": {group("", "head -c 5000000 /dev/zero | tr '\\0' x; exit 2", 0)},
 	}))
@@ -161,7 +162,7 @@ func TestHookTimeoutAndFlood(t *testing.T) {
 func TestUntrustedProjectHooksDoNotRun(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
 	marker := filepath.Join(dir, "hook-ran")
-	putFile(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"UserPromptSubmit": {group("", "touch "+marker, 0)},
 	}))
 	env := []string{"XDG_CONFIG_HOME=" + xdg}
@@ -182,7 +183,7 @@ func TestUntrustedProjectHooksDoNotRun(t *testing.T) {
 // not asked, the person reads the hook's stderr.
 func TestPromptHookDropsTheQuestion(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"UserPromptSubmit": {group("", `python3 -c 'import json,sys; p=json.load(sys.stdin)["prompt"]; sys.exit(0 if "password" not in p else (print("no secrets in questions", file=sys.stderr) or 2))'`, 0)},
 	}))
 	srv := fakeai.New(t, fakeai.Reply{Content: "never"})
@@ -201,11 +202,11 @@ func TestPromptHookDropsTheQuestion(t *testing.T) {
 func TestHookJSONDecisionsAndSessionStart(t *testing.T) {
 	dir, xdg, home := t.TempDir(), t.TempDir(), t.TempDir()
 	outside := filepath.Join(home, "build")
-	putFile(t, filepath.Join(outside, "f"), "x")
+	testfs.File(t, filepath.Join(outside, "f"), "x")
 	decide := `python3 -c 'import json,sys
 d=json.load(sys.stdin); c=d["tool_input"]["command"]
 print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny" if "curl" in c else "allow", "permissionDecisionReason": "no network from here"}}))'`
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"PreToolUse":   {group("Bash", decide, 0)},
 		"SessionStart": {group("", "echo 'The build lives in ~/build.'", 0)},
 	}))
@@ -242,8 +243,8 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permiss
 func TestProjectHookNamedAndPostToolUseOnlyAfterRun(t *testing.T) {
 	dir, xdg, logs := t.TempDir(), t.TempDir(), t.TempDir()
 	log := filepath.Join(logs, "post.log")
-	putFile(t, filepath.Join(dir, "keep", "f"), "x")
-	putFile(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(dir, "keep", "f"), "x")
+	testfs.File(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"PreToolUse":  {group("Bash", `grep -q curl && { echo "no network from here" >&2; exit 2; }; exit 0`, 0)},
 		"PostToolUse": {group("Bash", "cat >> "+log+"; echo >> "+log, 0)},
 	}))
@@ -288,20 +289,12 @@ func runScript(t *testing.T, command string) *fakeai.Server {
 	)
 }
 
-func putFile(t *testing.T, path, data string) {
-	t.Helper()
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A deny rule in the person's settings refuses a command without asking,
 // even with --yes and although the guard finds nothing dangerous in it.
 func TestDenyRuleHonouredWithYes(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"deny": ["bash:rm -rf"]}}`)
-	putFile(t, filepath.Join(dir, "keep", "f"), "x")
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"deny": ["bash:rm -rf"]}}`)
+	testfs.File(t, filepath.Join(dir, "keep", "f"), "x")
 	r := aci(t, dir, runScript(t, "ls && rm -rf keep"), "clean", []string{"XDG_CONFIG_HOME=" + xdg}, "--yes")
 	if r.code != 0 || !strings.Contains(r.stderr, "denied by the rule deny bash:rm -rf") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
@@ -317,7 +310,7 @@ func TestDenyRuleHonouredWithYes(t *testing.T) {
 // is named with its file and key, and the rest applies.
 func TestProjectRuleCannotWiden(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(dir, ".aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt"]}}`)
+	testfs.File(t, filepath.Join(dir, ".aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt"]}}`)
 	env := []string{"XDG_CONFIG_HOME=" + xdg}
 	r := aci(t, dir, runScript(t, "touch made.txt"), "make it", env, "--permission-mode", "ask")
 	if r.code != 0 || !strings.Contains(r.stderr, "denied by aci in pipe mode") || !strings.Contains(r.stderr, "can only narrow") {
@@ -326,7 +319,7 @@ func TestProjectRuleCannotWiden(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
 		t.Fatal("the project's allow widened the person's")
 	}
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt", 7]}}`)
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt", 7]}}`)
 	r = aci(t, dir, runScript(t, "touch made.txt"), "make it", env, "--permission-mode", "ask")
 	if r.code != 0 || !strings.Contains(r.stderr, "permissions.allow[1]") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)

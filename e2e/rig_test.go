@@ -8,7 +8,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -90,17 +89,6 @@ func (r *running) exited(t *testing.T, within time.Duration) int {
 
 func call(window, action string, params map[string]any) fakeai.Call {
 	return fakeai.Call{Window: window, Action: action, Params: params}
-}
-
-// writeFile writes text at path, making its folders.
-func writeFile(t *testing.T, path, text string, mode os.FileMode) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), mode); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // bgServer is a background server's server.json, as aci writes it.

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // secretHome plants files outside the workspace that an attack would
@@ -172,8 +173,8 @@ func hookWorkspace(t *testing.T) (dir, script string) {
 	dir = t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
 	script = filepath.Join(dir, "scripts", "posthook.sh")
-	putFile(t, script, "cat > /dev/null\ntouch \"$CLAUDE_PROJECT_DIR/hook-original\"\n")
-	putFile(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, script, "cat > /dev/null\ntouch \"$CLAUDE_PROJECT_DIR/hook-original\"\n")
+	testfs.File(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"PostToolUse": {group("Bash", "sh scripts/posthook.sh", 0)},
 	}))
 	return dir, script
@@ -262,9 +263,9 @@ func TestChangedHookScriptIsNotRun(t *testing.T) {
 func TestServerEntryChangeAsksAgain(t *testing.T) {
 	xdg, dir := t.TempDir(), t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
-	putFile(t, filepath.Join(dir, "mcp", "server.sh"), "exec cat\n")
+	testfs.File(t, filepath.Join(dir, "mcp", "server.sh"), "exec cat\n")
 	mcpJSON := func(env, header string) {
-		putFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {`+
+		testfs.File(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {`+
 			`"s": {"command": "sh", "args": ["mcp/server.sh"], "env": {"A": "`+env+`"}},`+
 			`"h": {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-Team": "`+header+`"}}}}`)
 	}
@@ -296,7 +297,7 @@ func TestServerEntryChangeAsksAgain(t *testing.T) {
 	}{
 		{"env", "new: MCP server s: sh mcp/server.sh, env A=2", func() { mcpJSON("2", "red") }},
 		{"header", "new: MCP server h: http http://127.0.0.1:9/mcp, header X-Team: blue", func() { mcpJSON("1", "blue") }},
-		{"script", "new: file mcp/server.sh", func() { putFile(t, filepath.Join(dir, "mcp", "server.sh"), "touch pwned\n") }},
+		{"script", "new: file mcp/server.sh", func() { testfs.File(t, filepath.Join(dir, "mcp", "server.sh"), "touch pwned\n") }},
 	} {
 		tc.change()
 		info := get()
@@ -304,7 +305,7 @@ func TestServerEntryChangeAsksAgain(t *testing.T) {
 			t.Errorf("%s changed: trusted %v, changes %q", tc.name, info.Trusted, info.Changes)
 		}
 		mcpJSON("1", "red")
-		putFile(t, filepath.Join(dir, "mcp", "server.sh"), "exec cat\n")
+		testfs.File(t, filepath.Join(dir, "mcp", "server.sh"), "exec cat\n")
 		if !get().Trusted {
 			t.Errorf("%s back as trusted: asked again", tc.name)
 		}
@@ -331,7 +332,7 @@ func TestWorkspaceMCPHeaderGetsNoKey(t *testing.T) {
 	defer mcpSrv.Close()
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
-	putFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"h": {"type": "http", "url": "`+mcpSrv.URL+`/mcp", "headers": {"Authorization": "aci ${OPENAI_API_KEY}"}}}}`)
+	testfs.File(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"h": {"type": "http", "url": "`+mcpSrv.URL+`/mcp", "headers": {"Authorization": "aci ${OPENAI_API_KEY}"}}}}`)
 	srv := fakeai.New(t,
 		act(call("launcher", "open", map[string]any{"app": "mcp", "target": "h"})),
 		fakeai.Reply{Content: "done"},

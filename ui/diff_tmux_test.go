@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // /diff lists a file window's edit and a command's change against the
@@ -22,8 +23,8 @@ func TestREPLDiff(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	work, home := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(work, "a.txt"), "one\n")
-	writeFile(t, filepath.Join(work, "b.txt"), "b0\n")
+	testfs.File(t, filepath.Join(work, "a.txt"), "one\n")
+	testfs.File(t, filepath.Join(work, "b.txt"), "b0\n")
 	for _, c := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}} {
 		if out, err := exec.Command("git", append([]string{"-C", work}, c...)...).CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %s", c, out)
@@ -31,10 +32,10 @@ func TestREPLDiff(t *testing.T) {
 	}
 	record := filepath.Join(t.TempDir(), "args")
 	tool := filepath.Join(t.TempDir(), "difftool.sh")
-	writeFile(t, tool, "#!/bin/sh\nprintf '%s\\n' \"$@\" > "+record+"\ncat \"$2\" >> "+record+"\ncat \"$4\" >> "+record+"\n")
+	testfs.File(t, tool, "#!/bin/sh\nprintf '%s\\n' \"$@\" > "+record+"\ncat \"$2\" >> "+record+"\ncat \"$4\" >> "+record+"\n")
 	os.Chmod(tool, 0o755)
 	os.MkdirAll(filepath.Join(home, ".config", "aci"), 0o755)
-	writeFile(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"diff_tool": "`+tool+` --old {old} --new {new}"}`)
+	testfs.File(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"diff_tool": "`+tool+` --old {old} --new {new}"}`)
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(open("file", "a.txt"), edit("file_1", "one", "ONE"))},
 		fakeai.Reply{Content: "edited a"},
@@ -70,7 +71,7 @@ func TestREPLDiff(t *testing.T) {
 		t.Errorf("the before copy %s was left behind", lines[1])
 	}
 
-	writeFile(t, filepath.Join(work, "a.txt"), "someone else's\n")
+	testfs.File(t, filepath.Join(work, "a.txt"), "someone else's\n")
 	s.typeLine("/diff undo 1")
 	s.waitFor("not restored, changed since by someone else: a.txt")
 	s.waitPrompt()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,22 +79,12 @@ func startPaneIn(t *testing.T, srv *fakeai.Server, work, home string, env []stri
 func (s *pane) tmux(args ...string) string {
 	s.t.Helper()
 	cmd := exec.Command("tmux", append([]string{"-u", "-L", s.sock}, args...)...)
-	cmd.Env = append(withoutTMUX(os.Environ()), "LANG=C.UTF-8")
+	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, "TMUX") }), "LANG=C.UTF-8")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		s.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
-}
-
-func withoutTMUX(env []string) []string {
-	var out []string
-	for _, e := range env {
-		if !strings.HasPrefix(e, "TMUX") {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // screen is the pane's text, scrollback included.

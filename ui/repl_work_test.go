@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 func open(app, target string) fakeai.Call {
@@ -32,7 +33,7 @@ func TestREPLShowsTheDiffOfAnEdit(t *testing.T) {
 		fakeai.Reply{Content: "fixed"},
 	)
 	s := startREPL(t, srv, nil)
-	writeFile(t, filepath.Join(s.work, "calc.go"), "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n")
+	testfs.File(t, filepath.Join(s.work, "calc.go"), "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n")
 	s.waitPrompt()
 	s.typeLine("fix it")
 	s.waitFor("fixed")
@@ -165,8 +166,8 @@ func TestREPLUndo(t *testing.T) {
 	)
 	s := startREPL(t, srv, nil)
 	a, b, created := filepath.Join(s.work, "a.txt"), filepath.Join(s.work, "b.txt"), filepath.Join(s.work, "new.txt")
-	writeFile(t, a, "one\ntwo\n")
-	writeFile(t, b, "bee\n")
+	testfs.File(t, a, "one\ntwo\n")
+	testfs.File(t, b, "bee\n")
 	if err := os.Chmod(a, 0o640); err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestREPLUndo(t *testing.T) {
 	s.waitPrompt()
 
 	// Someone else changes b.txt after aci: /undo leaves it and says so.
-	writeFile(t, b, "BEE and mine\n")
+	testfs.File(t, b, "BEE and mine\n")
 	s.typeLine("/undo")
 	s.waitFor("not restored, changed since by someone else: b.txt")
 	s.waitFor("restored a.txt")
@@ -314,7 +315,7 @@ func TestREPLBangAndAtPath(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "seen"})
 	s := startREPL(t, srv, nil)
-	writeFile(t, filepath.Join(s.work, "notes.txt"), "the secret word is fig\n")
+	testfs.File(t, filepath.Join(s.work, "notes.txt"), "the secret word is fig\n")
 	s.waitPrompt()
 	s.typeLine("!echo from-the-person")
 	s.waitFor("│ from-the-person")
@@ -332,13 +333,6 @@ func TestREPLBangAndAtPath(t *testing.T) {
 		if !mentions(reqs[0], want) {
 			t.Errorf("the request lacks %q: %+v", want, reqs[0].Messages)
 		}
-	}
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

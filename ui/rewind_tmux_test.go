@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // rawMessages is a request's messages as sent, each message's bytes.
@@ -63,8 +64,8 @@ func TestREPLRewindFilesAndConversation(t *testing.T) {
 	)
 	s := startREPL(t, srv, nil)
 	a, b := filepath.Join(s.work, "a.txt"), filepath.Join(s.work, "b.txt")
-	writeFile(t, a, "one\n")
-	writeFile(t, b, "bee\n")
+	testfs.File(t, a, "one\n")
+	testfs.File(t, b, "bee\n")
 	s.waitPrompt()
 	s.typeLine("change a please")
 	s.waitFor("turn one done")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // typedQuestions are the three questions whose turns the model gets with
@@ -26,7 +27,7 @@ func TestREPLShowsTypedWords(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "Plan: 1. read calc"}, fakeai.Reply{Content: "fixed"}, fakeai.Reply{Content: "wrote it"})
 	work, home := t.TempDir(), t.TempDir()
-	writeTestFile(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care.")
+	testfs.File(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care.")
 	p := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin, "--permission-mode", "plan"} })
 	p.waitUntil("plan in the prompt", func(scr string) bool { return lastLine(scr) == "plan ›" })
 	p.typeLine(typedQuestions[0])
