@@ -4,17 +4,16 @@ package ui
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // The REPL is tested as people use it: the real binary in a terminal (a
@@ -27,8 +26,8 @@ const (
 )
 
 type pane struct {
+	*testutil.Tmux
 	t     *testing.T
-	sock  string
 	srv   *fakeai.Server
 	work  string // aci's working directory
 	home  string
@@ -58,60 +57,31 @@ func startPaneIn(t *testing.T, srv *fakeai.Server, work, home string, env []stri
 	bin := testbin.Build(t)
 	s := &pane{t: t, srv: srv, work: work, home: home}
 	s.state = filepath.Join(s.home, "state")
-	s.sock = fmt.Sprintf("aci-test-%d-%x", os.Getpid(), rand.Uint64())
-	conf := filepath.Join(t.TempDir(), "tmux.conf")
-	// remain-on-exit keeps the pane after aci exits, to read its status.
-	if err := os.WriteFile(conf, []byte("set -g remain-on-exit on\nset -g history-limit 5000\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	base := []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + s.home, "XDG_STATE_HOME=" + s.state,
 		"TERM=xterm-256color", "LANG=C.UTF-8",
 		"OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=sk-test", "OPENAI_MODEL=test-model",
 	}
-	cmd := []string{"-f", conf, "new-session", "-d", "-s", "aci", "-x", fmt.Sprint(paneWidth), "-y", fmt.Sprint(paneHeight), "-c", s.work, "env", "-i"}
-	cmd = append(append(append(cmd, base...), env...), argv(bin)...)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.sock, "kill-server").Run() })
-	s.tmux(cmd...)
+	s.Tmux = testutil.StartTmux(t, s.work, paneWidth, paneHeight, append(base, env...), argv(bin))
 	return s
 }
 
 func (s *pane) tmux(args ...string) string {
 	s.t.Helper()
-	cmd := exec.Command("tmux", append([]string{"-u", "-L", s.sock}, args...)...)
-	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, "TMUX") }), "LANG=C.UTF-8")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		s.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
+	return s.Run(args...)
 }
 
 // screen is the pane's text, scrollback included.
-func (s *pane) screen() string {
-	return s.tmux("capture-pane", "-p", "-J", "-t", "aci", "-S", "-")
-}
+func (s *pane) screen() string { return s.Screen(false) }
 
 // screenEscapes is the same with colours and attributes as escape codes.
-func (s *pane) screenEscapes() string {
-	return s.tmux("capture-pane", "-p", "-e", "-J", "-t", "aci", "-S", "-")
-}
+func (s *pane) screenEscapes() string { return s.Screen(true) }
 
-// waitUntil polls the screen until ok holds; it fails the test after the
-// deadline, showing the screen.
+// waitUntil polls the screen until ok holds; it fails the test after
+// waitLimit, showing the screen.
 func (s *pane) waitUntil(what string, ok func(screen string) bool) string {
 	s.t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
-		scr := s.screen()
-		if ok(scr) {
-			return scr
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("waited %v for %s; screen:\n%s", waitLimit, what, scr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return s.WaitUntil(what, waitLimit, ok)
 }
 
 // waitFor waits until the screen shows text.
