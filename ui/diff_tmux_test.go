@@ -44,12 +44,8 @@ func TestREPLDiff(t *testing.T) {
 	)
 	s := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin} })
 	s.waitPrompt()
-	s.typeLine("change a")
-	s.waitFor("edited a")
-	s.waitPrompt()
-	s.typeLine("change b")
-	s.waitFor("ran it")
-	s.waitPrompt()
+	s.exchange("change a", "edited a")
+	s.exchange("change b", "ran it")
 
 	s.typeLine("/diff")
 	scr := s.waitFor("/diff undo N")
@@ -59,9 +55,7 @@ func TestREPLDiff(t *testing.T) {
 		}
 	}
 	s.waitPrompt()
-	s.typeLine("/diff tool 2")
-	s.waitFor("opening b.txt in")
-	s.waitPrompt()
+	s.exchange("/diff tool 2", "opening b.txt in")
 	got := readFile(t, record)
 	lines := strings.Split(got, "\n")
 	if len(lines) < 6 || lines[0] != "--old" || lines[2] != "--new" || lines[3] != filepath.Join(work, "b.txt") || lines[4] != "b0" || lines[5] != "b1" {
@@ -72,12 +66,8 @@ func TestREPLDiff(t *testing.T) {
 	}
 
 	testfs.File(t, filepath.Join(work, "a.txt"), "someone else's\n")
-	s.typeLine("/diff undo 1")
-	s.waitFor("not restored, changed since by someone else: a.txt")
-	s.waitPrompt()
-	s.typeLine("/diff undo b.txt")
-	s.waitFor("restored b.txt")
-	s.waitPrompt()
+	s.exchange("/diff undo 1", "not restored, changed since by someone else: a.txt")
+	s.exchange("/diff undo b.txt", "restored b.txt")
 	if readFile(t, filepath.Join(work, "b.txt")) != "b0\n" || readFile(t, filepath.Join(work, "a.txt")) != "someone else's\n" {
 		t.Errorf("after /diff undo: a %q b %q", readFile(t, filepath.Join(work, "a.txt")), readFile(t, filepath.Join(work, "b.txt")))
 	}

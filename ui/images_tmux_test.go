@@ -28,9 +28,7 @@ func TestREPLAtImage(t *testing.T) {
 	}
 	testfs.File(t, filepath.Join(s.work, "fake.png"), "not a picture\n")
 	s.waitPrompt()
-	s.typeLine("what is @fake.png?")
-	s.waitFor("image fake.png: the bytes are not a PNG, JPEG, GIF or WebP picture")
-	s.waitPrompt()
+	s.exchange("what is @fake.png?", "image fake.png: the bytes are not a PNG, JPEG, GIF or WebP picture")
 	s.typeLine("what is @shot.png?")
 	s.waitFor("a wide grey picture")
 	reqs := srv.Requests()

@@ -110,9 +110,7 @@ func TestREPLApprovalKeyWithoutEnterWaits(t *testing.T) {
 		}
 		s.keys("BSpace")
 	}
-	s.typeLine("keep it")
-	s.waitFor("finished")
-	s.waitPrompt()
+	s.exchange("keep it", "finished")
 	if _, err := os.Stat(target); err == nil {
 		t.Errorf("the write happened")
 	}

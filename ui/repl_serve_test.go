@@ -158,11 +158,7 @@ func TestREPLServeSharesTheSession(t *testing.T) {
 // the REPL shows it.
 func TestREPLServeSteerFromThePage(t *testing.T) {
 	t.Parallel()
-	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}})},
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"}})},
-		fakeai.Reply{Content: "heard the page"},
-	)
+	srv := gateModel(t, "heard the page")
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("/serve 127.0.0.1:0")

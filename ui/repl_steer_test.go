@@ -16,11 +16,7 @@ import (
 // went, and a line typed after the last request starts the next turn.
 func TestREPLTypingDuringATurnSteersIt(t *testing.T) {
 	t.Parallel()
-	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}})},
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"}})},
-		fakeai.Reply{Content: "noted the steer"},
-	)
+	srv := gateModel(t, "noted the steer")
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
 	s.typeLine("run the gate")

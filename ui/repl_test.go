@@ -94,14 +94,8 @@ func TestREPLToolLinesReplaceToolCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.waitPrompt()
-	s.typeLine("what do the notes say?")
-	s.waitFor("The notes say hello.")
-	scr := s.waitPrompt()
-	for _, want := range []string{"I will read it.", "▸ open notes.txt", "✓ opened file_1", "· 2 steps"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("screen lacks %q:\n%s", want, scr)
-		}
-	}
+	scr := s.exchange("what do the notes say?", "The notes say hello.")
+	screenHas(t, scr, "I will read it.", "▸ open notes.txt", "✓ opened file_1", "· 2 steps")
 	for _, bad := range []string{"tool_call", "window_id", "{"} {
 		if strings.Contains(scr, bad) {
 			t.Errorf("screen shows raw %q:\n%s", bad, scr)
@@ -196,9 +190,7 @@ func TestREPLApprovalDenied(t *testing.T) {
 		}
 	}
 	// Text other than y, n or a, with Enter, is a denial with a message.
-	s.typeLine("keep out of that folder")
-	s.waitFor("finished")
-	scr = s.waitPrompt()
+	scr = s.exchange("keep out of that folder", "finished")
 	if !strings.Contains(scr, "⊘ denied") {
 		t.Errorf("no denial line:\n%s", scr)
 	}
@@ -243,9 +235,7 @@ func TestREPLYesApprovesWithANote(t *testing.T) {
 	s := startREPL(t, srv, nil, "--yes")
 	s.waitFor("--yes: dangerous commands run without asking")
 	s.waitPrompt()
-	s.typeLine("write the file")
-	s.waitFor("finished")
-	scr := s.waitPrompt()
+	scr := s.exchange("write the file", "finished")
 	if !strings.Contains(scr, "approved by --yes: write "+target) {
 		t.Errorf("no --yes note:\n%s", scr)
 	}

@@ -119,12 +119,22 @@ func (s *pane) typeLine(text string) {
 }
 
 // exchange types line, waits for want on the screen, then for the next
-// prompt.
-func (s *pane) exchange(line, want string) {
+// prompt, and returns the screen then.
+func (s *pane) exchange(line, want string) string {
 	s.t.Helper()
 	s.typeLine(line)
 	s.waitFor(want)
-	s.waitPrompt()
+	return s.waitPrompt()
+}
+
+// screenHas fails the test for each of wants the screen lacks.
+func screenHas(t *testing.T, scr string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(scr, want) {
+			t.Errorf("screen lacks %q:\n%s", want, scr)
+		}
+	}
 }
 
 // keys sends tmux key names (Enter, C-c, C-d, Tab).

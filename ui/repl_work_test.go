@@ -35,14 +35,8 @@ func TestREPLShowsTheDiffOfAnEdit(t *testing.T) {
 	s := startREPL(t, srv, nil)
 	testfs.File(t, filepath.Join(s.work, "calc.go"), "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n")
 	s.waitPrompt()
-	s.typeLine("fix it")
-	s.waitFor("fixed")
-	scr := s.waitPrompt()
-	for _, want := range []string{"✓ replaced 1 occurrence", "@@ -1,5 +1,5 @@", " func Add(a, b int) int {"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("screen lacks %q:\n%s", want, scr)
-		}
-	}
+	scr := s.exchange("fix it", "fixed")
+	screenHas(t, scr, "✓ replaced 1 occurrence", "@@ -1,5 +1,5 @@", " func Add(a, b int) int {")
 	for _, want := range []string{`(?m)^\s+-\s+return a - b$`, `(?m)^\s+\+\s+return a \+ b$`} {
 		if !regexp.MustCompile(want).MatchString(scr) {
 			t.Errorf("screen lacks %s:\n%s", want, scr)
@@ -66,14 +60,8 @@ func TestREPLShowsTheOutputTailAndMarksFailures(t *testing.T) {
 	)
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
-	s.typeLine("count")
-	s.waitFor("done")
-	scr := s.waitPrompt()
-	for _, want := range []string{"… 15 earlier lines", "│ 16", "│ 20", "✗ exit 3", "│ broken"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("screen lacks %q:\n%s", want, scr)
-		}
-	}
+	scr := s.exchange("count", "done")
+	screenHas(t, scr, "… 15 earlier lines", "│ 16", "│ 20", "✗ exit 3", "│ broken")
 	if strings.Contains(scr, "│ 15") || strings.Contains(scr, "✓ exit 3") {
 		t.Errorf("more than the tail shown, or a failure marked as success:\n%s", scr)
 	}
@@ -92,14 +80,8 @@ func TestREPLRendersMarkdown(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: answer, ChunkDelay: 2 * time.Millisecond})
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
-	s.typeLine("plan")
-	s.waitFor("· 1 step")
-	scr := s.waitPrompt()
-	for _, want := range []string{"Plan", "Steps", "This is bold and code.", "• one", "func main() {}"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("screen lacks %q:\n%s", want, scr)
-		}
-	}
+	scr := s.exchange("plan", "· 1 step")
+	screenHas(t, scr, "Plan", "Steps", "This is bold and code.", "• one", "func main() {}")
 	for _, bad := range []string{"**", "```", "# Plan", "## Steps", "|---"} {
 		if strings.Contains(scr, bad) {
 			t.Errorf("screen shows the Markdown marker %q:\n%s", bad, scr)
@@ -140,9 +122,7 @@ func TestREPLAlwaysCoversTheExactDangerousCommand(t *testing.T) {
 	if !strings.Contains(scr, "a always (this exact command, this session)") {
 		t.Errorf("always does not say what it covers:\n%s", scr)
 	}
-	s.typeLine("a")
-	s.waitFor("pushed")
-	scr = s.waitPrompt()
+	scr = s.exchange("a", "pushed")
 	if n := strings.Count(scr, "allow? ›"); n != 1 {
 		t.Errorf("asked %d times; always should cover the same command", n)
 	}
@@ -172,12 +152,8 @@ func TestREPLUndo(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.waitPrompt()
-	s.typeLine("first")
-	s.waitFor("turn one done")
-	s.waitPrompt()
-	s.typeLine("second")
-	s.waitFor("turn two done")
-	s.waitPrompt()
+	s.exchange("first", "turn one done")
+	s.exchange("second", "turn two done")
 
 	// Someone else changes b.txt after aci: /undo leaves it and says so.
 	testfs.File(t, b, "BEE and mine\n")
@@ -225,9 +201,7 @@ func TestREPLResumeShowsTheEarlierTurns(t *testing.T) {
 	)
 	first := startREPL(t, srv, nil)
 	first.waitPrompt()
-	first.typeLine("say hi in the shell")
-	first.waitFor("The shell said")
-	first.waitPrompt()
+	first.exchange("say hi in the shell", "The shell said")
 	first.typeLine("/exit")
 	first.exitStatus()
 	// A session opened and closed with nothing in it leaves no transcript.
@@ -317,9 +291,7 @@ func TestREPLBangAndAtPath(t *testing.T) {
 	s := startREPL(t, srv, nil)
 	testfs.File(t, filepath.Join(s.work, "notes.txt"), "the secret word is fig\n")
 	s.waitPrompt()
-	s.typeLine("!echo from-the-person")
-	s.waitFor("│ from-the-person")
-	s.waitPrompt()
+	s.exchange("!echo from-the-person", "│ from-the-person")
 	s.tmux("send-keys", "-t", "aci", "-l", "what is in @not")
 	s.keys("Tab")
 	s.waitUntil("completion", func(scr string) bool { return lastLine(scr) == "› what is in @notes.txt" })
@@ -350,9 +322,7 @@ func TestREPLClearClearsTheScreen(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "remembered zucchini"}, fakeai.Reply{Content: "which vegetable?"})
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
-	s.typeLine("remember zucchini")
-	s.waitFor("remembered zucchini")
-	s.waitPrompt()
+	s.exchange("remember zucchini", "remembered zucchini")
 	s.typeLine("/clear")
 	s.waitUntil("a cleared screen", func(scr string) bool {
 		return strings.Contains(scr, "conversation cleared") && !strings.Contains(scr, "zucchini")
@@ -423,17 +393,11 @@ func TestREPLForkContinuesInABranch(t *testing.T) {
 	)
 	s := startREPL(t, srv, nil)
 	s.waitPrompt()
-	s.typeLine("question one")
-	s.waitFor("first answer")
-	s.waitPrompt()
-	s.typeLine("question two")
-	s.waitFor("second answer")
-	s.waitPrompt()
+	s.exchange("question one", "first answer")
+	s.exchange("question two", "second answer")
 	s.typeLine("/fork 9")
 	s.waitFor("fork from one of them")
-	s.typeLine("/fork 1")
-	s.waitFor("now on branch")
-	s.waitPrompt()
+	s.exchange("/fork 1", "now on branch")
 	s.typeLine("question three")
 	s.waitFor("branch answer")
 	reqs := srv.Requests()

@@ -67,12 +67,8 @@ func TestREPLRewindFilesAndConversation(t *testing.T) {
 	testfs.File(t, a, "one\n")
 	testfs.File(t, b, "bee\n")
 	s.waitPrompt()
-	s.typeLine("change a please")
-	s.waitFor("turn one done")
-	s.waitPrompt()
-	s.typeLine("now change b")
-	s.waitFor("turn two done")
-	s.waitPrompt()
+	s.exchange("change a please", "turn one done")
+	s.exchange("now change b", "turn two done")
 	if readFile(t, a) != "ONE\n" || readFile(t, b) != "BEE\n" {
 		t.Fatalf("the turns did not edit the files: %q %q", readFile(t, a), readFile(t, b))
 	}

@@ -43,15 +43,9 @@ func TestREPLPromptCommands(t *testing.T) {
 	p.tmux("send-keys", "-t", "aci", "-l", "/fix-i")
 	p.keys("Tab")
 	p.waitUntil("the completed command", func(s string) bool { return strings.HasSuffix(lastLine(s), "/fix-issue") })
-	p.typeLine("42")
-	p.waitFor("fixed it")
-	p.waitPrompt()
-	p.typeLine("/git:commit the parser")
-	p.waitFor("committed")
-	p.waitPrompt()
-	p.typeLine("/mine a b")
-	p.waitFor("mine ran")
-	p.waitPrompt()
+	p.exchange("42", "fixed it")
+	p.exchange("/git:commit the parser", "committed")
+	p.exchange("/mine a b", "mine ran")
 
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
