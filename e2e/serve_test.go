@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/sse"
 	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
@@ -80,21 +80,12 @@ func (s *served) events(t *testing.T, id, kind string) <-chan map[string]any {
 	ch := make(chan map[string]any, 8)
 	go func() {
 		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		event := ""
-		for sc.Scan() {
-			line := sc.Text()
-			if v, ok := strings.CutPrefix(line, "event: "); ok {
-				event = v
+		sse.Read(resp.Body, func(ev sse.Event) {
+			var m map[string]any
+			if ev.Type == kind && json.Unmarshal([]byte(ev.Data), &m) == nil {
+				ch <- m
 			}
-			if v, ok := strings.CutPrefix(line, "data: "); ok && event == kind {
-				var m map[string]any
-				if json.Unmarshal([]byte(v), &m) == nil {
-					ch <- m
-				}
-			}
-		}
+		})
 	}()
 	return ch
 }

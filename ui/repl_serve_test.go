@@ -3,7 +3,6 @@
 package ui
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/sse"
 )
 
 // servedPage is what /serve printed: the server's base, token and the
@@ -66,18 +66,7 @@ func (p servedPage) events(ctx context.Context) <-chan [2]string {
 	go func() {
 		defer res.Body.Close()
 		defer close(ch)
-		sc := bufio.NewScanner(res.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		typ := ""
-		for sc.Scan() {
-			line := sc.Text()
-			if v, ok := strings.CutPrefix(line, "event: "); ok {
-				typ = v
-			}
-			if v, ok := strings.CutPrefix(line, "data: "); ok {
-				ch <- [2]string{typ, v}
-			}
-		}
+		sse.Read(res.Body, func(ev sse.Event) { ch <- [2]string{ev.Type, ev.Data} })
 	}()
 	return ch
 }
