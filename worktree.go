@@ -109,6 +109,15 @@ func runWorktreeCmd(args []string, workdir string, stdin *os.File, stdout, stder
 	return ui.ExitOK
 }
 
+// sayDone says what was done, or the error that stopped it.
+func sayDone(stderr io.Writer, err error, done string) {
+	if err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return
+	}
+	fmt.Fprintln(stderr, "aci:", done)
+}
+
 // worktreeEnd asks, at the end of an interactive session in a worktree,
 // whether to merge, keep or drop what it changed; without a terminal it
 // keeps it and says how to decide later.
@@ -136,18 +145,10 @@ func worktreeEnd(wt worktree.Worktree, interactive bool, stdin io.Reader, stderr
 		line, err := in.ReadString('\n')
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "m", "merge":
-			if err := wt.Merge(); err != nil {
-				fmt.Fprintln(stderr, "aci:", err)
-			} else {
-				fmt.Fprintln(stderr, "aci: merged", wt.Branch)
-			}
+			sayDone(stderr, wt.Merge(), "merged "+wt.Branch)
 			return
 		case "d", "drop":
-			if err := wt.Drop(); err != nil {
-				fmt.Fprintln(stderr, "aci:", err)
-			} else {
-				fmt.Fprintln(stderr, "aci: dropped", wt.Branch)
-			}
+			sayDone(stderr, wt.Drop(), "dropped "+wt.Branch)
 			return
 		case "v", "view":
 			d, _ := wt.Diff(false)

@@ -129,15 +129,10 @@ func TestPipeUnknownCommandIsUsageError(t *testing.T) {
 	work := t.TempDir()
 	srv := fakeai.New(t, fakeai.Reply{Content: "it is fine"})
 	env := []string{"XDG_CONFIG_HOME=" + t.TempDir()}
-	for q, want := range map[string]string{
+	usageErrors(t, work, srv, env, map[string]string{
 		"/nosuch do it": "unknown command /nosuch",
 		"/help":         "/help is a command of the REPL",
-	} {
-		r := aci(t, work, srv, "", env, "-p", q)
-		if r.code != 2 || !strings.Contains(r.stderr, want) {
-			t.Errorf("aci -p %q: code %d, stderr %q; want 2 and %q", q, r.code, r.stderr, want)
-		}
-	}
+	})
 	if n := len(srv.Requests()); n != 0 {
 		t.Fatalf("an unknown command reached the model (%d requests)", n)
 	}

@@ -70,15 +70,10 @@ func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
 		t.Errorf("the launcher does not list the skill in one line, or its body was sent unopened")
 	}
 
-	for q, want := range map[string]string{
+	usageErrors(t, work, srv, env, map[string]string{
 		"/status":   "a built-in command has this name",
 		"/broken x": "double-quoted",
-	} {
-		r := aci(t, work, srv, "", env, "-p", q)
-		if r.code != 2 || !strings.Contains(r.stderr, want) {
-			t.Errorf("aci -p %q: code %d, stderr %q; want 2 and %q", q, r.code, r.stderr, want)
-		}
-	}
+	})
 	// The model opens the skill when a task matches: its window shows SKILL.md.
 	srv.Push(fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "skill", "target": "release"}))}, fakeai.Reply{Content: "released"})
 	if r := aci(t, work, srv, "", env, "-p", "cut a release"); r.code != 0 || !strings.Contains(r.stderr, "skill release") {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,6 +22,18 @@ const testKey = testbin.Key
 type runResult struct {
 	stdout, stderr string
 	code           int
+}
+
+// usageErrors runs aci -p with each question of wants in dir, each of
+// which must be refused as a usage error (exit 2) saying its want.
+func usageErrors(t *testing.T, dir string, srv *fakeai.Server, env []string, wants map[string]string) {
+	t.Helper()
+	for q, want := range wants {
+		r := aci(t, dir, srv, "", env, "-p", q)
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("aci -p %q: code %d, stderr %q; want 2 and %q", q, r.code, r.stderr, want)
+		}
+	}
 }
 
 // aci runs the real binary in dir against srv, with stdin as its input.

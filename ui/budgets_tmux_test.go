@@ -38,10 +38,7 @@ func TestREPLKeepsSettingsBudgets(t *testing.T) {
 		if n := len(srv.Requests()); n != 2 {
 			t.Errorf("%d requests, want 2: the third question was sent", n)
 		}
-		s.typeLine("/exit")
-		if code := s.exitStatus(); code != 0 {
-			t.Errorf("exit %d", code)
-		}
+		s.exit()
 	})
 	t.Run("max_budget_usd", func(t *testing.T) {
 		t.Parallel()
@@ -69,9 +66,6 @@ func TestREPLKeepsSettingsBudgets(t *testing.T) {
 		if got := len(srv.Requests()); got != 2 {
 			t.Errorf("%d requests after the budget was spent, want 2", got)
 		}
-		s.typeLine("/exit")
-		if code := s.exitStatus(); code != 0 {
-			t.Errorf("exit %d", code)
-		}
+		s.exit()
 	})
 }

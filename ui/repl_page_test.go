@@ -106,8 +106,7 @@ func TestREPLServedPageShowsTheSessionsModeAndCost(t *testing.T) {
 	s.waitFor("accept?")
 	s.typeLine("n")
 	s.waitPrompt()
-	s.typeLine("/exit")
-	s.exitStatus()
+	s.exit()
 
 	s = run("--serve", "127.0.0.1:0", "--resume")
 	scr := s.waitPrompt()

@@ -45,10 +45,7 @@ func TestREPLBannerHelpCompletionExit(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("launcher       launcher   Launcher")
 
-	s.typeLine("/exit")
-	if code := s.exitStatus(); code != 0 {
-		t.Errorf("/exit: status %d, want 0", code)
-	}
+	s.exit()
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("slash commands made %d model requests", n)
 	}
@@ -214,10 +211,7 @@ func TestREPLApprovalAllowedOrNot(t *testing.T) {
 			s.waitFor(tc.said)
 			s.waitFor("finished")
 			s.waitPrompt()
-			s.typeLine("/exit")
-			if code := s.exitStatus(); code != 0 {
-				t.Errorf("/exit after an approval: status %d", code)
-			}
+			s.exit()
 			data, err := os.ReadFile(target)
 			if allowed := tc.answer == "y"; allowed && (err != nil || string(data) != "written by aci\n") {
 				t.Errorf("approved write: %q, %v", data, err)
@@ -420,10 +414,7 @@ func TestREPLResumeContinuesTheSession(t *testing.T) {
 	first := startREPL(t, srv, nil)
 	first.waitPrompt()
 	first.exchange("remember the word kiwi", "noted the kiwi")
-	first.typeLine("/exit")
-	if code := first.exitStatus(); code != 0 {
-		t.Fatalf("/exit: status %d", code)
-	}
+	first.exit()
 	second := startPaneIn(t, srv, first.work, first.home, nil, func(bin string) []string { return []string{bin, "--resume"} })
 	second.waitFor("resumed")
 	second.waitPrompt()

@@ -137,6 +137,21 @@ func screenHas(t *testing.T, scr string, wants ...string) {
 	}
 }
 
+// exit ends aci with /exit, which must exit 0.
+func (s *pane) exit() {
+	s.t.Helper()
+	s.typeLine("/exit")
+	if code := s.exitStatus(); code != 0 {
+		s.t.Errorf("/exit: status %d, want 0", code)
+	}
+}
+
+// transcripts are the session transcripts aci wrote.
+func (s *pane) transcripts() []string {
+	files, _ := filepath.Glob(filepath.Join(s.state, "aci", "sessions", "*.jsonl"))
+	return files
+}
+
 // keys sends tmux key names (Enter, C-c, C-d, Tab).
 func (s *pane) keys(keys ...string) {
 	s.t.Helper()

@@ -202,14 +202,13 @@ func TestREPLResumeShowsTheEarlierTurns(t *testing.T) {
 	first := startREPL(t, srv, nil)
 	first.waitPrompt()
 	first.exchange("say hi in the shell", "The shell said")
-	first.typeLine("/exit")
-	first.exitStatus()
+	first.exit()
 	// A session opened and closed with nothing in it leaves no transcript.
 	empty := startPaneIn(t, srv, first.work, first.home, nil, func(bin string) []string { return []string{bin} })
 	empty.waitPrompt()
 	empty.keys("C-d")
 	empty.exitStatus()
-	files, _ := filepath.Glob(filepath.Join(first.state, "aci", "sessions", "*.jsonl"))
+	files := first.transcripts()
 	if len(files) != 1 {
 		t.Errorf("transcripts: %v, want only the first session's", files)
 	}
@@ -405,9 +404,8 @@ func TestREPLForkContinuesInABranch(t *testing.T) {
 		t.Errorf("the branch's request does not hold exactly turn 1: %s", last.Body)
 	}
 	s.waitPrompt()
-	s.typeLine("/exit")
-	s.exitStatus()
-	files, _ := filepath.Glob(filepath.Join(s.state, "aci", "sessions", "*.jsonl"))
+	s.exit()
+	files := s.transcripts()
 	if len(files) != 2 {
 		t.Errorf("transcripts %v, want the session and its branch", files)
 	}

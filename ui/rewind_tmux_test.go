@@ -134,9 +134,8 @@ func TestREPLRewindFilesAndConversation(t *testing.T) {
 	}
 	t.Logf("request after the rewind: %d of %d message bytes cached (%.1f%%)", cached, size, 100*float64(cached)/float64(size))
 	s.waitPrompt()
-	s.typeLine("/exit")
-	s.exitStatus()
-	files, _ := filepath.Glob(filepath.Join(s.state, "aci", "sessions", "*.jsonl"))
+	s.exit()
+	files := s.transcripts()
 	if len(files) != 2 {
 		t.Errorf("transcripts %v, want the session and the rewound branch", files)
 	}

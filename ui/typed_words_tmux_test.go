@@ -47,10 +47,7 @@ func TestREPLShowsTypedWords(t *testing.T) {
 		p.waitUntil("history entry "+want, func(s string) bool { return strings.HasSuffix(lastLine(s), want) })
 	}
 	p.keys("C-u")
-	p.typeLine("/exit")
-	if code := p.exitStatus(); code != 0 {
-		t.Fatalf("exit status %d", code)
-	}
+	p.exit()
 
 	back := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin, "--resume"} })
 	back.waitFor("── now ──")
