@@ -16,9 +16,7 @@ import (
 func TestPageImages(t *testing.T) {
 	ctx := browser(t)
 	ai := fakeai.New(t, fakeai.Reply{Content: "Two grey squares."})
-	base, token := pageServer(t, ai, t.TempDir())
-	w := watchPage(ctx, t)
-	showPage(t, ctx, base, token)
+	w, base := openWatched(t, ctx, ai, t.TempDir())
 	var b bytes.Buffer
 	png.Encode(&b, image.NewGray(image.Rect(0, 0, 3, 2)))
 	data := base64.StdEncoding.EncodeToString(b.Bytes())

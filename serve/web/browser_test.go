@@ -22,6 +22,16 @@ func openPage(t *testing.T, ctx context.Context, ai *fakeai.Server, workdir stri
 	showPage(t, ctx, base, token)
 }
 
+// openWatched is openPage with the page watched (watchPage) from before
+// it loads; it returns the watch and the server's base URL.
+func openWatched(t *testing.T, ctx context.Context, ai *fakeai.Server, workdir string) (*watch, string) {
+	t.Helper()
+	base, token := pageServer(t, ai, workdir)
+	w := watchPage(ctx, t)
+	showPage(t, ctx, base, token)
+	return w, base
+}
+
 // showPage opens the page of the server at base in the tab, signed in with
 // token, and waits for it to show.
 func showPage(t *testing.T, ctx context.Context, base, token string) {

@@ -35,9 +35,7 @@ func TestPageChangesPanel(t *testing.T) {
 			call("bash_1", "run", map[string]any{"command": "echo n1 > n.txt"}))},
 		fakeai.Reply{Content: "Made n."},
 	)
-	base, token := pageServer(t, ai, workdir)
-	w := watchPage(ctx, t)
-	showPage(t, ctx, base, token)
+	w, base := openWatched(t, ctx, ai, workdir)
 	ask(t, ctx, "Please change a")
 	waitFor(t, ctx, "a.txt in the changes panel",
 		`[...document.querySelectorAll('#changes .change')].map(e => e.dataset.path).join(' ') === 'a.txt'`)

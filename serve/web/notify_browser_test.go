@@ -13,9 +13,7 @@ import (
 func TestPageNotifiesWhenNotFocused(t *testing.T) {
 	ctx := browser(t)
 	ai := fakeai.New(t, fakeai.Reply{Content: "All **done** here."})
-	base, token := pageServer(t, ai, t.TempDir())
-	w := watchPage(ctx, t)
-	showPage(t, ctx, base, token)
+	w, base := openWatched(t, ctx, ai, t.TempDir())
 	// The browser's side: notifications allowed, the page in the background.
 	eval[bool](t, ctx, `(() => {
 		window.__notes = [];
