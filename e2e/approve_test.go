@@ -38,12 +38,7 @@ var approvalTargets = []approvalTarget{
 		return filled(t, filepath.Join(t.TempDir(), "build"))
 	}},
 	{"own folder in tmp", func(t *testing.T) string {
-		d, err := os.MkdirTemp("/tmp", "aci-e2e-approve-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(d) })
-		return filled(t, d)
+		return filled(t, machineTmp(t, "aci-e2e-approve-"))
 	}},
 	{"own folder in var tmp", func(t *testing.T) string {
 		d, err := os.MkdirTemp("/var/tmp", "aci-e2e-approve-")
@@ -145,11 +140,7 @@ func TestE2EFileAndBashAgreeOnTmp(t *testing.T) {
 	if !sandbox.For(t.TempDir()).Contained() {
 		t.Skip("this machine cannot contain commands")
 	}
-	real, err := os.MkdirTemp("/tmp", "aci-e2e-agree-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(real) })
+	real := machineTmp(t, "aci-e2e-agree-")
 	os.WriteFile(filepath.Join(real, "machine.txt"), []byte("from-the-machine\n"), 0o644)
 	made := real + "-made.txt" // does not exist on the machine: the session's scratch
 	srv := fakeai.New(t,

@@ -171,11 +171,7 @@ time.sleep(40)
 func TestE2EGrantExactly(t *testing.T) {
 	work, home := t.TempDir(), t.TempDir()
 	containedOrSkip(t, work)
-	base, err := os.MkdirTemp("/tmp", "aci-e2e-grant-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
+	base := machineTmp(t, "aci-e2e-grant-")
 	os.MkdirAll(filepath.Join(base, "a", "b"), 0o755)
 	os.MkdirAll(filepath.Join(base, "c", "d"), 0o755)
 	os.MkdirAll(filepath.Join(home, "junk"), 0o755)
@@ -228,11 +224,7 @@ func TestE2EGrantExactly(t *testing.T) {
 func TestE2EGrantEffectsChecked(t *testing.T) {
 	work, home := t.TempDir(), t.TempDir()
 	containedOrSkip(t, work)
-	base, err := os.MkdirTemp("/tmp", "aci-e2e-effects-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
+	base := machineTmp(t, "aci-e2e-effects-")
 	for _, d := range []string{"c/d", "c/d2"} {
 		os.MkdirAll(filepath.Join(base, d), 0o755)
 	}

@@ -24,6 +24,18 @@ type runResult struct {
 	code           int
 }
 
+// machineTmp makes a folder in the machine's /tmp, removed when the test
+// ends: a contained command sees its session's own /tmp there instead.
+func machineTmp(t *testing.T, prefix string) string {
+	t.Helper()
+	d, err := os.MkdirTemp("/tmp", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
 // usageErrors runs aci -p with each question of wants in dir, each of
 // which must be refused as a usage error (exit 2) saying its want.
 func usageErrors(t *testing.T, dir string, srv *fakeai.Server, env []string, wants map[string]string) {
