@@ -37,8 +37,7 @@ func TestREPLShowsAnAgent(t *testing.T) {
 		}
 		return fakeai.Reply{Content: "A helper is on it.", Delay: 300 * time.Millisecond}
 	})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("send a helper")
 	scr := s.waitFor("A helper is on it.")
 	// The child's action showed live, under the agent, before the answer.

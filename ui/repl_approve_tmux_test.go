@@ -51,8 +51,7 @@ func TestREPLApprovalDoesWhatItSays(t *testing.T) {
 				fakeai.Reply{Content: "finished"},
 				fakeai.Reply{Content: "a second turn"},
 			)
-			s := startREPL(t, srv, nil)
-			s.waitPrompt()
+			s := readyREPL(t, srv, nil)
 			s.typeLine("clean the build")
 			scr := s.waitFor("allow? ›")
 			if !strings.Contains(scr, "writable for this command") {

@@ -26,8 +26,7 @@ func TestREPLShiftTabAndAcceptPlan(t *testing.T) {
 		)},
 		fakeai.Reply{Content: "carried out the plan"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.keys("BTab")
 	s.waitUntil("ask in the prompt", func(scr string) bool { return lastLine(scr) == "ask ›" })
 	s.keys("BTab")

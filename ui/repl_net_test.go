@@ -41,8 +41,7 @@ func TestREPLNetworkQuestion(t *testing.T) {
 		)},
 		fakeai.Reply{Content: "fetched both"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("fetch it")
 	screen := s.waitFor("allow? ›")
 	if !strings.Contains(screen, "approval needed: connect to "+host) || !strings.Contains(screen, "curl -fsS -m 20 http://"+host+"/first") {

@@ -148,8 +148,7 @@ func TestREPLServeSharesTheSession(t *testing.T) {
 func TestREPLServeSteerFromThePage(t *testing.T) {
 	t.Parallel()
 	srv := gateModel(t, "heard the page")
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("/serve 127.0.0.1:0")
 	p := readPageAddr(t, s.waitFor("web page: "))
 	s.waitPrompt()

@@ -84,8 +84,7 @@ func TestREPLSteerAfterApprovals(t *testing.T) {
 					fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": gateCommand}})},
 				fakeai.Reply{Content: "noted the steer"},
 			)
-			s := startREPL(t, srv, nil)
-			s.waitPrompt()
+			s := readyREPL(t, srv, nil)
 			if tc.serve {
 				s.exchange("/serve 127.0.0.1:0", "web page: ")
 			}
@@ -126,8 +125,7 @@ func TestREPLSteerAfterCtrlC(t *testing.T) {
 			fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": gateCommand}})},
 		fakeai.Reply{Content: "noted the steer"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("write one")
 	s.waitFor("allow? ›")
 	s.keys("C-c")

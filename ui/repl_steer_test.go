@@ -17,8 +17,7 @@ import (
 func TestREPLTypingDuringATurnSteersIt(t *testing.T) {
 	t.Parallel()
 	srv := gateModel(t, "noted the steer")
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("run the gate")
 	srv.WaitRequests(2, waitLimit)
 	s.waitFor("running")
@@ -54,8 +53,7 @@ func TestREPLLineAfterTheLastRequestStartsTheNextTurn(t *testing.T) {
 		fakeai.Reply{Content: "first answer", Delay: 1500e6},
 		fakeai.Reply{Content: "second answer"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("one")
 	srv.WaitRequests(1, waitLimit)
 	s.waitFor("thinking")

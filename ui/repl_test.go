@@ -65,8 +65,7 @@ func TestREPLStreamsText(t *testing.T) {
 	t.Parallel()
 	// 8 runes a chunk, 400 ms apart: the first shows long before the last.
 	srv := fakeai.New(t, fakeai.Reply{Content: "alpha bravo charlie delta echo foxtrot", ChunkDelay: 400 * time.Millisecond})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("spell it")
 	scr := s.waitFor("alpha br")
 	if strings.Contains(scr, "foxtrot") {
@@ -103,8 +102,7 @@ func TestREPLToolLinesReplaceToolCalls(t *testing.T) {
 func TestREPLResetForgetsTheConversation(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted"}, fakeai.Reply{Content: "what word?"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.exchange("remember the word pineapple", "noted")
 	s.exchange("/reset", "conversation cleared")
 	s.typeLine("which word?")
@@ -124,8 +122,7 @@ func TestREPLResetForgetsTheConversation(t *testing.T) {
 func TestREPLCtrlCCancelsTheTurn(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Hang: true}, fakeai.Reply{Content: "back again"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("take forever")
 	srv.WaitRequests(1, waitLimit)
 	s.waitFor("thinking")
@@ -249,8 +246,7 @@ func TestREPLNoColor(t *testing.T) {
 		if noColor {
 			env = []string{"NO_COLOR=1"}
 		}
-		s := startREPL(t, srv, env)
-		s.waitPrompt()
+		s := readyREPL(t, srv, env)
 		s.exchange("look", "done looking")
 		scr := s.screenEscapes()
 		if got := escapeCode.MatchString(scr); got == noColor {
@@ -262,8 +258,7 @@ func TestREPLNoColor(t *testing.T) {
 func TestREPLMultiLineInputAndHistory(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "one"}, fakeai.Reply{Content: "two"}, fakeai.Reply{Content: "three"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 
 	// A trailing backslash continues the message.
 	s.typeLine(`first line \`)
@@ -362,8 +357,7 @@ func TestREPLCtrlCKillsTheRunningCommand(t *testing.T) {
 		)},
 		fakeai.Reply{Content: "still here"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("run it")
 	s.waitFor("▸ run sleep 60.71 & echo $! > sleeper.pid; wait")
 	pidFile := filepath.Join(s.work, "sleeper.pid")
@@ -392,8 +386,7 @@ func TestREPLCtrlCKillsTheRunningCommand(t *testing.T) {
 func TestREPLCompactAndUsage(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted", PromptTokens: 5000}, fakeai.Reply{Content: "## Goal\nSUMMARY"}, fakeai.Reply{Content: "still here"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.exchange("remember the word pineapple", "noted")
 	s.exchange("/compact the word", "compressed 5000 → ")
 	s.exchange("/usage", "completion tokens")
@@ -411,8 +404,7 @@ func TestREPLCompactAndUsage(t *testing.T) {
 func TestREPLResumeContinuesTheSession(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted the kiwi"}, fakeai.Reply{Content: "it was kiwi"})
-	first := startREPL(t, srv, nil)
-	first.waitPrompt()
+	first := readyREPL(t, srv, nil)
 	first.exchange("remember the word kiwi", "noted the kiwi")
 	first.exit()
 	second := startPaneIn(t, srv, first.work, first.home, nil, func(bin string) []string { return []string{bin, "--resume"} })

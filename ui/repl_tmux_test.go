@@ -41,6 +41,14 @@ func startREPL(t *testing.T, srv *fakeai.Server, env []string, args ...string) *
 	return startPane(t, srv, env, func(bin string) []string { return append([]string{bin}, args...) })
 }
 
+// readyREPL is startREPL once aci waits at its prompt.
+func readyREPL(t *testing.T, srv *fakeai.Server, env []string, args ...string) *pane {
+	t.Helper()
+	s := startREPL(t, srv, env, args...)
+	s.waitPrompt()
+	return s
+}
+
 // startPane runs the command that argv builds from the binary's path.
 func startPane(t *testing.T, srv *fakeai.Server, env []string, argv func(bin string) []string) *pane {
 	t.Helper()

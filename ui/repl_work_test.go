@@ -58,8 +58,7 @@ func TestREPLShowsTheOutputTailAndMarksFailures(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(open("bash", ""), run("bash_1", "seq 1 20"), run("bash_1", "echo broken; exit 3"))},
 		fakeai.Reply{Content: "done"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	scr := s.exchange("count", "done")
 	screenHas(t, scr, "… 15 earlier lines", "│ 16", "│ 20", "✗ exit 3", "│ broken")
 	if strings.Contains(scr, "│ 15") || strings.Contains(scr, "✓ exit 3") {
@@ -78,8 +77,7 @@ func TestREPLRendersMarkdown(t *testing.T) {
 	t.Parallel()
 	answer := "# Plan\n\n## Steps\n\nThis is **bold** and `code`.\n\n- one\n- two\n\n```go\nfunc main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
 	srv := fakeai.New(t, fakeai.Reply{Content: answer, ChunkDelay: 2 * time.Millisecond})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	scr := s.exchange("plan", "· 1 step")
 	screenHas(t, scr, "Plan", "Steps", "This is bold and code.", "• one", "func main() {}")
 	for _, bad := range []string{"**", "```", "# Plan", "## Steps", "|---"} {
@@ -99,8 +97,7 @@ func TestREPLRendersMarkdown(t *testing.T) {
 func TestREPLPlainTextWithNoColor(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "This is **bold**."})
-	s := startREPL(t, srv, []string{"NO_COLOR=1"})
-	s.waitPrompt()
+	s := readyREPL(t, srv, []string{"NO_COLOR=1"})
 	s.typeLine("plan")
 	s.waitFor("This is **bold**.")
 }
@@ -114,8 +111,7 @@ func TestREPLAlwaysCoversTheExactDangerousCommand(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(run("bash_1", "git push --force origin main"))},
 		fakeai.Reply{Content: "not pushed"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("push")
 	scr := s.waitFor("allow? ›")
 	// The danger is in "git push": only the exact command is remembered.
@@ -199,8 +195,7 @@ func TestREPLResumeShowsTheEarlierTurns(t *testing.T) {
 		fakeai.Reply{Content: "The shell said **hi**."},
 		fakeai.Reply{Content: "still kiwi"},
 	)
-	first := startREPL(t, srv, nil)
-	first.waitPrompt()
+	first := readyREPL(t, srv, nil)
 	first.exchange("say hi in the shell", "The shell said")
 	first.exit()
 	// A session opened and closed with nothing in it leaves no transcript.
@@ -265,8 +260,7 @@ func TestREPLPasteAfterSuspendIsOneMessage(t *testing.T) {
 func TestREPLKeysCtrlJAndHome(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "two lines"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.tmux("send-keys", "-t", "aci", "-l", "line one")
 	s.keys("C-j")
 	s.tmux("send-keys", "-t", "aci", "-l", "line two")
@@ -319,8 +313,7 @@ func readFile(t *testing.T, path string) string {
 func TestREPLClearClearsTheScreen(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "remembered zucchini"}, fakeai.Reply{Content: "which vegetable?"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.exchange("remember zucchini", "remembered zucchini")
 	s.typeLine("/clear")
 	s.waitUntil("a cleared screen", func(scr string) bool {
@@ -339,8 +332,7 @@ func TestREPLCtrlCAtApprovalDeniesAndEndsTheTurn(t *testing.T) {
 	t.Parallel()
 	target := filepath.Join(t.TempDir(), "out.txt")
 	srv := fakeai.New(t, append(approvalReplies(target), fakeai.Reply{Content: "next turn"})...)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("write the file")
 	s.waitFor("allow? ›")
 	s.keys("C-c")
@@ -365,8 +357,7 @@ func TestREPLTypeaheadDoesNotAnswerAnApproval(t *testing.T) {
 			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "x\n"}})},
 		fakeai.Reply{Content: "finished"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("go")
 	s.waitFor("▸ run sleep 1")
 	s.tmux("send-keys", "-t", "aci", "-l", "also this")
@@ -390,8 +381,7 @@ func TestREPLForkContinuesInABranch(t *testing.T) {
 		fakeai.Reply{Content: "second answer"},
 		fakeai.Reply{Content: "branch answer"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.exchange("question one", "first answer")
 	s.exchange("question two", "second answer")
 	s.typeLine("/fork 9")
