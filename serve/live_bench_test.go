@@ -25,8 +25,7 @@ func BenchmarkOutputToSSEClient(b *testing.B) {
 		return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}),
 			call("bash_1", "run", map[string]any{"command": testutil.StampCommand}))}
 	})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	var lat []time.Duration
 	b.ResetTimer()
 	for range b.N {
