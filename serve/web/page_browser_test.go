@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/internal/browsertest"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/serve/web"
@@ -178,11 +179,7 @@ func (w *watch) check(t *testing.T, base string) {
 // waitFor polls a JavaScript condition until it is true.
 func waitFor(t *testing.T, ctx context.Context, what, cond string) {
 	t.Helper()
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(wctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
-		t.Fatalf("waiting for %s (%s): %v", what, cond, err)
-	}
+	browsertest.Wait(t, ctx, what, cond)
 }
 
 func jsString(s string) string {
