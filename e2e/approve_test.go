@@ -87,10 +87,7 @@ func TestE2EApprovalDoesWhatItSays(t *testing.T) {
 			target := tc.make(t)
 			dir := t.TempDir()
 			srv := deleteScript(t, target)
-			r := aci(t, dir, srv, "clean the build", nil, "--yes")
-			if r.code != 0 {
-				t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-			}
+			r := aciOK(t, dir, srv, "clean the build", nil, "--yes")
 			if n := strings.Count(r.stderr, "approved by --yes"); n != 1 {
 				t.Errorf("asked %d times, want once:\n%s", n, r.stderr)
 			}
@@ -153,10 +150,7 @@ func TestE2EFileAndBashAgreeOnTmp(t *testing.T) {
 		),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, t.TempDir(), srv, "look", nil)
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, t.TempDir(), srv, "look", nil)
 	reqs := srv.Requests()
 	if len(reqs) < 3 {
 		t.Fatalf("%d model requests", len(reqs))

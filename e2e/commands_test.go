@@ -126,10 +126,7 @@ func TestInitWritesAgentsMd(t *testing.T) {
 	// Writing AGENTS.md asks the person (it instructs every later turn),
 	// but the person's own /init asked for it: pipe mode writes it without
 	// --yes, and says so.
-	r := aci(t, dir, srv, "", nil, "-p", "/init")
-	if r.code != 0 {
-		t.Fatalf("code %d\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "", nil, "-p", "/init")
 	if data, _ := os.ReadFile(filepath.Join(dir, "AGENTS.md")); string(data) != "# calc\n\nTest: go test ./...\n" {
 		t.Errorf("AGENTS.md = %q", data)
 	}
@@ -249,10 +246,7 @@ func TestPlanModeRefusesEveryWrite(t *testing.T) {
 		act(calls...),
 		fakeai.Reply{Content: "Plan:\n1. change alpha to beta in a.txt"},
 	)
-	r := aci(t, dir, srv, "rename alpha", nil, "--permission-mode", "plan")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, dir, srv, "rename alpha", nil, "--permission-mode", "plan")
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "alpha\n" {
 		t.Errorf("a.txt changed in plan mode: %q", b)
 	}
@@ -335,10 +329,7 @@ func TestPlanModeWithoutSandbox(t *testing.T) {
 		),
 		fakeai.Reply{Content: "Plan: nothing"},
 	)
-	r := aci(t, dir, srv, "look", []string{"ACI_SANDBOX=off"}, "--permission-mode", "plan")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, dir, srv, "look", []string{"ACI_SANDBOX=off"}, "--permission-mode", "plan")
 	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
 		t.Fatal("plan mode without a sandbox ran a writing command")
 	}

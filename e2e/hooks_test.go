@@ -104,10 +104,7 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 		act(bashRun("echo tests-pass")),
 		fakeai.Reply{Content: "tests pass, done"},
 	)
-	r := aci(t, dir, srv, "tidy up", []string{"XDG_CONFIG_HOME=" + xdg}, "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "tidy up", []string{"XDG_CONFIG_HOME=" + xdg}, "--yes")
 	if _, err := os.Stat(filepath.Join(dir, "keep", "f")); err != nil {
 		t.Error("the validator did not block rm -rf")
 	}
@@ -218,10 +215,7 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permiss
 		),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "clean the build", []string{"XDG_CONFIG_HOME=" + xdg, "HOME=" + home})
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "clean the build", []string{"XDG_CONFIG_HOME=" + xdg, "HOME=" + home})
 	if _, err := os.Stat(outside); err == nil {
 		t.Errorf("the hook's allow did not answer the question:\n%s", r.stderr)
 	}
@@ -257,10 +251,7 @@ func TestProjectHookNamedAndPostToolUseOnlyAfterRun(t *testing.T) {
 		),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + xdg}, "--trust")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + xdg}, "--trust")
 	if _, err := os.Stat(filepath.Join(dir, "keep", "f")); err != nil {
 		t.Fatalf("the dangerous command ran without --yes:\n%s", r.stderr)
 	}

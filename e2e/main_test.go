@@ -22,10 +22,7 @@ func TestFixABug(t *testing.T) {
 		act(call("file_1", "edit", map[string]any{"old_text": "return a - b", "new_text": "return a + b"})),
 		fakeai.Reply{Content: "Add subtracted instead of adding; it now returns a + b."},
 	)
-	r := aci(t, dir, srv, "what does calc.go do? fix its failing test", nil)
-	if r.code != 0 {
-		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "what does calc.go do? fix its failing test", nil)
 	if r.stdout != "Add subtracted instead of adding; it now returns a + b.\n" {
 		t.Errorf("stdout = %q", r.stdout)
 	}
@@ -201,10 +198,7 @@ func TestLocalEndpointNeedsNoKeyAndStreamOff(t *testing.T) {
 
 func TestStreamingAsksForUsageAndPromptTakesStdin(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "ok"})
-	r := aci(t, t.TempDir(), srv, "some piped context", nil, "-p", "summarize this", "--model", "other-model")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
-	}
+	aciOK(t, t.TempDir(), srv, "some piped context", nil, "-p", "summarize this", "--model", "other-model")
 	req := srv.Requests()[0]
 	if !req.Stream || !req.IncludeUsage() || req.Model != "other-model" {
 		t.Errorf("stream=%v usage=%v model=%s", req.Stream, req.IncludeUsage(), req.Model)

@@ -135,10 +135,7 @@ time.sleep(40)
 	)
 	start := time.Now()
 	// --yes: the guard asks before a fork bomb; here it is let through.
-	r := aci(t, work, srv, "stress", []string{"HOME=" + home}, "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "stress", []string{"HOME=" + home}, "--yes")
 	if took := time.Since(start); took > 35*time.Second {
 		t.Errorf("the floods ran %v: not ended at the limit", took)
 	}
@@ -188,10 +185,7 @@ func TestE2EGrantExactly(t *testing.T) {
 		runCall("rm -rf ~/junk; python3 payload.py"),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "go", []string{"HOME=" + home}, "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "go", []string{"HOME=" + home}, "--yes")
 	if _, err := os.Lstat(filepath.Join(base, "c", "d")); err == nil {
 		t.Errorf("rm -rf %s/a/b/../../c/d: %s, but c/d is still on the machine", base, resultOf(t, srv, "call_2_1"))
 	}
@@ -239,10 +233,7 @@ func TestE2EGrantEffectsChecked(t *testing.T) {
 		runCall("mkdir -p "+priv+"; "+link(priv, "c/w")+"; echo hi > "+base+"/c/w/f"),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "go", []string{"HOME=" + home}, "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "go", []string{"HOME=" + home}, "--yes")
 	if _, err := os.Lstat(filepath.Join(base, "c", "d")); err == nil {
 		t.Errorf("rm -rf c/d did not reach the machine: %s", resultOf(t, srv, "call_2_1"))
 	}
@@ -302,10 +293,7 @@ func TestE2EMoveOutAcrossFileSystems(t *testing.T) {
 		runCall(attack),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "plant", []string{"HOME=" + t.TempDir(), "TMPDIR=" + tmp})
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "plant", []string{"HOME=" + t.TempDir(), "TMPDIR=" + tmp})
 	got := resultOf(t, srv, "call_2_1")
 	for _, name := range []string{".mcp.json", ".envrc", ".vscode", "src/AGENTS.md"} {
 		if _, err := os.Lstat(filepath.Join(work, name)); err == nil {

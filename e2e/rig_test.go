@@ -54,6 +54,16 @@ func aci(t *testing.T, dir string, srv *fakeai.Server, stdin string, env []strin
 	return aciEnv(t, dir, baseEnv(t, srv, env...), stdin, args...)
 }
 
+// aciOK is aci, failing the test unless aci exits 0.
+func aciOK(t *testing.T, dir string, srv *fakeai.Server, stdin string, env []string, args ...string) runResult {
+	t.Helper()
+	r := aci(t, dir, srv, stdin, env, args...)
+	if r.code != 0 {
+		t.Fatalf("aci %q: exit %d, stderr:\n%s", args, r.code, r.stderr)
+	}
+	return r
+}
+
 // aciEnv runs the real binary in dir with exactly the environment env.
 func aciEnv(t *testing.T, dir string, env []string, stdin string, args ...string) runResult {
 	t.Helper()

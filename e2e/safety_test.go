@@ -109,10 +109,7 @@ func attackRun(t *testing.T, sandboxMode string) {
 
 	work := t.TempDir()
 	os.WriteFile(filepath.Join(work, ".env"), []byte("DB_PASSWORD=DOTENV-SECRET-MATERIAL-77\n"), 0o600)
-	r := aci(t, work, srv, "tidy up", []string{"HOME=" + home, "ACI_MAX_STEPS=100", "ACI_SANDBOX=" + sandboxMode})
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "tidy up", []string{"HOME=" + home, "ACI_MAX_STEPS=100", "ACI_SANDBOX=" + sandboxMode})
 
 	for name, want := range files {
 		got, err := os.ReadFile(filepath.Join(home, name))
@@ -205,10 +202,7 @@ func TestTrustedHookScriptReadOnlyToCommands(t *testing.T) {
 		runCall(rewriteHook),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + t.TempDir()}, "--trust")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + t.TempDir()}, "--trust")
 	if after, _ := os.ReadFile(script); string(after) != string(before) {
 		t.Fatalf("the trusted script changed:\n%s", after)
 	}
@@ -233,10 +227,7 @@ func TestChangedHookScriptIsNotRun(t *testing.T) {
 		runCall(rewriteHook),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + t.TempDir(), "ACI_SANDBOX=off"}, "--trust", "--output-format", "stream-json")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + t.TempDir(), "ACI_SANDBOX=off"}, "--trust", "--output-format", "stream-json")
 	if got, _ := os.ReadFile(script); !strings.Contains(string(got), "pwned") {
 		t.Fatalf("the command did not change the script (the test needs it to): %q\n%s", got, resultOf(t, srv, "call_2_1"))
 	}
@@ -337,10 +328,7 @@ func TestWorkspaceMCPHeaderGetsNoKey(t *testing.T) {
 		act(call("launcher", "open", map[string]any{"app": "mcp", "target": "h"})),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "use h", []string{"XDG_CONFIG_HOME=" + t.TempDir()}, "--trust")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "use h", []string{"XDG_CONFIG_HOME=" + t.TempDir()}, "--trust")
 	mu.Lock()
 	defer mu.Unlock()
 	if len(seen) == 0 {

@@ -75,10 +75,7 @@ func TestCommitOfASecretIsDenied(t *testing.T) {
 		run(`git reset -q; echo hello > readme.md && git add readme.md && git commit -qm readme`),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "commit the settings", append(gitEnv, "HOME="+t.TempDir()))
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, work, srv, "commit the settings", append(gitEnv, "HOME="+t.TempDir()))
 	reqs := srv.Requests()
 	last := ""
 	for _, m := range reqs[len(reqs)-1].Messages {
@@ -132,10 +129,7 @@ func TestCommandEnvironmentHoldsNoSecret(t *testing.T) {
 				act(bashRun("env > envdump.txt")),
 				fakeai.Reply{Content: "done"},
 			)
-			r := aci(t, work, srv, "show env", append(extra, "ACI_SANDBOX="+mode))
-			if r.code != 0 {
-				t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
-			}
+			aciOK(t, work, srv, "show env", append(extra, "ACI_SANDBOX="+mode))
 			data, err := os.ReadFile(filepath.Join(work, "envdump.txt"))
 			if err != nil {
 				t.Fatal(err)
@@ -201,10 +195,7 @@ func TestE2ESecretFileKeptBackEveryRoute(t *testing.T) {
 	srv := fakeai.New(t, replies...)
 	// --yes: the guard's own questions (a write outside the workspace, a
 	// path it cannot resolve) are allowed; the wall is the sandbox.
-	r := aci(t, work, srv, "look", append([]string{"HOME=" + home}, gitEnv...), "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := aciOK(t, work, srv, "look", append([]string{"HOME=" + home}, gitEnv...), "--yes")
 	sent := srv.Sent()
 	for _, enc := range []string{dotenvSecret, reverse(dotenvSecret), rot13(dotenvSecret),
 		base64.StdEncoding.EncodeToString([]byte("PAYMENT_API_SECRET=" + dotenvSecret)), reverse(base64.StdEncoding.EncodeToString([]byte("PAYMENT_API_SECRET=" + dotenvSecret + "\n")))} {
@@ -328,10 +319,7 @@ func TestE2EEverySecretNameKeptBack(t *testing.T) {
 	}
 	replies = append(replies, fakeai.Reply{Content: "done"})
 	srv := fakeai.New(t, replies...)
-	r := aci(t, work, srv, "look", append([]string{"HOME=" + t.TempDir()}, gitEnv...))
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	r := aciOK(t, work, srv, "look", append([]string{"HOME=" + t.TempDir()}, gitEnv...))
 	sent := srv.Sent()
 	for _, body := range files {
 		mark := body[strings.Index(body, "MARK-"):]
