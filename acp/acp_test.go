@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/internal/jsonrpc"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -67,7 +68,7 @@ func TestQuestionOf(t *testing.T) {
 				t.Fatalf("err = %v", err)
 			}
 			if err != nil {
-				if re, ok := err.(*rpcError); !ok || re.Code != codeInvalidParams {
+				if re, ok := err.(*rpcError); !ok || re.Code != jsonrpc.CodeInvalidParams {
 					t.Errorf("error %v is not invalid params", err)
 				}
 				return

@@ -12,23 +12,14 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/jsonrpc"
 	"github.com/aci-dev/aci/internal/testbin"
 )
 
 const testKey = testbin.Key
 
 // rpcMsg is any message aci writes.
-type rpcMsg struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error,omitempty"`
-}
+type rpcMsg = jsonrpc.Message
 
 // editor is a test's side of `aci acp`: it writes requests on aci's
 // stdin, reads every line aci writes (each must be a JSON-RPC message),

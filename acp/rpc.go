@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/aci-dev/aci/internal/jsonrpc"
 )
 
 // JSON-RPC 2.0 over newline-delimited JSON, both ways: the editor calls
@@ -19,43 +21,23 @@ import (
 // layer of its own rather than a library: the Go ACP libraries seen skip
 // a line that is not JSON without the -32700 answer JSON-RPC asks for.
 
-// Error codes of JSON-RPC 2.0 (and ACP's cancelled request).
-const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-	codeMethodNotFound = -32601
-	codeInvalidParams  = -32602
-	codeInternalError  = -32603
-	codeCancelled      = -32800
-)
+// ACP's code for a cancelled request (JSON-RPC's own codes are in
+// internal/jsonrpc).
+const codeCancelled = -32800
 
 // maxLine bounds one incoming message; a prompt with embedded files fits.
 const maxLine = 64 << 20
 
 // rpcError is a JSON-RPC error object; as a Go error it is what a method
 // answers with.
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
-}
-
-func (e *rpcError) Error() string { return fmt.Sprintf("%s (%d)", e.Message, e.Code) }
+type rpcError = jsonrpc.Error
 
 func invalidParams(format string, args ...any) *rpcError {
-	return &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf(format, args...)}
+	return &rpcError{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }
 
-// message is any JSON-RPC message: a request (method and id), a
-// notification (method, no id) or a response (id, result or error).
-type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
-}
+// message is any JSON-RPC message.
+type message = jsonrpc.Message
 
 // handler answers one request or notification. A notification's answer
 // is dropped.
@@ -98,7 +80,7 @@ func (c *conn) serve(ctx context.Context, r io.Reader, h handler) error {
 		line, tooLong, err := readLine(br)
 		if tooLong {
 			c.log.Printf("dropped a message over %d MB", maxLine>>20)
-			c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeInvalidRequest, Message: fmt.Sprintf("message over %d MB", maxLine>>20)})
+			c.reply(json.RawMessage("null"), nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("message over %d MB", maxLine>>20)})
 		} else if len(bytes.TrimSpace(line)) > 0 {
 			c.dispatch(ctx, line, h, &wg)
 		}
@@ -134,17 +116,17 @@ func (c *conn) dispatch(ctx context.Context, line []byte, h handler, wg *sync.Wa
 	line = bytes.TrimSpace(line)
 	if line[0] == '[' {
 		// ACP sends no batches.
-		c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeInvalidRequest, Message: "batches are not supported"})
+		c.reply(json.RawMessage("null"), nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: "batches are not supported"})
 		return
 	}
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
 		if json.Valid(line) {
 			// JSON, but not a message's shape ("jsonrpc": 2, "method": 1).
-			c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeInvalidRequest, Message: "invalid request: " + err.Error()})
+			c.reply(json.RawMessage("null"), nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + err.Error()})
 			return
 		}
-		c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeParseError, Message: "parse error: " + err.Error()})
+		c.reply(json.RawMessage("null"), nil, &rpcError{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()})
 		return
 	}
 	switch {
@@ -161,20 +143,20 @@ func (c *conn) dispatch(ctx context.Context, line []byte, h handler, wg *sync.Wa
 		if !validID(id) {
 			id = json.RawMessage("null")
 		}
-		c.reply(id, nil, &rpcError{Code: codeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`})
+		c.reply(id, nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`})
 	case m.Method == "":
 		id := m.ID
 		if id == nil {
 			id = json.RawMessage("null")
 		}
-		c.reply(id, nil, &rpcError{Code: codeInvalidRequest, Message: "invalid request: no method"})
+		c.reply(id, nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: no method"})
 	case m.ID == nil:
 		if _, err := h(ctx, m.Method, m.Params); err != nil {
 			c.log.Printf("notification %s: %v", m.Method, err)
 		}
 	default:
 		if !validID(m.ID) {
-			c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeInvalidRequest, Message: "invalid request: id must be a string or a number"})
+			c.reply(json.RawMessage("null"), nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: id must be a string or a number"})
 			return
 		}
 		wg.Add(1)
@@ -194,7 +176,7 @@ func (c *conn) handle(ctx context.Context, h handler, m message) (res any, err e
 	defer func() {
 		if r := recover(); r != nil {
 			c.log.Printf("%s: panic: %v", m.Method, r)
-			res, err = nil, &rpcError{Code: codeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+			res, err = nil, &rpcError{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
 		}
 	}()
 	return h(ctx, m.Method, m.Params)
@@ -218,7 +200,7 @@ func (c *conn) reply(id json.RawMessage, res any, err error) {
 	if err != nil {
 		var re *rpcError
 		if !errors.As(err, &re) {
-			re = &rpcError{Code: codeInternalError, Message: err.Error()}
+			re = &rpcError{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		m.Error = re
 	} else {
@@ -227,7 +209,7 @@ func (c *conn) reply(id json.RawMessage, res any, err error) {
 		}
 		data, merr := json.Marshal(res)
 		if merr != nil {
-			m.Error = &rpcError{Code: codeInternalError, Message: "encode the result: " + merr.Error()}
+			m.Error = &rpcError{Code: jsonrpc.CodeInternalError, Message: "encode the result: " + merr.Error()}
 		} else {
 			m.Result = data
 		}
@@ -298,7 +280,7 @@ func (c *conn) call(ctx context.Context, method string, params, result any, reda
 		}
 		if result != nil {
 			if err := json.Unmarshal(m.Result, result); err != nil {
-				return &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("the editor's answer to %s: %v", method, err)}
+				return &rpcError{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("the editor's answer to %s: %v", method, err)}
 			}
 		}
 		return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aci-dev/aci/internal/jsonrpc"
 	"github.com/aci-dev/aci/internal/testutil"
 )
 
@@ -20,10 +21,10 @@ func TestRequestWithoutVersion(t *testing.T) {
 		code       int // 0: the method ran
 		id         string
 	}{
-		{"no version", `{"id":1,"method":"initialize","params":{}}`, codeInvalidRequest, "1"},
-		{"version 1.0", `{"jsonrpc":"1.0","id":"a","method":"initialize"}`, codeInvalidRequest, `"a"`},
-		{"version as number", `{"jsonrpc":2.0,"id":3,"method":"initialize"}`, codeInvalidRequest, "null"},
-		{"bad id too", `{"id":{},"method":"initialize"}`, codeInvalidRequest, "null"},
+		{"no version", `{"id":1,"method":"initialize","params":{}}`, jsonrpc.CodeInvalidRequest, "1"},
+		{"version 1.0", `{"jsonrpc":"1.0","id":"a","method":"initialize"}`, jsonrpc.CodeInvalidRequest, `"a"`},
+		{"version as number", `{"jsonrpc":2.0,"id":3,"method":"initialize"}`, jsonrpc.CodeInvalidRequest, "null"},
+		{"bad id too", `{"id":{},"method":"initialize"}`, jsonrpc.CodeInvalidRequest, "null"},
 		{"2.0", `{"jsonrpc":"2.0","id":4,"method":"initialize"}`, 0, "4"},
 	}
 	for _, tt := range tests {

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aci-dev/aci/internal/jsonrpc"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/secrets"
@@ -118,7 +119,7 @@ func (srv *server) handle(ctx context.Context, method string, params json.RawMes
 	case "initialize":
 		return decoded(params, srv.initialize)
 	case "authenticate":
-		return nil, &rpcError{Code: codeInvalidParams, Message: "aci offers no authentication methods: its API key comes from its environment"}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "aci offers no authentication methods: its API key comes from its environment"}
 	case "session/cancel":
 		return decoded(params, func(p cancelParams) (any, error) {
 			if s := srv.session(p.SessionID); s != nil {
@@ -129,7 +130,7 @@ func (srv *server) handle(ctx context.Context, method string, params json.RawMes
 	}
 	if !srv.ready() {
 		if isKnown(method) {
-			return nil, &rpcError{Code: codeInvalidRequest, Message: "call initialize first"}
+			return nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: "call initialize first"}
 		}
 	}
 	switch method {
@@ -142,7 +143,7 @@ func (srv *server) handle(ctx context.Context, method string, params json.RawMes
 	case "session/set_mode":
 		return decoded(params, srv.setMode)
 	}
-	return nil, &rpcError{Code: codeMethodNotFound, Message: "method not found: " + method}
+	return nil, &rpcError{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + method}
 }
 
 func isKnown(method string) bool {
@@ -230,7 +231,7 @@ func (srv *server) loadSession(ctx context.Context, p loadSessionParams) (any, e
 		return nil, invalidParams("invalid params: sessionId is required")
 	}
 	if old := srv.session(p.SessionID); old != nil {
-		return nil, &rpcError{Code: codeInvalidRequest, Message: "session " + p.SessionID + " is already loaded"}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: "session " + p.SessionID + " is already loaded"}
 	}
 	s, err := srv.open(ctx, p.Cwd, p.MCPServers, p.SessionID)
 	if err != nil {
@@ -290,7 +291,7 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	}
 	if err != nil {
 		if errors.Is(err, session.ErrUsage) {
-			return nil, &rpcError{Code: codeInvalidParams, Message: err.Error()}
+			return nil, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
 		return nil, err
 	}
@@ -374,7 +375,7 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 	s.mu.Lock()
 	if s.prompting {
 		s.mu.Unlock()
-		return nil, &rpcError{Code: codeInvalidRequest, Message: "a prompt is already running in this session"}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: "a prompt is already running in this session"}
 	}
 	s.prompting, s.cancel, s.cancelled = true, cancel, false
 	s.mu.Unlock()
@@ -407,7 +408,7 @@ func (srv *server) prompt(ctx context.Context, p promptParams) (any, error) {
 		return nil, invalidParams("%v", err)
 	}
 	if err != nil { // no turn began
-		return nil, &rpcError{Code: codeInvalidRequest, Message: err.Error()}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: err.Error()}
 	}
 	s.mu.Lock()
 	cancelled := s.cancelled
@@ -434,7 +435,7 @@ func stopOf(r session.Result) (any, error) {
 	case r.Cause == session.CauseRefused:
 		return promptResult{StopReason: stopRefusal}, nil
 	}
-	return nil, &rpcError{Code: codeInternalError, Message: r.Error}
+	return nil, &rpcError{Code: jsonrpc.CodeInternalError, Message: r.Error}
 }
 
 // cancelPrompt ends the running prompt, if any: its model request, its

@@ -5,7 +5,7 @@
 bin=${ACI_BIN:-}
 if [ -z "$bin" ]; then
   bin=$1
-  go build -ldflags="-s -w" -o "$bin" .
+  CGO_ENABLED=0 go build -ldflags="-s -w" -o "$bin" . # as the README's install line
 fi
 go build -o /tmp/aci-fakemodel ./bench/fakemodel
 urlfile=$(mktemp)

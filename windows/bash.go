@@ -102,6 +102,7 @@ func (w *bashWindow) Close() {
 			t.Kill()
 		}
 	}
+	w.shell.Close()
 }
 
 // bashState is what a view of the window showed: the runs up to lastSeq,

@@ -10,8 +10,6 @@ import (
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/mcp"
 	"github.com/aci-dev/aci/tools/output"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const (
@@ -253,7 +251,7 @@ func (w *mcpWindow) renderListing() string {
 	if len(resources) > 0 {
 		b.WriteString("\nresources (read(uri)):")
 	}
-	listCapped(&b, resources, func(r *sdk.Resource) {
+	listCapped(&b, resources, func(r *mcp.Resource) {
 		fmt.Fprintf(&b, "\n- %s", r.URI)
 		if r.Name != "" && !strings.HasSuffix(r.URI, r.Name) {
 			b.WriteString(" " + r.Name)
@@ -267,7 +265,7 @@ func (w *mcpWindow) renderListing() string {
 	})
 	if templates := w.srv.Templates(); len(templates) > 0 {
 		b.WriteString("\nresource templates (fill in the {braces}, then read(uri)):")
-		listCapped(&b, templates, func(r *sdk.ResourceTemplate) {
+		listCapped(&b, templates, func(r *mcp.ResourceTemplate) {
 			fmt.Fprintf(&b, "\n- %s", r.URITemplate)
 			if d := mcp.OneLine(r.Description); d != "" {
 				b.WriteString(": " + d)

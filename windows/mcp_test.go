@@ -3,6 +3,7 @@ package windows
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,6 @@ import (
 	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/tools/mcp"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestMain(m *testing.M) {
@@ -58,7 +58,7 @@ func exec1(t *testing.T, m *Manager, window, action, params string) Result {
 func mcpManager(t *testing.T, servers map[string]mcp.ServerConfig, dial bool, approver Approver) (*Manager, *mcp.Pool) {
 	opts := mcp.Options{Workdir: t.TempDir(), CallTimeout: 20 * time.Second, LogDir: t.TempDir()}
 	if dial {
-		opts.Dial = func(mcp.ServerConfig) (sdk.Transport, error) { return mcptest.InMemory() }
+		opts.Dial = func(mcp.ServerConfig) (io.ReadWriteCloser, error) { return mcptest.InMemory() }
 	}
 	pool := mcp.NewPool(mcp.Config{Servers: servers}, opts)
 	m := NewManager(Env{Workdir: t.TempDir(), Approver: approver}, MCPAppWith(pool))
@@ -85,13 +85,13 @@ func TestMCPWindowInProcess(t *testing.T) {
 		t.Errorf("no target: %+v", res)
 	}
 	res = exec1(t, m, "launcher", "open", `{"app":"mcp","target":"go"}`)
-	if res.Text != "opened mcp_1: MCP server go: 9 tools, 1 resource" {
+	if res.Text != "opened mcp_1: MCP server go: 14 tools, 1 resource" {
 		t.Fatalf("open: %+v", res)
 	}
 	w := m.Windows()[1]
 	v0 := w.View()
 	for _, want := range []string{
-		"MCP server go (x): 9 tools, 1 resource",
+		"MCP server go (x): 14 tools, 1 resource",
 		"- echo: Echoes the message back. …\n    message (string, required): the text to send back",
 		"- add: Adds a and b.\n    a (integer, required)\n    b (number)",
 		"resources (read(uri)):\n- test://readme (text/plain): What this is.",

@@ -1,16 +1,20 @@
 // Package mcptest gives tests a real MCP server written with the official Go
-// SDK: in-process (over in-memory transports) or as a child process (the
-// test binary re-executed, over stdio), and a look at /proc for processes
-// left behind.
+// SDK, for aci's own client to talk to: in-process (over a pipe, as over
+// stdio) or as a child process (the test binary re-executed, over stdio),
+// and a look at /proc for processes left behind. The SDK is a dependency
+// of the tests only: aci's binary does not link it.
 package mcptest
 
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/aci-dev/aci/internal/testutil"
@@ -56,6 +60,10 @@ type addIn struct {
 
 type empty struct{}
 
+type bigIn struct {
+	Size int `json:"size"`
+}
+
 func text(s string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 }
@@ -63,9 +71,14 @@ func text(s string) *sdk.CallToolResult {
 // NewServer is the test server: echo (read-only), add, fail (a tool
 // error), slow (answers after a minute, or never when canceled), crash
 // (exits the process mid-call), spawn (leaves a child process running),
-// image, grow (adds a tool: the list changes), and one text resource.
+// image, grow (adds a tool: the list changes), one text resource and a
+// template; and, to try a client's protocol, ping (pings the client),
+// roots (asks the client for its roots), big (a result of size bytes),
+// noise (writes a line that is no JSON-RPC to stdout first) and canceled
+// (how many slow calls were canceled). Lists come in pages of 3.
 func NewServer() *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "mcptest", Version: "1"}, &sdk.ServerOptions{Instructions: "Echo before you add."})
+	s := sdk.NewServer(&sdk.Implementation{Name: "mcptest", Version: "1"}, &sdk.ServerOptions{Instructions: "Echo before you add.", PageSize: 3})
+	var canceled atomic.Int32
 	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echoes the message back.\nSecond line.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
 		func(_ context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
 			return text("echo: " + in.Message), nil, nil
@@ -83,9 +96,11 @@ func NewServer() *sdk.Server {
 			select {
 			case <-time.After(time.Minute):
 			case <-ctx.Done():
+				canceled.Add(1)
 			}
 			return text("done"), nil, nil
 		})
+	addProtocolTools(s, &canceled)
 	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Exits the server.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
 		func(context.Context, *sdk.CallToolRequest, empty) (*sdk.CallToolResult, any, error) {
 			fmt.Fprintln(os.Stderr, "mcptest: crashing on purpose")
@@ -125,11 +140,45 @@ func NewServer() *sdk.Server {
 	return s
 }
 
+// addProtocolTools adds the tools that try a client's side of the protocol.
+func addProtocolTools(s *sdk.Server, canceled *atomic.Int32) {
+	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
+	sdk.AddTool(s, &sdk.Tool{Name: "ping", Description: "Pings the client.", Annotations: ro},
+		func(ctx context.Context, req *sdk.CallToolRequest, _ empty) (*sdk.CallToolResult, any, error) {
+			if err := req.Session.Ping(ctx, nil); err != nil {
+				return nil, nil, fmt.Errorf("the client did not answer ping: %w", err)
+			}
+			return text("pong"), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "roots", Description: "Asks the client for its roots.", Annotations: ro},
+		func(ctx context.Context, req *sdk.CallToolRequest, _ empty) (*sdk.CallToolResult, any, error) {
+			_, err := req.Session.ListRoots(ctx, nil)
+			return text(fmt.Sprintf("roots/list: %v", err)), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "big", Description: "A result of size bytes.", Annotations: ro},
+		func(_ context.Context, _ *sdk.CallToolRequest, in bigIn) (*sdk.CallToolResult, any, error) {
+			return text(strings.Repeat("x", in.Size)), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "noise", Description: "Writes a line that is not JSON-RPC to stdout.", Annotations: ro},
+		func(context.Context, *sdk.CallToolRequest, empty) (*sdk.CallToolResult, any, error) {
+			if os.Getenv(EnvServe) == "1" { // stdout is the connection
+				fmt.Println("mcptest: this line is not JSON-RPC")
+			}
+			return text("noisy"), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "canceled", Description: "How many slow calls were canceled.", Annotations: ro},
+		func(context.Context, *sdk.CallToolRequest, empty) (*sdk.CallToolResult, any, error) {
+			return text(strconv.Itoa(int(canceled.Load()))), nil, nil
+		})
+}
+
 // InMemory connects a fresh test server in-process and returns the
-// client's side; for a pool's Dial.
-func InMemory() (sdk.Transport, error) {
-	client, server := sdk.NewInMemoryTransports()
-	if _, err := NewServer().Connect(context.Background(), server, nil); err != nil {
+// client's side of the connection, newline-delimited JSON-RPC as over
+// stdio; for a pool's Dial.
+func InMemory() (io.ReadWriteCloser, error) {
+	client, server := net.Pipe()
+	if _, err := NewServer().Connect(context.Background(), &sdk.IOTransport{Reader: server, Writer: server}, nil); err != nil {
+		client.Close()
 		return nil, err
 	}
 	return client, nil

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/aci-dev/aci/internal/jsonrpc"
 )
 
 // CallResult is a tool's answer as text.
@@ -25,19 +25,22 @@ type CallResult struct {
 // A crash, a hang (CallTimeout) or a cancel is an error that says which; the
 // server is then stopped, to start afresh at the next call.
 func (s *Server) CallTool(ctx context.Context, tool string, args map[string]any) (CallResult, error) {
-	var res *sdk.CallToolResult
-	note, err := s.do(ctx, "call "+tool, func(ctx context.Context, session *sdk.ClientSession) error {
-		var err error
-		res, err = session.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
-		return err
+	var res callToolResult
+	params := struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments,omitempty"`
+	}{tool, args}
+	note, err := s.do(ctx, "call "+tool, func(ctx context.Context, c *conn) error {
+		return c.call(ctx, "tools/call", params, &res)
 	})
 	if err != nil {
 		return CallResult{}, err
 	}
 	text := FormatContent(res.Content)
-	if text == "" && res.StructuredContent != nil {
-		if data, err := json.Marshal(res.StructuredContent); err == nil {
-			text = string(data)
+	if sc := bytes.TrimSpace(res.StructuredContent); text == "" && len(sc) > 0 && string(sc) != "null" {
+		var b bytes.Buffer
+		if json.Compact(&b, sc) == nil {
+			text = b.String()
 		}
 	}
 	return CallResult{Text: text, IsError: res.IsError, Note: note}, nil
@@ -45,11 +48,9 @@ func (s *Server) CallTool(ctx context.Context, tool string, args map[string]any)
 
 // ReadResource reads one resource as text.
 func (s *Server) ReadResource(ctx context.Context, uri string) (CallResult, error) {
-	var res *sdk.ReadResourceResult
-	note, err := s.do(ctx, "read "+uri, func(ctx context.Context, session *sdk.ClientSession) error {
-		var err error
-		res, err = session.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
-		return err
+	var res readResourceResult
+	note, err := s.do(ctx, "read "+uri, func(ctx context.Context, c *conn) error {
+		return c.call(ctx, "resources/read", map[string]string{"uri": uri}, &res)
 	})
 	if err != nil {
 		return CallResult{}, err
@@ -66,10 +67,11 @@ func (s *Server) ReadResource(ctx context.Context, uri string) (CallResult, erro
 
 // do runs one request on a running server, starting it first if needed,
 // and turns every way it can fail into a clear error.
-func (s *Server) do(ctx context.Context, what string, f func(context.Context, *sdk.ClientSession) error) (string, error) {
+func (s *Server) do(ctx context.Context, what string, f func(context.Context, *conn) error) (string, error) {
 	s.mu.Lock()
 	var note string
-	if s.cur != nil && s.cur.ended() {
+	if s.cur != nil && s.cur.conn.ended() != nil {
+		<-s.cur.done // its watcher is closing it; the note says how it ended
 		note = fmt.Sprintf("MCP server %s had stopped (%s) and was started again", s.cfg.Name, s.cur.note)
 	}
 	if !s.runningLocked() {
@@ -85,7 +87,7 @@ func (s *Server) do(ctx context.Context, what string, f func(context.Context, *s
 	timeout := s.pool.opts.CallTimeout
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	err := f(cctx, r.session)
+	err := f(cctx, r.conn)
 	if err == nil {
 		return note, nil
 	}
@@ -103,14 +105,24 @@ func (s *Server) do(ctx context.Context, what string, f func(context.Context, *s
 	if errors.As(err, &rpcErr) {
 		return "", fmt.Errorf("%s: MCP server %s answered with an error: %s (code %d)", what, name, rpcErr.Message, rpcErr.Code)
 	}
-	// Give the watcher a moment: a crash shows as a closed connection
-	// first, the exit status just after.
+	if r.conn.ended() == nil {
+		return "", fmt.Errorf("%s on MCP server %s: %w", what, name, err)
+	}
+	// The connection is over: the watcher reaps the process, and its
+	// exit status says how it ended.
 	select {
 	case <-r.done:
-	case <-time.After(time.Second):
+	case <-time.After(3 * terminateWait):
+	}
+	if errors.Is(err, errSessionExpired) {
+		return "", fmt.Errorf("%s on MCP server %s: %v; a new session starts at the next call", what, name, err)
+	}
+	tail := ""
+	if r.cmd != nil {
+		tail = logTail(s.LogPath(), r.logFrom)
 	}
 	if r.ended() {
-		return "", fmt.Errorf("%s: MCP server %s stopped during the call (%s); it starts again at the next call%s", what, name, r.note, logTail(s.LogPath(), r.logFrom))
+		return "", fmt.Errorf("%s: MCP server %s stopped during the call (%s); it starts again at the next call%s", what, name, r.note, tail)
 	}
 	return "", fmt.Errorf("%s on MCP server %s: %w", what, name, err)
 }
@@ -126,17 +138,15 @@ func (s *Server) restartLater(r *run) {
 
 // FormatContent renders a tool's content blocks: text as it is, anything
 // else as one line describing it.
-func FormatContent(content []sdk.Content) string {
+func FormatContent(content []Content) string {
 	var parts []string
 	for _, c := range content {
-		switch c := c.(type) {
-		case *sdk.TextContent:
+		switch c.Type {
+		case "text":
 			parts = append(parts, c.Text)
-		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes]", c.MIMEType, len(c.Data)))
-		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", c.MIMEType, len(c.Data)))
-		case *sdk.ResourceLink:
+		case "image", "audio":
+			parts = append(parts, fmt.Sprintf("[%s %s, %d bytes]", c.Type, c.MIMEType, decodedLen(c.Data)))
+		case "resource_link":
 			line := "[resource link " + c.URI
 			if c.Name != "" {
 				line += " " + c.Name
@@ -145,27 +155,26 @@ func FormatContent(content []sdk.Content) string {
 				line += ": " + OneLine(c.Description)
 			}
 			parts = append(parts, line+"; read(uri) shows it]")
-		case *sdk.EmbeddedResource:
+		case "resource":
 			if c.Resource != nil {
 				parts = append(parts, resourceText(c.Resource))
 			}
-		case nil:
 		default:
-			parts = append(parts, fmt.Sprintf("[%T content]", c))
+			parts = append(parts, fmt.Sprintf("[%s content]", OneLine(c.Type)))
 		}
 	}
 	return strings.Join(parts, "\n")
 }
 
-func resourceText(c *sdk.ResourceContents) string {
-	if c.Text != "" || len(c.Blob) == 0 {
+func resourceText(c *ResourceContents) string {
+	if c.Text != "" || c.Blob == "" {
 		return c.Text
 	}
 	mime := c.MIMEType
 	if mime == "" {
 		mime = "binary"
 	}
-	return fmt.Sprintf("[%s %s, %d bytes]", mime, c.URI, len(c.Blob))
+	return fmt.Sprintf("[%s %s, %d bytes]", mime, c.URI, decodedLen(c.Blob))
 }
 
 // OneLine is the first line of s, at most 120 characters.

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/aci-dev/aci/internal/dirs"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aci-dev/aci/internal/dirs"
 	"github.com/aci-dev/aci/tools/sandbox"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Defaults for Options.
@@ -26,6 +24,9 @@ const (
 	// terminateWait is how long a stdio server has to exit once its input
 	// closes before it is signalled.
 	terminateWait = time.Second
+	// httpRetries is how often an HTTP server's event stream is reopened
+	// when it breaks without progress.
+	httpRetries = 2
 )
 
 // Options tune a Pool.
@@ -35,9 +36,10 @@ type Options struct {
 	StartTimeout time.Duration // start and handshake
 	LogDir       string        // where servers' stderr goes; default LogDir()
 	Version      string        // aci's version, told to servers
-	// Dial, when set, makes the transport for a server instead of the
-	// configuration (in-process servers in tests).
-	Dial func(ServerConfig) (sdk.Transport, error)
+	// Dial, when set, opens the connection to a server instead of the
+	// configuration: newline-delimited JSON-RPC over the stream it
+	// returns (in-process servers in tests).
+	Dial func(ServerConfig) (io.ReadWriteCloser, error)
 	// Verify, when set, is asked before a server starts: an error keeps
 	// it from starting, and says why (a workspace file it runs changed
 	// since the folder was trusted).
@@ -175,16 +177,19 @@ func (p *Pool) Close() {
 	wg.Wait()
 }
 
-// transport makes the connection of a server, and its process for a
-// stdio server.
-func (p *Pool) transport(sc ServerConfig, log *os.File) (sdk.Transport, *exec.Cmd, error) {
+// transport makes the connection of a server for c, and starts the
+// process of a stdio server.
+func (p *Pool) transport(sc ServerConfig, log *os.File, c *conn) (transport, *exec.Cmd, error) {
 	if p.opts.Dial != nil {
-		t, err := p.opts.Dial(sc)
-		return t, nil, err
+		rwc, err := p.opts.Dial(sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		return dialStream(c, rwc), nil, nil
 	}
 	if sc.Type == HTTP {
 		client := &http.Client{Transport: headerTransport{headers: sc.Headers, next: http.DefaultTransport}}
-		return &sdk.StreamableClientTransport{Endpoint: sc.URL, HTTPClient: client, MaxRetries: 2}, nil, nil
+		return dialHTTP(c, sc.URL, client, httpRetries), nil, nil
 	}
 	command := sc.Command
 	if strings.ContainsRune(command, '/') && !filepath.IsAbs(command) && p.opts.Workdir != "" {
@@ -206,7 +211,11 @@ func (p *Pool) transport(sc ServerConfig, log *os.File) (sdk.Transport, *exec.Cm
 	cmd.Env = serverEnv(env, sc.Env)
 	cmd.Stderr = log
 	cmd.SysProcAttr = serverProcAttr()
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, cmd, nil
+	t, err := startStdio(c, cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, cmd, nil
 }
 
 // serverEnv is aci's environment without credentials (a server gets the
@@ -239,6 +248,3 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return h.next.RoundTrip(r)
 }
-
-// discardLogger keeps the SDK's own logging off the terminal.
-var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -2,17 +2,14 @@ package mcp
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
+	"io"
 	"os"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/aci-dev/aci/internal/mcptest"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestMain(m *testing.M) {
@@ -24,7 +21,7 @@ func TestMain(m *testing.M) {
 func inProcessPool(t *testing.T, timeout time.Duration) *Pool {
 	cfg := Config{Servers: map[string]ServerConfig{"go": {Name: "go", Type: Stdio, Command: "unused"}}}
 	p := NewPool(cfg, Options{CallTimeout: timeout, LogDir: t.TempDir(),
-		Dial: func(ServerConfig) (sdk.Transport, error) { return mcptest.InMemory() }})
+		Dial: func(ServerConfig) (io.ReadWriteCloser, error) { return mcptest.InMemory() }})
 	t.Cleanup(p.Close)
 	return p
 }
@@ -245,17 +242,7 @@ func TestPoolSharesAndCloses(t *testing.T) {
 
 func TestStreamableHTTP(t *testing.T) {
 	ctx := context.Background()
-	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcptest.NewServer() }, nil)
-	var sawAuth atomic.Bool
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer t0ken" {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		sawAuth.Store(true)
-		handler.ServeHTTP(w, r)
-	}))
-	defer hs.Close()
+	hs := newSDKHTTP(t, "t0ken")
 	cfg := Config{Servers: map[string]ServerConfig{
 		"remote":  {Name: "remote", Type: HTTP, URL: hs.URL, Headers: map[string]string{"Authorization": "Bearer t0ken"}},
 		"noauth":  {Name: "noauth", Type: HTTP, URL: hs.URL},
@@ -265,7 +252,7 @@ func TestStreamableHTTP(t *testing.T) {
 	defer p.Close()
 	s := acquire(t, p, "remote")
 	res, err := s.CallTool(ctx, "echo", map[string]any{"message": "over http"})
-	if err != nil || res.Text != "echo: over http" || !sawAuth.Load() || s.Pid() != 0 {
+	if err != nil || res.Text != "echo: over http" || hs.requests() == "" || s.Pid() != 0 {
 		t.Errorf("http echo: %+v %v", res, err)
 	}
 	p.Release(s)
@@ -274,6 +261,9 @@ func TestStreamableHTTP(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "MCP server "+name+" (http ") || !strings.Contains(err.Error(), "did not start") {
 			t.Errorf("%s: err = %v", name, err)
 		}
+	}
+	if _, err := p.Acquire(ctx, "noauth"); err == nil || !strings.Contains(err.Error(), "HTTP 401 Unauthorized: unauthorized") {
+		t.Errorf("noauth: %v", err)
 	}
 }
 

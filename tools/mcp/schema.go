@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Param is one top-level property of a tool's input schema.
@@ -19,7 +17,7 @@ type Param struct {
 
 // ToolParams reads a tool's input schema: its properties, required first,
 // then by name (a deterministic order: the rendering must not vary).
-func ToolParams(t *sdk.Tool) []Param {
+func ToolParams(t *Tool) []Param {
 	schema := asMap(t.InputSchema)
 	props := asMap(schema["properties"])
 	required := map[string]bool{}
@@ -142,7 +140,7 @@ func UsableName(name string) bool {
 }
 
 // Usable reports whether a tool and all its parameters have usable names.
-func Usable(t *sdk.Tool) bool {
+func Usable(t *Tool) bool {
 	if !UsableName(t.Name) {
 		return false
 	}
@@ -155,4 +153,4 @@ func Usable(t *sdk.Tool) bool {
 }
 
 // ReadOnly reports whether the tool says it changes nothing.
-func ReadOnly(t *sdk.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }
+func ReadOnly(t *Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }

@@ -9,10 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Server is one configured server of a pool. It is (re)started on demand:
@@ -28,9 +25,9 @@ type Server struct {
 	// The lists have their own lock: a window renders them while a start
 	// or a refresh talks to the server.
 	listMu       sync.Mutex
-	tools        []*sdk.Tool
-	resources    []*sdk.Resource
-	templates    []*sdk.ResourceTemplate
+	tools        []*Tool
+	resources    []*Resource
+	templates    []*ResourceTemplate
 	instructions string
 	version      int // counts list changes, for renderings cached on it
 }
@@ -60,7 +57,7 @@ func (s *Server) Pid() int {
 }
 
 // Tools lists the server's tools as last fetched.
-func (s *Server) Tools() []*sdk.Tool {
+func (s *Server) Tools() []*Tool {
 	s.listMu.Lock()
 	defer s.listMu.Unlock()
 	return s.tools
@@ -68,7 +65,7 @@ func (s *Server) Tools() []*sdk.Tool {
 
 // Templates lists the server's resource templates (URIs with {parameters})
 // as last fetched.
-func (s *Server) Templates() []*sdk.ResourceTemplate {
+func (s *Server) Templates() []*ResourceTemplate {
 	s.listMu.Lock()
 	defer s.listMu.Unlock()
 	return s.templates
@@ -82,14 +79,14 @@ func (s *Server) Instructions() string {
 }
 
 // Resources lists the server's resources as last fetched.
-func (s *Server) Resources() []*sdk.Resource {
+func (s *Server) Resources() []*Resource {
 	s.listMu.Lock()
 	defer s.listMu.Unlock()
 	return s.resources
 }
 
 // Tool returns the tool named name, or nil.
-func (s *Server) Tool(name string) *sdk.Tool {
+func (s *Server) Tool(name string) *Tool {
 	for _, t := range s.Tools() {
 		if t.Name == name {
 			return t
@@ -100,7 +97,7 @@ func (s *Server) Tool(name string) *sdk.Tool {
 
 // run is one start of the server.
 type run struct {
-	session *sdk.ClientSession
+	conn    *conn
 	cmd     *exec.Cmd // nil for a remote server
 	log     *os.File
 	logFrom int64         // where this run's log starts
@@ -118,7 +115,9 @@ func (r *run) ended() bool {
 }
 
 // runningLocked reports whether a session is up; s.mu held.
-func (s *Server) runningLocked() bool { return s.cur != nil && !s.cur.ended() }
+func (s *Server) runningLocked() bool {
+	return s.cur != nil && !s.cur.ended() && s.cur.conn.ended() == nil
+}
 
 // ensure starts the server unless it runs.
 func (s *Server) ensure(ctx context.Context) error {
@@ -146,21 +145,18 @@ func (s *Server) startLocked(ctx context.Context) error {
 	}
 	fmt.Fprintf(log, "=== aci starts %s (%s) at %s\n", s.cfg.Name, s.cfg.Describe(), time.Now().Format(time.RFC3339))
 	logStart, _ := log.Seek(0, 2)
-	t, cmd, err := s.pool.transport(s.cfg, log)
+	c := newConn(func() { go s.refresh() }, func(line string) { fmt.Fprintln(log, line) })
+	t, cmd, err := s.pool.transport(s.cfg, log, c)
 	if err != nil {
 		log.Close()
 		return fmt.Errorf("MCP server %s did not start: %w", s.cfg.Name, err)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "aci", Version: s.pool.opts.Version}, &sdk.ClientOptions{
-		Logger:                     discardLogger,
-		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { go s.refresh() },
-		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { go s.refresh() },
-	})
+	c.t = t
+	t.start()
 	sctx, cancel := context.WithTimeout(ctx, s.pool.opts.StartTimeout)
 	defer cancel()
-	session, err := client.Connect(sctx, t, nil)
-	if err != nil {
-		killGroup(cmd)
+	if err := c.initialize(sctx, s.pool.opts.Version); err != nil {
+		c.close() // stops the process and its group
 		why := err.Error()
 		switch {
 		case ctx.Err() != nil:
@@ -175,20 +171,22 @@ func (s *Server) startLocked(ctx context.Context) error {
 		}
 		return errors.New(msg)
 	}
-	s.cur = &run{session: session, cmd: cmd, log: log, logFrom: logStart, done: make(chan struct{})}
+	s.cur = &run{conn: c, cmd: cmd, log: log, logFrom: logStart, done: make(chan struct{})}
 	go s.cur.watch()
-	if err := s.list(sctx, session); err != nil {
+	if err := s.list(sctx, c); err != nil {
 		s.stopLocked()
 		return fmt.Errorf("MCP server %s started but could not list its tools: %w", s.cfg.Name, err)
 	}
 	return nil
 }
 
-// watch notes when the session ends (the server exited or the connection
-// broke) and reaps the process.
+// watch notes when the connection ends (the server exited, the connection
+// broke or aci closed it), and closes it: a stdio process is then reaped
+// and its exit status known.
 func (r *run) watch() {
-	err := r.session.Wait()
-	r.session.Close() // reaps a stdio process: its exit status is then known
+	<-r.conn.done
+	err := r.conn.ended()
+	r.conn.close()
 	r.note = exitNote(r.cmd, err)
 	close(r.done)
 }
@@ -204,37 +202,22 @@ func exitNote(cmd *exec.Cmd, err error) string {
 }
 
 // list fetches the tools and, if the server has them, the resources.
-func (s *Server) list(ctx context.Context, session *sdk.ClientSession) error {
-	var tools []*sdk.Tool
-	for t, err := range session.Tools(ctx, nil) {
-		if err != nil {
-			return err
-		}
-		tools = append(tools, t)
+func (s *Server) list(ctx context.Context, c *conn) error {
+	tools, err := c.list(ctx, "tools/list")
+	if err != nil {
+		return err
 	}
 	// Resources are a courtesy: the tools work without them.
-	var resources []*sdk.Resource
-	var templates []*sdk.ResourceTemplate
-	var instructions string
-	if init := session.InitializeResult(); init != nil {
-		instructions = init.Instructions
-		if init.Capabilities != nil && init.Capabilities.Resources != nil {
-			for r, err := range session.Resources(ctx, nil) {
-				if err != nil {
-					break
-				}
-				resources = append(resources, r)
-			}
-			for r, err := range session.ResourceTemplates(ctx, nil) {
-				if err != nil {
-					break
-				}
-				templates = append(templates, r)
-			}
-		}
+	var resources, templates listResult
+	c.mu.Lock()
+	init := c.init
+	c.mu.Unlock()
+	if init.Capabilities.Resources != nil {
+		resources, _ = c.list(ctx, "resources/list")
+		templates, _ = c.list(ctx, "resources/templates/list")
 	}
 	s.listMu.Lock()
-	s.tools, s.resources, s.templates, s.instructions = tools, resources, templates, instructions
+	s.tools, s.resources, s.templates, s.instructions = tools.Tools, resources.Resources, templates.ResourceTemplates, init.Instructions
 	s.version++
 	s.listMu.Unlock()
 	return nil
@@ -249,7 +232,7 @@ func (s *Server) refresh() {
 	running := s.runningLocked()
 	s.mu.Unlock()
 	if running {
-		_ = s.list(ctx, r.session)
+		_ = s.list(ctx, r.conn)
 	}
 }
 
@@ -262,34 +245,21 @@ func (s *Server) stop() {
 
 func (s *Server) stopLocked() {
 	if s.cur != nil {
-		s.cur.session.Close() // closes its input, then SIGTERM, then SIGKILL
+		s.cur.conn.close() // closes its input, then SIGTERM, then SIGKILL
 		<-s.cur.done
 	}
 	s.cleanupLocked()
 }
 
-// cleanupLocked kills what is left of an ended run's process group and
-// closes its log.
+// cleanupLocked closes an ended run's log (closing its connection ended
+// what was left of its process group).
 func (s *Server) cleanupLocked() {
 	if s.cur == nil {
 		return
 	}
 	<-s.cur.done
-	killGroup(s.cur.cmd)
 	s.cur.log.Close()
 	s.cur = nil
-}
-
-// killGroup ends every process left in the server's group (a server's
-// children may outlive it).
-func killGroup(cmd *exec.Cmd) {
-	if cmd == nil || cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	if cmd.ProcessState == nil {
-		_, _ = cmd.Process.Wait()
-	}
 }
 
 // logTail is the end of what the server wrote to its log since from, for

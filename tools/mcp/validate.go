@@ -8,12 +8,11 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/aci-dev/aci/tools/jsonref"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // compiled caches the resolved input schema of each tool seen (tool lists
 // are replaced whole, so a tool's pointer names one schema).
-var compiled sync.Map // *sdk.Tool -> *jsonschema.Resolved (nil: not checkable)
+var compiled sync.Map // *Tool -> *jsonschema.Resolved (nil: not checkable)
 
 // CheckArgs validates arguments against the tool's whole input schema
 // (allowed values, ranges, nested objects), so a bad call is refused before
@@ -22,11 +21,11 @@ var compiled sync.Map // *sdk.Tool -> *jsonschema.Resolved (nil: not checkable)
 // is one whose $refs could loop without descending into the arguments: the
 // validator would recurse without end.
 //
-// The validator is the MCP SDK's own (github.com/google/jsonschema-go),
-// which costs nothing at start; a validator that compiles its meta-schemas
-// at package initialisation would slow every run of aci, most of which open
-// no MCP server.
-func CheckArgs(t *sdk.Tool, args map[string]any) error {
+// The validator is github.com/google/jsonschema-go (the one the MCP Go SDK
+// uses); a validator that compiles its meta-schemas at package
+// initialisation would slow every run of aci, most of which open no MCP
+// server.
+func CheckArgs(t *Tool, args map[string]any) error {
 	var rs *jsonschema.Resolved
 	if v, ok := compiled.Load(t); ok {
 		rs, _ = v.(*jsonschema.Resolved)

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestCheckArgs(t *testing.T) {
@@ -15,7 +13,7 @@ func TestCheckArgs(t *testing.T) {
 		"n":{"type":"integer","minimum":1,"maximum":10},
 		"opts":{"type":"object","properties":{"deep":{"type":"boolean"}},"required":["deep"]}},
 		"required":["city"]}`), &schema)
-	tool := &sdk.Tool{Name: "weather", InputSchema: schema}
+	tool := &Tool{Name: "weather", InputSchema: schema}
 	tests := []struct {
 		name, args, wantErr string
 	}{
@@ -47,7 +45,7 @@ func TestCheckArgs(t *testing.T) {
 		})
 	}
 	// A schema it cannot read is left to the server.
-	if err := CheckArgs(&sdk.Tool{Name: "odd", InputSchema: map[string]any{"$ref": "http://far.away/schema"}}, map[string]any{"x": 1}); err != nil {
+	if err := CheckArgs(&Tool{Name: "odd", InputSchema: map[string]any{"$ref": "http://far.away/schema"}}, map[string]any{"x": 1}); err != nil {
 		t.Errorf("unreadable schema: %v", err)
 	}
 }
@@ -73,7 +71,7 @@ func TestCheckArgsRefLoops(t *testing.T) {
 				t.Fatal(err)
 			}
 			json.Unmarshal([]byte(tt.args), &args)
-			err := CheckArgs(&sdk.Tool{Name: "t", InputSchema: schema}, args)
+			err := CheckArgs(&Tool{Name: "t", InputSchema: schema}, args)
 			if (err != nil) != tt.wantErr {
 				t.Errorf("err = %v, want an error: %v", err, tt.wantErr)
 			}
@@ -96,7 +94,7 @@ func FuzzToolSchema(f *testing.F) {
 		if json.Unmarshal([]byte(args), &a) != nil {
 			return
 		}
-		tool := &sdk.Tool{Name: "t", InputSchema: s}
+		tool := &Tool{Name: "t", InputSchema: s}
 		ToolParams(tool)
 		_ = CheckArgs(tool, a)
 	})

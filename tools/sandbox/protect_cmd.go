@@ -146,18 +146,34 @@ func (s *Sandbox) quarantineMade(made []string) []string {
 // moves away the protected files that appeared at any depth while it (or
 // another command or task) ran.
 func (s *Sandbox) protectCommand(stubs []string) func() []string {
+	record, release := s.protectHeld(stubs)
+	record()
+	return release
+}
+
+// protectHeld is protectCommand for a command that bwrap holds until it
+// is let go (--block-fd): the seal's record of the sealed paths before it,
+// record, is made meanwhile, while bwrap sets it up, and must be done
+// before it is let go. The look at the workspace and the start of the
+// command's time span are made now, in that order, as protectCommand
+// makes them. release waits for record.
+func (s *Sandbox) protectHeld(stubs []string) (record func(), release func() []string) {
 	_, unguarded := protectedNow(s.policy)
 	mine := s.holdStubs(stubs)
 	unwatch := s.watchTrusted()
 	end := func() {}
+	var rec sync.Once
+	recordSeal := func() {}
+	record = func() { rec.Do(recordSeal) }
 	if x := s.indexed(); x != nil {
-		s.sealBegin(x)
+		recordSeal = s.sealBeginLook(x)
 		end = x.begin()
 		s.watchWhileBusy(x)
 	}
 	var once sync.Once
-	return func() (created []string) {
+	return record, func() (created []string) {
 		once.Do(func() {
+			record() // done already, unless the command never started
 			end()
 			s.releaseStandIns(mine)
 			defer unwatch() // once what it made is moved out

@@ -96,18 +96,27 @@ const (
 // sealBegin records the sealed paths before a command starts. Where one
 // changed while no command or task of this sandbox ran, the change is the
 // person's: the saved copy takes it.
-func (s *Sandbox) sealBegin(x *protectIndex) {
+func (s *Sandbox) sealBegin(x *protectIndex) { s.sealBeginLook(x)() }
+
+// sealBeginLook is sealBegin in two steps: the index's look now, and the
+// record it returns, which the caller makes before the command runs
+// anything (while bwrap sets the command up, for one that bwrap holds).
+// Whether a command runs is judged now, before this one begins.
+func (s *Sandbox) sealBeginLook(x *protectIndex) (record func()) {
 	idle := !x.running()
 	s.protectedPresent(nil) // the index's first walk finds the nested .git folders
-	if x != nil {
+	// What is saved for the first time counts as saved now, before the
+	// command begins: every command that begins later binds it (seal_held.go).
+	at := time.Now()
+	return func() {
 		x.scanSkipped(!idle) // and those in folders it does not look into
+		s.sealBeginRoots(s.sealRoots(append(x.presentProtected(), s.policy.Protected...)), idle, at)
 	}
-	s.sealBeginRoots(s.sealRoots(append(x.presentProtected(), s.policy.Protected...)), idle)
 }
 
 // sealBeginRoots saves the roots not kept yet, and when idle those that
-// changed.
-func (s *Sandbox) sealBeginRoots(roots []sealRoot, idle bool) {
+// changed, as saved at time at.
+func (s *Sandbox) sealBeginRoots(roots []sealRoot, idle bool, at time.Time) {
 	s.seal.mu.Lock()
 	defer s.seal.mu.Unlock()
 	if s.seal.saved == nil {
@@ -121,7 +130,7 @@ func (s *Sandbox) sealBeginRoots(roots []sealRoot, idle bool) {
 		if known && (!idle || len(s.sealDiff(r)) == 0) {
 			continue
 		}
-		s.sealSave(r)
+		s.sealSaveAt(r, at)
 	}
 	if !idle {
 		return
@@ -130,20 +139,23 @@ func (s *Sandbox) sealBeginRoots(roots []sealRoot, idle bool) {
 	// and its parts): as they are now is the person's doing too.
 	for p, r := range s.seal.roots {
 		if !listed[p] && len(s.sealDiff(r)) > 0 {
-			s.sealSave(r)
+			s.sealSaveAt(r, at)
 		}
 	}
 }
 
 // sealSave saves root r as it is now (under seal.mu).
-func (s *Sandbox) sealSave(r sealRoot) {
+func (s *Sandbox) sealSave(r sealRoot) { s.sealSaveAt(r, time.Now()) }
+
+// sealSaveAt is sealSave, the root counting as saved at time at.
+func (s *Sandbox) sealSaveAt(r sealRoot, at time.Time) {
 	wasThere := s.seal.saved[r.path] != nil && !s.seal.saved[r.path].absent
 	for p := range s.seal.saved {
 		if r.covers(p) {
 			delete(s.seal.saved, p)
 		}
 	}
-	r.savedAt, r.anc = time.Now(), s.ancestors(r.path)
+	r.savedAt, r.anc = at, s.ancestors(r.path)
 	if prev, ok := s.seal.roots[r.path]; ok && wasThere && !prev.savedAt.IsZero() {
 		r.savedAt = prev.savedAt // bound since it was first saved
 	}

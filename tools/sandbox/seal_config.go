@@ -183,7 +183,7 @@ func (s *Sandbox) sealNewInner() []string {
 		}
 	}
 	if len(fresh) > 0 {
-		s.sealBeginRoots(s.sealRoots(nil), false)
+		s.sealBeginRoots(s.sealRoots(nil), false, time.Now())
 	}
 	return notes
 }

@@ -3,8 +3,8 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-
 	"strings"
+	"time"
 )
 
 // A git folder a command made (git init or clone in a subfolder, a .git
@@ -64,7 +64,7 @@ func (s *Sandbox) sealNew() []string {
 		}
 	}
 	if len(notes) > 0 || len(late) > 0 {
-		s.sealBeginRoots(s.sealRoots(nil), false)
+		s.sealBeginRoots(s.sealRoots(nil), false, time.Now())
 	}
 	return notes
 }

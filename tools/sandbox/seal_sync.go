@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aci-dev/aci/tools/safegit"
 )
@@ -62,7 +63,7 @@ func (s *Sandbox) sealPause() (resume func()) {
 			s.seal.mu.Lock()
 			s.seal.paused--
 			s.seal.mu.Unlock()
-			s.sealBeginRoots(roots, true)
+			s.sealBeginRoots(roots, true, time.Now())
 		})
 	}
 }

@@ -128,8 +128,8 @@ func (s *Sandbox) Spawn(req SpawnRequest) (p *Spawned, release func() []string, 
 	// The stand-ins this command uses are counted before its bwrap makes
 	// them, so that another command ending meanwhile leaves them.
 	s.wantLook() // the index must know what is there now
-	release = s.protectCommand(nil)
-	p, err = s.spawn(sess, req)
+	record, release := s.protectHeld(nil)
+	p, err = s.spawn(sess, req, record)
 	if errors.Is(err, errRefused) {
 		// The helper could not make the command's namespaces: the session
 		// cannot serve, and the one-shot path takes over for good.
@@ -243,7 +243,11 @@ func (s *Sandbox) NewRunDir() (string, error) {
 // spawn sends req to the helper and waits until the command is under way
 // (its limits set). It returns sessiond.ErrGone when the helper is gone
 // before starting it.
-func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
+//
+// record, when set, is work that must be done before the command runs
+// anything: it is done while bwrap sets the command up, which then holds
+// it until record and req.Setup are done.
+func (s *Sandbox) spawn(sess *session, req SpawnRequest, record func()) (*Spawned, error) {
 	if !sess.hold() {
 		return nil, sessiond.ErrGone
 	}
@@ -253,7 +257,7 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 			sess.letGo()
 		}
 	}()
-	held := req.Setup != nil
+	held := req.Setup != nil || record != nil
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("command socket: %w", err)
@@ -309,6 +313,9 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 	if err := enc.Encode(r); err != nil {
 		return nil, sessiond.ErrGone
 	}
+	if record != nil {
+		go record() // while bwrap sets the command up; a later call waits for it
+	}
 	var rep sessiond.Reply
 	if err := dec.Decode(&rep); err != nil {
 		return nil, sessiond.ErrGone
@@ -318,15 +325,19 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 	}
 	if held {
 		// bwrap says its first process's pid once it made it, then holds
-		// it until a byte comes (or the pipe closes): the limits are in
-		// place before the command runs anything. Without a pid, bwrap
+		// it until a byte comes (or the pipe closes): the limits and the
+		// seal's record are in place before the command runs anything,
+		// the record made while bwrap set the command up. Without a pid, bwrap
 		// failed before starting anything (its message is in the output)
 		// or said something else: it is ended, so that nothing runs
 		// unbounded.
 		pid, ok := readChildPid(info[0])
+		if record != nil {
+			record()
+		}
 		if !ok {
 			syscall.Kill(-rep.Pid, syscall.SIGKILL)
-		} else if err := req.Setup(pid); err != nil {
+		} else if err := setup(req.Setup, pid); err != nil {
 			syscall.Kill(-rep.Pid, syscall.SIGKILL)
 			return nil, fmt.Errorf("limit command: %w", err)
 		} else {
@@ -347,6 +358,14 @@ func (s *Sandbox) spawn(sess *session, req SpawnRequest) (*Spawned, error) {
 		p.result <- spawnResult{status: syscall.WaitStatus(*end.Status)}
 	}()
 	return p, nil
+}
+
+// setup bounds the command's first process, when there is a bound.
+func setup(f func(pid int) error, pid int) error {
+	if f == nil {
+		return nil
+	}
+	return f(pid)
 }
 
 // jsonLines reads and writes JSON values on a command's connection.

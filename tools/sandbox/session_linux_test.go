@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // spawnIn runs argv in s's session and returns its output and exit
@@ -175,4 +176,69 @@ func TestSessionHeldFilesReplaced(t *testing.T) {
 	os.MkdirAll(filepath.Join(ws, "sub", ".vscode"), 0o755)
 	os.WriteFile(filepath.Join(ws, "sub", ".vscode", "tasks.json"), []byte("{}\n"), 0o644)
 	check("folder replaced", "TWO")
+}
+
+// What must be done before a command runs anything (the seal's record,
+// made while bwrap sets the command up) is done before it runs: the
+// command sees what the record wrote, however long the record took.
+func TestSessionRecordBeforeCommand(t *testing.T) {
+	ws := t.TempDir()
+	s := mustSandbox(t, DefaultPolicy(ws), Bwrap)
+	t.Cleanup(s.Close)
+	sess := s.session()
+	if sess == nil {
+		t.Fatalf("no session: %v", s.sessErr)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	record := func() {
+		time.Sleep(300 * time.Millisecond)
+		os.WriteFile(filepath.Join(ws, "recorded"), []byte("yes"), 0o644)
+	}
+	p, err := s.spawn(sess, SpawnRequest{Argv: []string{"sh", "-c", "cat recorded || echo not yet"}, Dir: ws, Env: os.Environ(), Output: w}, record)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r)
+	if st, err := p.Wait(); err != nil || st.ExitStatus() != 0 || string(b) != "yes" {
+		t.Errorf("the command ran before the record was done: exit %d %v output %q", st.ExitStatus(), err, b)
+	}
+}
+
+// A protected file the seal first saves for a command (its record made
+// while bwrap sets the command up, after the command began) counts as
+// saved before the command began: for it and for every command that
+// begins later, all bound read-only on it, a change is the person's
+// (sealHeld), kept rather than put back.
+func TestSealRecordCountsFromTheLook(t *testing.T) {
+	ws := t.TempDir()
+	s := mustSandbox(t, DefaultPolicy(ws), Bwrap)
+	s.privateTmp()
+	s.protectCommand(nil)() // the index's first walk
+	rules := filepath.Join(ws, "sub", "AGENTS.md")
+	os.MkdirAll(filepath.Dir(rules), 0o755)
+	os.WriteFile(rules, []byte("rules\n"), 0o644)
+	time.Sleep(50 * time.Millisecond) // the person's, made while nothing ran
+	s.wantLook()                      // as Spawn asks
+	record, release := s.protectHeld(nil)
+	time.Sleep(10 * time.Millisecond)
+	end := s.indexed().begin() // another command begins before the record is made
+	defer end()
+	record()
+	f, err := os.OpenFile(rules, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("more rules\n")
+	f.Close()
+	if notes := release(); len(notes) > 0 {
+		t.Errorf("the person's change was taken for a command's: %q", notes)
+	}
+	if b, _ := os.ReadFile(rules); string(b) != "rules\nmore rules\n" {
+		t.Errorf("sub/AGENTS.md = %q", b)
+	}
 }

@@ -111,7 +111,7 @@ func (s *Sandbox) probeSession(sess *session) error {
 	defer r.Close()
 	// Without the protected files: their stand-ins would appear in the
 	// workspace while no command runs.
-	p, err := s.spawn(sess, SpawnRequest{Argv: []string{"true"}, Env: sess.cmd.Env, Output: w, probe: true})
+	p, err := s.spawn(sess, SpawnRequest{Argv: []string{"true"}, Env: sess.cmd.Env, Output: w, probe: true}, nil)
 	w.Close()
 	if err != nil {
 		return err

@@ -77,6 +77,7 @@ for i in range(1000):
 			if err != nil {
 				t.Fatal(err)
 			}
+			t.Cleanup(sh.Close)
 			for _, tc := range cases {
 				t.Run(tc.name, func(t *testing.T) {
 					if tc.name == "processes" && l.Mechanism() == limits.Rlimits && os.Geteuid() == 0 {

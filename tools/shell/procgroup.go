@@ -1,6 +1,7 @@
 package shell
 
-// Ending a command's process group, and telling when it is gone.
+// Ending a command's process group, telling when it is gone, and what
+// is done once the command ended.
 
 import (
 	"fmt"
@@ -84,4 +85,65 @@ func parseProcStat(s string) (state byte, pgrp int, ok bool) {
 		return 0, 0, false
 	}
 	return f[0][0], pg, true
+}
+
+// finish waits for bash to exit and the output to drain. Output still held
+// open by a process outside the group is cut off after drainGrace.
+func (p *shellProc) finish() {
+	<-p.exited
+	p.once.Do(func() {
+		t := time.NewTimer(drainGrace)
+		defer t.Stop()
+		select {
+		case <-p.readDone:
+		case <-t.C:
+			p.r.SetReadDeadline(time.Now()) // unblocks the pending Read
+			<-p.readDone
+		}
+		p.r.Close()
+		if p.served != nil {
+			p.served.Close()
+			p.denied = p.served.Denied()
+		}
+		p.link.Close()
+	})
+}
+
+// limitHit says which resource limit stopped the command, then ends what
+// is left of it and gives back its cgroups and stand-ins; call it once,
+// after finish.
+func (p *shellProc) limitHit(output string) string {
+	why := p.run.Stopped(p.exitCode(), output)
+	p.run.Close()
+	if p.releasing != nil {
+		p.created = <-p.releasing
+	} else {
+		p.created = p.release()
+	}
+	return why
+}
+
+// releaseNow gives back what the sandbox set up for the command, in the
+// background, once it exited in its own pid namespace: nothing it started
+// is left then (the kernel ended them with the namespace before bwrap
+// could exit), so the look at what it made need not wait for its output
+// to drain and its network link to close. limitHit takes the result.
+func (p *shellProc) releaseNow() {
+	p.releasing = make(chan []string, 1)
+	go func() { p.releasing <- p.release() }()
+}
+
+// exitCode is bash's exit status, 128+n if a signal n ended it; valid after
+// exited is closed.
+func (p *shellProc) exitCode() int {
+	ws := p.status
+	switch {
+	case ws == nil:
+		return -1
+	case ws.Signaled():
+		return 128 + int(ws.Signal())
+	case ws.Exited():
+		return ws.ExitStatus()
+	}
+	return -1
 }

@@ -115,6 +115,7 @@ func BenchmarkContainedRunSecrets(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(sh.Close)
 	cpu := cpuTime()
 	for b.Loop() {
 		if res, err := sh.Run(context.Background(), "true", 0, 1000); err != nil || res.ExitCode != 0 {

@@ -155,6 +155,9 @@ func runCommand(ctx context.Context, command, dir string, timeout time.Duration,
 	// the teardown would only add time.
 	leftovers := !res.TimedOut && !res.Canceled && !sb.OwnPIDNamespace() &&
 		syscall.Kill(-p.pgid, 0) == nil && !waitGroupGone(p.pgid, leftoverGrace)
+	if !res.TimedOut && !res.Canceled && sb.OwnPIDNamespace() {
+		p.releaseNow()
+	}
 	if leftovers {
 		killErr = p.killGroup()
 	}
@@ -275,20 +278,23 @@ const (
 // shellProc is a running bash -c in its own session and process group, its merged output
 // going through one pipe into a Capture.
 type shellProc struct {
-	run      *limits.Run     // the command's resource limits
-	release  func() []string // gives back what the sandbox set up for the command
-	created  []string        // protected files the command made, moved away
-	wait     func() (syscall.WaitStatus, error)
-	status   *syscall.WaitStatus // set once exited is closed, unless waiting failed
-	link     *sandbox.Link       // the way to the proxy; nil: none
-	served   *netproxy.Served    // the proxy serving link
-	denied   []string            // what the proxy refused; set by finish
-	pgid     int
-	r        *os.File
-	readDone chan struct{} // the reader stopped
-	exited   chan struct{} // bash was reaped; waitErr and state are set
-	waitErr  error         // a failure of Wait itself, not a non-zero exit
-	once     sync.Once
+	run     *limits.Run     // the command's resource limits
+	release func() []string // gives back what the sandbox set up for the command
+	// releasing brings what release gave back, when it was started at
+	// the command's exit (releaseNow).
+	releasing chan []string
+	created   []string // protected files the command made, moved away
+	wait      func() (syscall.WaitStatus, error)
+	status    *syscall.WaitStatus // set once exited is closed, unless waiting failed
+	link      *sandbox.Link       // the way to the proxy; nil: none
+	served    *netproxy.Served    // the proxy serving link
+	denied    []string            // what the proxy refused; set by finish
+	pgid      int
+	r         *os.File
+	readDone  chan struct{} // the reader stopped
+	exited    chan struct{} // bash was reaped; waitErr and state are set
+	waitErr   error         // a failure of Wait itself, not a non-zero exit
+	once      sync.Once
 }
 
 // startShellProc starts command with stdin /dev/null and stdout and stderr on
@@ -430,28 +436,6 @@ func runShellProc(p *shellProc, out io.Writer, net netOpts) *shellProc {
 	return p
 }
 
-// finish waits for bash to exit and the output to drain. Output still held
-// open by a process outside the group is cut off after drainGrace.
-func (p *shellProc) finish() {
-	<-p.exited
-	p.once.Do(func() {
-		t := time.NewTimer(drainGrace)
-		defer t.Stop()
-		select {
-		case <-p.readDone:
-		case <-t.C:
-			p.r.SetReadDeadline(time.Now()) // unblocks the pending Read
-			<-p.readDone
-		}
-		p.r.Close()
-		if p.served != nil {
-			p.served.Close()
-			p.denied = p.served.Denied()
-		}
-		p.link.Close()
-	})
-}
-
 // proxyEnv points the usual proxy variables at the link's port on the
 // command's loopback. Node's fetch reads them only when told to.
 func proxyEnv(port int) []string {
@@ -471,29 +455,4 @@ func netNote(denied []string) string {
 	}
 	return "contained: the network proxy refused " + strings.Join(denied, ", ") +
 		" (not on the allow list, and not allowed by the person)"
-}
-
-// limitHit says which resource limit stopped the command, then ends what
-// is left of it and gives back its cgroups and stand-ins; call it once,
-// after finish.
-func (p *shellProc) limitHit(output string) string {
-	why := p.run.Stopped(p.exitCode(), output)
-	p.run.Close()
-	p.created = p.release()
-	return why
-}
-
-// exitCode is bash's exit status, 128+n if a signal n ended it; valid after
-// exited is closed.
-func (p *shellProc) exitCode() int {
-	ws := p.status
-	switch {
-	case ws == nil:
-		return -1
-	case ws.Signaled():
-		return 128 + int(ws.Signal())
-	case ws.Exited():
-		return ws.ExitStatus()
-	}
-	return -1
 }

@@ -61,6 +61,7 @@ func containedShell(t *testing.T, kind sandbox.Kind) (sh *Shell, ws, home string
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(sh.Close)
 	if !sh.Contained() {
 		t.Fatal("shell not contained")
 	}
@@ -277,6 +278,7 @@ func benchShell(b *testing.B, k sandbox.Kind) *Shell {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(sh.Close)
 	return sh
 }
 

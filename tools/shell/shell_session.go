@@ -43,6 +43,10 @@ func NewContainedShell(dir string, sb *sandbox.Sandbox) (*Shell, error) {
 	return &Shell{home: d, dir: d, links: newLinkScanner(sandbox.WorkspaceRoot(d)), sb: sb}, nil
 }
 
+// Close lets go of what the Shell keeps between commands (its watch of
+// the workspace's folders for links). Its background tasks are not ended.
+func (s *Shell) Close() { s.links.close() }
+
 // Contained reports whether the Shell's commands run contained, so that
 // asking to run one uncontained means something.
 func (s *Shell) Contained() bool { return s.sb.Contained() }

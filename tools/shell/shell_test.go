@@ -150,6 +150,7 @@ func TestRunStickyDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(sh.Close)
 	if res, _ = sh.Run(ctx, "cd sub", 0, 100); res.Output != "" || sh.Dir() != sub {
 		t.Fatalf("after cd: output %q, shell dir %q", res.Output, sh.Dir())
 	}

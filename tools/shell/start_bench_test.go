@@ -5,6 +5,7 @@ package shell
 import (
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,6 +115,7 @@ func BenchmarkContainedStart(b *testing.B) {
 				return
 			}
 			sh, sb := newShell()
+			b.Cleanup(sh.Close)
 			b.Cleanup(sb.Close)
 			// The first command pays for what is set up once.
 			runOnce(b, sh, opts)
@@ -143,6 +145,7 @@ func benchFirst(b *testing.B, newShell func() (*Shell, *sandbox.Sandbox), opts [
 		b.StartTimer()
 		runOnce(b, sh, opts)
 		b.StopTimer()
+		sh.Close()
 		sb.Close()
 	}
 }
@@ -195,4 +198,137 @@ func parentOf(pid string) int {
 	f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))
 	n, _ := strconv.Atoi(f[1])
 	return n
+}
+
+// BenchmarkContainedOverBare is what containment adds to a command, in
+// pairs: each iteration runs `true` once bare (no sandbox, as with
+// ACI_SANDBOX=off) and once contained (the session's sandbox, the network
+// link, the limits, the protected files: a bash window's path), in turn
+// first, in the same workspace, so that whatever slows the machine at that
+// moment slows both. It reports the median of each and the median of the
+// pairs' differences (over-ms), in a fresh workspace and in a repository
+// of benchws.Folders folders (bench/contained_start.sh runs it):
+//
+//   - each: a command of a session under way (one bare and one contained
+//     shell, each past its first command);
+//   - first: the first command of a new shell, and for the contained one
+//     of a new Sandbox, run once both have had firstGap to set up, as a
+//     model's first reply gives them;
+//   - first-at-once: the same, run as soon as the shell is made (a model
+//     that opens its bash window and runs a command in one reply), the
+//     bare one and the contained one each alone.
+func BenchmarkContainedOverBare(b *testing.B) {
+	proxy := netproxy.New(netproxy.Policy{Allow: netproxy.Builtin()})
+	limits.Configure(limits.Defaults())
+	large := b.TempDir()
+	if err := benchws.Make(large, benchws.Folders); err != nil {
+		b.Fatal(err)
+	}
+	net := []RunOption{Network(proxy, nil)}
+	for _, ws := range []struct{ name, dir string }{{"fresh", ""}, {"5000dirs", large}} {
+		for _, mode := range []string{"each", "first", "first-at-once"} {
+			b.Run(ws.name+"/"+mode, func(b *testing.B) {
+				dir := ws.dir
+				if dir == "" {
+					dir = b.TempDir()
+				}
+				open := func(contained bool) (*Shell, func()) {
+					if !contained {
+						sh, err := NewShell(dir)
+						if err != nil {
+							b.Fatal(err)
+						}
+						return sh, sh.Close
+					}
+					sb, err := sandbox.New(sandbox.DefaultPolicy(dir), sandbox.Options{Force: sandbox.Bwrap})
+					if err != nil {
+						b.Skipf("bwrap unavailable: %v", err)
+					}
+					sh, err := NewContainedShell(dir, sb)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return sh, func() { sh.Close(); sb.Close() }
+				}
+				var p pairs
+				switch mode {
+				case "each":
+					bare, doneBare := open(false)
+					contained, doneContained := open(true)
+					b.Cleanup(doneBare)
+					b.Cleanup(doneContained)
+					runOnce(b, bare, nil) // what each sets up once
+					runOnce(b, contained, net)
+					time.Sleep(300 * time.Millisecond) // earlier rows' namespaces torn down
+					for i := 0; b.Loop(); i++ {
+						p.add(i, func() time.Duration { return timed(b, bare, nil) }, func() time.Duration { return timed(b, contained, net) })
+					}
+				case "first":
+					b.StopTimer()
+					for i := range b.N {
+						bare, doneBare := open(false)
+						contained, doneContained := open(true)
+						time.Sleep(firstGap)
+						p.add(i, func() time.Duration { return timed(b, bare, nil) }, func() time.Duration { return timed(b, contained, net) })
+						doneBare()
+						doneContained()
+					}
+				default:
+					b.StopTimer()
+					atOnce := func(contained bool, opts []RunOption) time.Duration {
+						sh, done := open(contained)
+						defer done()
+						return timed(b, sh, opts)
+					}
+					for i := range b.N {
+						p.add(i, func() time.Duration { return atOnce(false, nil) }, func() time.Duration { return atOnce(true, net) })
+					}
+				}
+				p.report(b)
+			})
+		}
+	}
+}
+
+// timed is how long sh takes to run true.
+func timed(b *testing.B, sh *Shell, opts []RunOption) time.Duration {
+	t := time.Now()
+	runOnce(b, sh, opts)
+	return time.Since(t)
+}
+
+// pairs are the times of paired bare and contained commands.
+type pairs struct{ bare, contained, over []time.Duration }
+
+// add times one bare and one contained command, the bare one first on
+// even i.
+func (p *pairs) add(i int, bare, contained func() time.Duration) {
+	var tb, tc time.Duration
+	if i%2 == 0 {
+		tb = bare()
+		tc = contained()
+	} else {
+		tc = contained()
+		tb = bare()
+	}
+	p.bare, p.contained, p.over = append(p.bare, tb), append(p.contained, tc), append(p.over, tc-tb)
+}
+
+func (p *pairs) report(b *testing.B) {
+	ms := func(d []time.Duration) float64 {
+		if len(d) == 0 {
+			return 0
+		}
+		s := slices.Clone(d)
+		slices.Sort(s)
+		m := s[len(s)/2]
+		if len(s)%2 == 0 {
+			m = (s[len(s)/2-1] + m) / 2
+		}
+		return float64(m) / float64(time.Millisecond)
+	}
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(ms(p.bare), "bare-ms")
+	b.ReportMetric(ms(p.contained), "contained-ms")
+	b.ReportMetric(ms(p.over), "over-ms")
 }
