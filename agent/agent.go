@@ -10,6 +10,7 @@ import (
 
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/protocol"
+	"github.com/aci-dev/aci/transcript"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -116,7 +117,7 @@ func New(client Client, wm *windows.Manager, cfg Config, emit func(Event)) *Agen
 func (a *Agent) Conversation() *Conversation { return a.conv }
 
 // SetTranscript makes the agent write its session to t as it goes.
-func (a *Agent) SetTranscript(t *Transcript) { a.conv.SetTranscript(t) }
+func (a *Agent) SetTranscript(t *transcript.File) { a.conv.SetTranscript(t) }
 
 // Restore continues a session written earlier (or forked): its history,
 // summary and reply count. The caller reopens its windows first; windows
@@ -281,7 +282,6 @@ func (a *Agent) runBatch(ctx context.Context, calls []protocol.Call) []protocol.
 		out.Text, out.Output, out.Diff = a.cfg.Redact(out.Text), a.cfg.Redact(out.Output), a.cfg.Redact(out.Diff)
 		res.Status, res.Text = out.Status, out.Text
 		a.emit(Event{Kind: EventResult, Call: c, Result: res, Detail: out})
-		a.conv.logCall(CallRecord{ID: c.ID, WindowID: c.WindowID, ActionID: c.ActionID, Status: res.Status})
 		results = append(results, res)
 	}
 	return results

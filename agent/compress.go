@@ -69,7 +69,7 @@ func (c *Conversation) compress(ctx context.Context, focus string, condensed boo
 	if condensed {
 		msgs = []Message{
 			{Role: "system", Content: c.system},
-			{Role: "user", Content: "The conversation so far, with long messages cut:\n\n" + transcript(c.History(), condensedChars) + "\n\n" + instruction},
+			{Role: "user", Content: "The conversation so far, with long messages cut:\n\n" + asText(c.History(), condensedChars) + "\n\n" + instruction},
 		}
 	} else {
 		msgs = append(c.Messages(), Message{Role: "user", Content: instruction})
@@ -90,7 +90,7 @@ func (c *Conversation) compress(ctx context.Context, focus string, condensed boo
 	c.logged = 0
 	// The summary holds every turn so far, the running one too.
 	c.folded, c.marks = c.questions, nil
-	c.log.Write(Record{Type: "summary", Content: summary})
+	c.log.write(Record{Type: "summary", Content: summary})
 	after := estimateTokens(c.Messages())
 	c.lastPrompt = after
 	done := &Compression{Before: before, After: after, Summary: summary}
@@ -126,8 +126,8 @@ func (c *Conversation) keptThroughCompression() []entry {
 	return kept
 }
 
-// transcript renders history as text, each message cut to max characters.
-func transcript(history []Message, max int) string {
+// asText renders history as text, each message cut to max characters.
+func asText(history []Message, max int) string {
 	var b strings.Builder
 	for _, m := range history {
 		text := m.Content

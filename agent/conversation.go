@@ -6,6 +6,7 @@ import (
 
 	"github.com/aci-dev/aci/prompt"
 	"github.com/aci-dev/aci/tools/imagefile"
+	"github.com/aci-dev/aci/transcript"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -45,8 +46,11 @@ type Conversation struct {
 	stats       Stats
 	cache       cacheLedger // what the provider's prompt cache holds, for rebases (rebase.go)
 
-	log    *Transcript
+	log    *recordLog
 	logged int // entries of history already in the transcript
+	// written is what the transcript restored from holds (Restore), for
+	// the writer SetTranscript makes: windows written before are referred to.
+	written Session
 	// unsaved marks a history restored from elsewhere than the transcript
 	// (a fork): its summary and messages are written with the next flush.
 	unsaved bool
@@ -179,7 +183,7 @@ func (c *Conversation) Reset() {
 	c.wm.Reset()
 	c.views = newViews(c.wm, c.cfg.Redact)
 	c.cache.forget()
-	c.log.Write(Record{Type: "reset"})
+	c.log.write(Record{Type: "reset"})
 }
 
 // Restore continues a session: its history, summary and reply count. The
@@ -201,6 +205,7 @@ func (c *Conversation) Restore(s Session) {
 	}
 	delete(c.views.orphans, "launcher")
 	c.restoreMarks(s.Questions)
+	c.written = Session{Path: s.Path, Windows: s.Windows, rendered: s.rendered}
 	c.cache.forget()
 	c.cache.lastUse = s.LastRequest
 	c.cache.sentBytes = requestBytes(c.Messages())
@@ -213,9 +218,18 @@ func (c *Conversation) setSummary(summary string) {
 	c.system = prompt.System(c.cfg.BasePrompt, c.cfg.Hints)
 }
 
-// SetTranscript makes the conversation write itself to t as it goes.
-func (c *Conversation) SetTranscript(t *Transcript) {
-	c.log = t
+// SetTranscript makes the conversation write itself to t as it goes;
+// when t is the file the conversation was restored from, its writer goes
+// on from what that holds (windows written before are referred to).
+func (c *Conversation) SetTranscript(t *transcript.File) {
+	held := Session{}
+	if t != nil && c.written.Path == t.Path {
+		held = c.written
+	}
+	c.log, c.written = nil, Session{}
+	if t != nil {
+		c.log = newRecordLog(t, held)
+	}
 	c.flush()
 }
 
@@ -227,7 +241,7 @@ func (c *Conversation) flush() {
 	if c.unsaved {
 		// A fork's own transcript starts with what it was forked with.
 		if c.cfg.Hints.Summary != "" {
-			c.log.Write(Record{Type: "summary", Content: c.cfg.Hints.Summary})
+			c.log.write(Record{Type: "summary", Content: c.cfg.Hints.Summary})
 		}
 		c.logged, c.unsaved = 0, false
 	}
@@ -240,21 +254,18 @@ func (c *Conversation) flush() {
 		if e.Role == "assistant" {
 			turn = c.turn
 		}
-		c.log.Write(Record{Type: "message", Role: e.Role, Content: e.Text, Elements: e.Elements, Images: e.Images, Turn: turn})
+		c.log.write(Record{Type: "message", Role: e.Role, Content: e.Text, Elements: e.Elements, Images: e.Images, Turn: turn})
 	}
 	c.logged = len(c.history)
-	c.log.Write(Record{Type: "windows", Windows: c.wm.Snapshot()})
+	c.log.write(Record{Type: "windows", Windows: c.wm.Snapshot()})
 }
-
-// logCall records a call and how it ended.
-func (c *Conversation) logCall(r CallRecord) { c.log.Write(Record{Type: "call", Call: &r}) }
 
 // rewriteLog records a history rewritten in place (a rebase).
 func (c *Conversation) rewriteLog() {
 	if c.log == nil {
 		return
 	}
-	c.log.Write(Record{Type: "rewrite", History: c.history})
+	c.log.write(Record{Type: "rewrite", History: c.history})
 	c.logged = len(c.history)
 }
 
@@ -271,7 +282,7 @@ func (c *Conversation) record(r Reply) {
 	c.lastPrompt = r.Usage.PromptTokens
 	c.emit(Event{Kind: EventUsage, Usage: r.Usage})
 	u := r.Usage
-	c.log.Write(Record{Type: "usage", Usage: &u})
+	c.log.write(Record{Type: "usage", Usage: &u})
 }
 
 // Stats returns the usage so far.

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/aci-dev/aci/transcript"
 )
 
 // ErrNoSuchTurn is a fork point past the turns a session has finished.
@@ -19,7 +21,7 @@ var ErrNoSuchTurn = errors.New("no such turn")
 // turn+1 (so replaying it gives the conversation after turn turns, and the
 // windows open then), under a meta record naming the parent. The parent's
 // file is only read: a branch shares nothing mutable with it.
-func ForkTranscript(dir, parentPath string, turn int, secret string) (*Transcript, Session, error) {
+func ForkTranscript(dir, parentPath string, turn int, secret string) (*transcript.File, Session, error) {
 	if turn < 1 {
 		return nil, Session{}, fmt.Errorf("%w: turns count from 1, got %d", ErrNoSuchTurn, turn)
 	}
@@ -28,7 +30,7 @@ func ForkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 
 // forkTranscript is ForkTranscript for any turn from 0 (a branch that
 // keeps no turn: /rewind to the first question).
-func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcript, Session, error) {
+func forkTranscript(dir, parentPath string, turn int, secret string) (*transcript.File, Session, error) {
 	parent, workdir, err := replay(parentPath)
 	if err != nil {
 		return nil, Session{}, fmt.Errorf("read the session to fork: %w", err)
@@ -40,13 +42,13 @@ func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 	if err != nil {
 		return nil, Session{}, err
 	}
-	t, err := NewTranscript(dir, workdir, parent.Model, secret)
+	t, err := transcript.New(dir, transcript.Meta{Workdir: workdir, Model: parent.Model, Parent: parent.ID, FromTurn: turn}, secret)
 	if err != nil {
 		return nil, Session{}, err
 	}
-	t.meta.Parent, t.meta.FromTurn = parent.ID, turn
 	for _, line := range records {
-		if err := t.writeRaw(line); err != nil {
+		// As written: the records the branch keeps are the parent's.
+		if err := t.WriteLine(line); err != nil {
 			t.Close()
 			os.Remove(t.Path)
 			return nil, Session{}, err
@@ -54,7 +56,7 @@ func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 	}
 	if len(records) == 0 {
 		// A branch that keeps no record still exists: --sessions lists it.
-		if err := t.create(); err != nil {
+		if err := t.Create(); err != nil {
 			return nil, Session{}, err
 		}
 	}
@@ -71,8 +73,9 @@ func forkTranscript(dir, parentPath string, turn int, secret string) (*Transcrip
 func finishedTurns(s Session) int { return len(s.Asked) }
 
 // recordsBefore returns the raw lines of the transcript at path after its
-// meta record and before the record that starts turn n (a turn record, or
-// in older transcripts the n-th question message).
+// meta record and before the record that starts turn n (its turn event,
+// or its turn record in one an older aci wrote, or in older ones still the
+// n-th question message: turnStarts).
 func recordsBefore(path string, n int) ([][]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -80,7 +83,8 @@ func recordsBefore(path string, n int) ([][]byte, error) {
 	}
 	defer f.Close()
 	var out [][]byte
-	turns, questions, marked := 0, 0, false
+	turns, questions := 0, 0
+	var starts turnStarts
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -89,19 +93,29 @@ func recordsBefore(path string, n int) ([][]byte, error) {
 		if json.Unmarshal(line, &r) != nil || r.Type == "meta" {
 			continue
 		}
-		switch {
-		case r.Type == "turn":
+		marked := starts.marked
+		start := false
+		switch r.Type {
+		case "turn":
+			start = starts.record(r)
+		case "event":
+			start = starts.event(transcript.EventType(r.Event), r.Event)
+		case "reset":
+			turns, questions = 0, 0 // replay forgets what came before
+			starts.reset()
+		case "message":
+			if !marked && r.Role == "user" && !strings.HasPrefix(strings.TrimSpace(r.Content), "<tool_results>") {
+				if questions++; questions == n {
+					return out, nil
+				}
+			}
+		}
+		if start {
 			if !marked {
-				// A transcript begun before turn records: go on counting.
-				turns, marked = questions, true
+				// A transcript begun before turns were marked: go on counting.
+				turns = questions
 			}
 			if turns++; turns == n {
-				return out, nil
-			}
-		case r.Type == "reset":
-			turns, questions = 0, 0 // replay forgets what came before
-		case !marked && r.Type == "message" && r.Role == "user" && !strings.HasPrefix(strings.TrimSpace(r.Content), "<tool_results>"):
-			if questions++; questions == n {
 				return out, nil
 			}
 		}
@@ -113,13 +127,38 @@ func recordsBefore(path string, n int) ([][]byte, error) {
 	return out, nil
 }
 
-// writeRaw appends a record line as it was written elsewhere (a fork copies
-// its parent's records).
-func (t *Transcript) writeRaw(line []byte) error {
-	var r Record
-	if err := json.Unmarshal(line, &r); err != nil {
-		return fmt.Errorf("copy a transcript record: %w", err)
-	}
-	// Through Write, so the file and its meta record are created first.
-	return t.Write(r)
+// turnStarts tells where a transcript's turns start: at a turn event, or
+// in one an older aci wrote, at the turn record before it (the event with
+// the record's number then starts nothing). marked: a turn was marked
+// (a transcript older still marks none: each question starts one).
+type turnStarts struct {
+	pending int // the number of the last turn record not yet followed by its event
+	marked  bool
 }
+
+// record takes a turn record: it starts a turn.
+func (t *turnStarts) record(r Record) bool {
+	t.pending, t.marked = r.Turn, true
+	return true
+}
+
+// event takes an event record of type typ: a turn event starts a turn
+// unless it follows its turn record.
+func (t *turnStarts) event(typ string, data []byte) bool {
+	if typ != "turn" {
+		return false
+	}
+	pending := t.pending
+	t.pending, t.marked = 0, true
+	if pending == 0 {
+		return true // as aci writes now: no turn record before it
+	}
+	var ev struct {
+		Turn int `json:"turn"`
+	}
+	json.Unmarshal(data, &ev)
+	return ev.Turn != pending
+}
+
+// reset takes a reset record: turns are numbered again after it.
+func (t *turnStarts) reset() { t.pending = 0 }

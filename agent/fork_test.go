@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/transcript"
 )
 
 // twoTurns runs two turns: the first opens a.txt, the second opens b.txt
@@ -49,7 +50,7 @@ func TestForkFirstTurn(t *testing.T) {
 	}
 
 	sessions := t.TempDir()
-	tr, err := NewTranscript(sessions, dir, "m", "sk-test")
+	tr, err := newTestLog(sessions, dir, "m", "sk-test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestForkFirstTurn(t *testing.T) {
 	if got := b.Resume(context.Background(), s); len(got) != 1 || got[0] != "file_1" {
 		t.Fatalf("reopened %v", got)
 	}
-	b.SetTranscript(tr)
+	b.SetTranscript(tr.File)
 	srv.Push(fakeai.Reply{Content: "ANSWER-FORK"})
 	if _, err := b.Run(context.Background(), "QUESTION-FORK"); err != nil {
 		t.Fatal(err)
@@ -90,15 +91,7 @@ func TestForkFirstTurn(t *testing.T) {
 // the windows from the history.
 func TestForkAfterResume(t *testing.T) {
 	srv := fakeai.New(t)
-	a, dir, _ := newAgent(t, srv, false)
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("beta\n"), 0o644)
-	sessions := t.TempDir()
-	tr, _ := NewTranscript(sessions, dir, "m", "sk-test")
-	a.SetTranscript(tr)
-	twoTurns(t, srv, a)
-	tr.Close()
-
+	dir, sessions, _ := twoTurnsWritten(t, srv)
 	s, err := LatestSession(sessions, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -164,4 +157,76 @@ func TestForkAcrossCompression(t *testing.T) {
 			t.Errorf("Fork(2) history: %q", text)
 		}
 	}
+}
+
+// A conversation restored from its transcript writes its windows as
+// references to what that file holds, and only there: written to another
+// file, its windows go whole, and each file reads back as the model got it.
+func TestRestoredWritesReferencesToItsOwnFileOnly(t *testing.T) {
+	srv := fakeai.New(t)
+	dir, sessions, id := twoTurnsWritten(t, srv)
+
+	for _, own := range []bool{true, false} {
+		f, s, err := ResumeSession(sessions, dir, id, "sk-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := newAgentIn(t, srv, false, dir)
+		b.Resume(context.Background(), s)
+		if !own {
+			f.Close()
+			if f, err = transcript.New(t.TempDir(), transcript.Meta{Workdir: dir}, "sk-test"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		size := fileSize(f.Path)
+		b.SetTranscript(f)
+		srv.Push(fakeai.Reply{Content: "ANSWER-MORE"})
+		if _, err := b.Run(context.Background(), "QUESTION-MORE"); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		data, _ := os.ReadFile(f.Path)
+		added := string(data[size:])
+		if refs := strings.Contains(added, `"same":`); refs != own {
+			t.Errorf("own file %v: references written %v:\n%s", own, refs, added)
+		}
+		got, _, err := replay(f.Path)
+		if err != nil || got.Damaged != 0 {
+			t.Fatalf("own file %v: %v, %d damaged", own, err, got.Damaged)
+		}
+		want := b.conv.History()
+		for i, e := range got.History[len(got.History)-2:] {
+			if m := e.message(); m.Content != want[len(want)-2+i].Content {
+				t.Errorf("own file %v: message read back\n%s\nsent\n%s", own, m.Content, want[len(want)-2+i].Content)
+			}
+		}
+	}
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// twoTurnsWritten runs twoTurns in a working folder holding a.txt and
+// b.txt, written to a transcript in sessions, and returns the folders and
+// the session's id.
+func twoTurnsWritten(t *testing.T, srv *fakeai.Server) (dir, sessions, id string) {
+	t.Helper()
+	a, dir, _ := newAgent(t, srv, false)
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("beta\n"), 0o644)
+	sessions = t.TempDir()
+	tr, err := newTestLog(sessions, dir, "m", "sk-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetTranscript(tr.File)
+	twoTurns(t, srv, a)
+	tr.Close()
+	return dir, sessions, strings.TrimSuffix(filepath.Base(tr.Path), ".jsonl")
 }

@@ -23,8 +23,11 @@ type entry struct {
 // element is one rendering of a window inside an entry.
 type element struct {
 	ID   string `json:"id"`
-	Text string `json:"text"` // the <window> element
-	Full bool   `json:"full,omitempty"`
+	Text string `json:"text,omitempty"` // the <window> element
+	// Same marks, in a transcript only, an element whose text was written
+	// before for its window: the Same-th most recent (transcript_refs.go).
+	Same int  `json:"same,omitempty"`
+	Full bool `json:"full,omitempty"`
 	// Image is the picture an image window's rendering carries.
 	Image *imagefile.Image `json:"image,omitempty"`
 }

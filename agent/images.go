@@ -155,7 +155,7 @@ const transcriptImageCap = 20 << 20
 // capImages replaces in r, a record about to be written, the pictures
 // over the transcript's cap by placeholders. r's slices are copied before
 // any change: they are the live history's.
-func (t *Transcript) capImages(r *Record) {
+func (t *recordLog) capImages(r *Record) {
 	keep := func(im imagefile.Image) imagefile.Image {
 		if im.Dropped {
 			return im

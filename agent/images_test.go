@@ -167,7 +167,7 @@ func TestImagesRefusedGoOnWithANote(t *testing.T) {
 // placeholder, and the resumed request carries a note in its place.
 func TestTranscriptImageCap(t *testing.T) {
 	dir := t.TempDir()
-	tr, err := NewTranscript(dir, "/work", "m", "sk-secret-key")
+	tr, err := newTestLog(dir, "/work", "m", "sk-secret-key")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/aci-dev/aci/transcript"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -13,21 +14,11 @@ import (
 // cache still holds it), under a meta record naming the parent. Question
 // 1 gives a branch with no turn. The parent keeps every turn: the
 // conversation left behind stays reachable.
-func RewindTranscript(dir, parentPath string, question int, secret string) (*Transcript, Session, error) {
+func RewindTranscript(dir, parentPath string, question int, secret string) (*transcript.File, Session, error) {
 	if question < 1 {
 		return nil, Session{}, fmt.Errorf("%w: questions count from 1, got %d", ErrNoSuchTurn, question)
 	}
 	return forkTranscript(dir, parentPath, question-1, secret)
-}
-
-// create writes the file and its meta record now, if not yet written.
-func (t *Transcript) create() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.f != nil {
-		return nil
-	}
-	return t.createLocked()
 }
 
 // ViewsBefore is what the model had been shown of each window just before

@@ -3,26 +3,26 @@ package agent
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"github.com/aci-dev/aci/internal/dirs"
-	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/aci-dev/aci/tools/imagefile"
+	"github.com/aci-dev/aci/transcript"
 	"github.com/aci-dev/aci/windows"
 )
 
 // Record is one line of a session transcript (JSON lines).
 type Record struct {
-	Type    string `json:"type"` // meta, message, call, usage, summary, reset, windows, rewrite, turn, question, answer, event
+	// Type is meta, message, usage, summary, reset, windows, rewrite,
+	// question or event; call, turn and answer are an older aci's (their
+	// events say the same: read for an old transcript's events only).
+	Type    string `json:"type"`
 	Time    string `json:"time,omitempty"`
 	Workdir string `json:"workdir,omitempty"` // meta
 	Model   string `json:"model,omitempty"`   // meta
@@ -60,164 +60,60 @@ type CallRecord struct {
 	Output string `json:"output,omitempty"`
 }
 
-// Transcript appends a session's records to a file as they happen, so a
-// session killed mid-turn can be resumed from what was written. A new
-// transcript creates its file only with its first record after the meta
-// one: a session in which nothing happened leaves no file.
-type Transcript struct {
-	mu     sync.Mutex
-	f      *os.File
-	meta   *Record // written first, once the file is created
-	secret string  // never written: replaced wherever it appears
-	Path   string
-	// dropped counts the cut last lines removed when it was opened.
-	dropped int
-	// waiting are event records written before the file was made: a
-	// session in which nothing but events happened leaves no file.
-	waiting []Record
+// recordLog writes the conversation's records to a session's transcript
+// (package transcript): each stamped with its time, its windows written
+// once (transcript_refs.go) and its pictures capped (images.go). Its
+// memory of what was written is the file's: a conversation resumed takes
+// it from the replay (Session.rendered, Session.Windows).
+type recordLog struct {
+	mu   sync.Mutex
+	file *transcript.File
 	// imageBytes counts the picture bytes written, against transcriptImageCap.
 	imageBytes int
+	// rendered and windows are what was last written of each window's
+	// text and of the windows list (transcript_refs.go); windowsLost: the
+	// last windows record may not have been written.
+	rendered    rendered
+	windows     []windows.WindowState
+	windowsLost bool
 }
 
-// keptSessions is how many transcripts of one working directory are kept.
-const keptSessions = 100
-
-// SessionsDir is where transcripts live: sessions in aci's state folder
-// (internal/dirs: $XDG_STATE_HOME/aci/sessions, or
-// ~/.local/state/aci/sessions).
-func SessionsDir() (string, error) {
-	state, err := dirs.State()
-	if err != nil {
-		return "", fmt.Errorf("find the state folder: %w", err)
+// newRecordLog writes to file, which holds what s was read from (an empty
+// Session for a new file).
+func newRecordLog(file *transcript.File, s Session) *recordLog {
+	l := &recordLog{file: file, rendered: rendered{}, windows: slices.Clone(s.Windows)}
+	for id, list := range s.rendered {
+		l.rendered[id] = slices.Clone(list)
 	}
-	return filepath.Join(state, "sessions"), nil
+	return l
 }
 
-// NewTranscript starts a new transcript for workdir; its file is created
-// with the first record that follows the meta record. secret (the API
-// key) is scrubbed from everything written.
-func NewTranscript(dir, workdir, model, secret string) (*Transcript, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create %s: %w", dir, err)
-	}
-	var rnd [4]byte
-	rand.Read(rnd[:])
-	name := time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(rnd[:]) + ".jsonl"
-	meta := Record{Type: "meta", Workdir: workdir, Model: model, Time: time.Now().UTC().Format(time.RFC3339)}
-	return &Transcript{meta: &meta, secret: secret, Path: filepath.Join(dir, name)}, nil
-}
-
-// openTranscript opens path to append to it, as its one writer: another
-// process writing it gives a *LockedError. A last line cut by a crash is
-// dropped (dropCutTail), so the next record starts a line of its own.
-func openTranscript(path, secret string) (*Transcript, error) {
-	f, err := openClaimed(path, os.O_RDWR|os.O_APPEND)
-	if err != nil {
-		return nil, err
-	}
-	dropped, err := dropCutTail(f)
-	if err != nil {
-		release(path)
-		f.Close()
-		return nil, fmt.Errorf("repair the end of transcript %s: %w", path, err)
-	}
-	return &Transcript{f: f, secret: secret, Path: path, dropped: dropped}, nil
-}
-
-// openClaimed opens path with flag and takes it for this process (claim).
-func openClaimed(path string, flag int) (*os.File, error) {
-	f, err := os.OpenFile(path, flag, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open transcript %s: %w", path, err)
-	}
-	if err := claim(f, path); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
-// Write appends one record as one line.
-func (t *Transcript) Write(r Record) error {
-	if t == nil {
+// write appends one record as one line.
+func (l *recordLog) write(r Record) error {
+	if l == nil || l.file == nil {
 		return nil
 	}
-	r.Time = time.Now().UTC().Format(time.RFC3339)
-	if r.Type == "meta" {
-		// Sessions started in the same second are told apart by it.
-		r.Time = time.Now().UTC().Format(time.RFC3339Nano)
+	r.Time = transcript.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if r.Type == "reset" && !l.file.Created() {
+		return nil // nothing to forget yet: still no file
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.f == nil {
-		if r.Type == "reset" {
-			return nil // nothing to forget yet: still no file
-		}
-		if err := t.createLocked(); err != nil {
-			return err
-		}
+	if !l.compactLocked(&r) {
+		return nil
 	}
-	return t.writeLocked(r)
-}
-
-// createLocked creates the file with its meta record.
-func (t *Transcript) createLocked() error {
-	if t.meta == nil {
-		return errors.New("write transcript: it is closed")
-	}
-	f, err := openClaimed(t.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND)
-	if err != nil {
+	l.capImages(&r)
+	if err := l.file.Write(r); err != nil {
+		l.forgetLocked()
 		return err
-	}
-	t.f = f
-	meta := *t.meta
-	meta.Time = time.Now().UTC().Format(time.RFC3339Nano)
-	t.meta = nil
-	if err := t.writeLocked(meta); err != nil {
-		return err
-	}
-	if err := t.flushWaitingLocked(); err != nil {
-		return err
-	}
-	pruneSessions(filepath.Dir(t.Path), meta.Workdir, keptSessions)
-	return nil
-}
-
-func (t *Transcript) writeLocked(r Record) error {
-	t.capImages(&r)
-	// HTML is not escaped: an event record keeps its event's bytes as
-	// they were sent ("a && b" stays as it is).
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return fmt.Errorf("encode transcript record: %w", err)
-	}
-	line := strings.TrimSuffix(b.String(), "\n")
-	if t.secret != "" && len(t.secret) >= 8 {
-		line = strings.ReplaceAll(line, t.secret, "[redacted]")
-	}
-	if _, err := io.WriteString(t.f, line+"\n"); err != nil {
-		return fmt.Errorf("write transcript: %w", err)
 	}
 	return nil
 }
 
-// Close closes the file, if one was created.
-func (t *Transcript) Close() error {
-	if t == nil {
-		return nil
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.meta = nil
-	if t.f == nil {
-		return nil
-	}
-	release(t.Path)
-	err := t.f.Close() // the lock goes with it
-	t.f = nil
-	return err
+// QuestionRecord is a turn's question as the person typed it, when aci
+// added to it for the model: its words are stored once, here.
+func QuestionRecord(typed string) Record {
+	return Record{Type: "question", Time: transcript.Now(), Content: typed}
 }
 
 // Session is what a transcript restores: the conversation for the model,
@@ -249,7 +145,7 @@ type Session struct {
 	Damaged int
 	// Events are the session's typed events as they were sent, in order
 	// (eventlog.go); LastEventID is the highest id given, reset or not.
-	Events      []StoredEvent
+	Events      []transcript.StoredEvent
 	LastEventID int64
 	// Legacy are the conversation's records of a transcript written before
 	// event records (questions, replies, calls, answers, resets), for the
@@ -257,6 +153,9 @@ type Session struct {
 	Legacy []Record
 	asked  int  // questions since the last reset, matched to Asked
 	logged bool // it has event records (older transcripts have none)
+	// rendered is each window's last text written, for a writer going on
+	// with the file (transcript_refs.go).
+	rendered rendered
 }
 
 // Asked is a turn's question as its records keep it.
@@ -283,9 +182,10 @@ func replay(path string) (Session, string, error) {
 	s := Session{Path: path, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
 	workdir := ""
 	var echo keptEcho
-	marked := false // turn records mark the questions (older transcripts have none)
+	var starts turnStarts
+	s.rendered = rendered{}
 	if n := bytes.Count(data, []byte(`{"type":"event",`)); n > 0 {
-		s.Events = make([]StoredEvent, 0, n)
+		s.Events = make([]transcript.StoredEvent, 0, n)
 	}
 	var r Record // one for every line: a Record per line escaped to the heap
 	for len(data) > 0 {
@@ -297,8 +197,11 @@ func replay(path string) (Session, string, error) {
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		r = Record{}
-		if eventRecord(line, &r) {
-			s.addEvent(r)
+		if id, ev, ok := transcript.ParseEvent(line); ok {
+			r = Record{Type: "event", ID: id, Event: ev}
+			if n := len(s.Events); s.addEvent(r) && starts.event(s.Events[n].Type, r.Event) {
+				s.Asked = append(s.Asked, Asked{Typed: true})
+			}
 			continue
 		}
 		if json.Unmarshal(line, &r) != nil {
@@ -313,9 +216,9 @@ func replay(path string) (Session, string, error) {
 			s.Started, _ = time.Parse(time.RFC3339, r.Time)
 			s.Parent, s.FromTurn, s.Model = r.Parent, r.FromTurn, r.Model
 		case "turn":
-			marked = true
 			// One this aci wrote has the turn's number; the person's words
 			// are its question record, or else its question message.
+			starts.record(r)
 			s.Asked = append(s.Asked, Asked{Typed: r.Turn > 0})
 			s.legacy(r)
 		case "question":
@@ -325,18 +228,24 @@ func replay(path string) (Session, string, error) {
 		case "answer":
 			s.legacy(r)
 		case "message":
+			if !s.rendered.resolve(r.Elements) {
+				s.Damaged++
+			}
 			s.History = append(s.History, entry{Role: r.Role, Text: r.Content, Elements: r.Elements, Images: r.Images})
 			s.Turn = max(s.Turn, r.Turn)
 			if echo.of(r) {
 				continue
 			}
-			s.question(r, marked)
+			s.question(r, starts.marked)
 			s.legacy(Record{Type: r.Type, Role: r.Role, Content: r.Content, Turn: r.Turn})
 		case "usage":
 			s.LastRequest, _ = time.Parse(time.RFC3339, r.Time)
 		case "call":
 			s.legacy(r)
 		case "rewrite":
+			if !s.rendered.resolveHistory(r.History) {
+				s.Damaged++
+			}
 			s.History = r.History
 		case "summary":
 			s.Summary, s.History = r.Content, nil
@@ -345,11 +254,14 @@ func replay(path string) (Session, string, error) {
 			// A turn count is of the conversation since the last /reset
 			// (what --sessions, --resume, the REPL and the page show).
 			s.Summary, s.History, s.Windows, s.Asked, s.asked, s.Questions = "", nil, nil, nil, 0, 0
+			starts.reset()
 			s.legacy(r)
 		case "windows":
 			s.Windows = r.Windows
 		case "event":
-			s.addEvent(r)
+			if n := len(s.Events); s.addEvent(r) && starts.event(s.Events[n].Type, r.Event) {
+				s.Asked = append(s.Asked, Asked{Typed: true})
+			}
 		}
 	}
 	if workdir == "" {
@@ -415,9 +327,6 @@ func (k *keptEcho) of(r Record) bool {
 	k.last[r.Role] = r.Content
 	return false
 }
-
-// ResumeTranscript reopens an existing transcript to append to it.
-func ResumeTranscript(path, secret string) (*Transcript, error) { return openTranscript(path, secret) }
 
 // Resume reopens the session's file and bash windows where their files and
 // folders still exist, then restores its history into the agent. It

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/aci-dev/aci/transcript"
 )
 
 // Looking a session up reads as little of the store as it can: an exact
@@ -16,14 +18,14 @@ import (
 // holds a conversation, and replays it. It returns an error when there is
 // none.
 func LatestSession(dir, workdir string) (Session, error) {
-	names, err := sessionFiles(dir)
+	names, err := transcript.Files(dir)
 	if err != nil {
 		return Session{}, err
 	}
 	var best Session
 	for _, name := range names {
 		path := filepath.Join(dir, name)
-		if wd, err := metaWorkdir(path); err != nil || wd != workdir {
+		if wd, err := transcript.Workdir(path); err != nil || wd != workdir {
 			continue
 		}
 		s, _, err := replay(path)
@@ -83,7 +85,7 @@ func SessionPath(dir, workdir, id string, prefix bool) (string, error) {
 	}
 	path := filepath.Join(dir, id+".jsonl")
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
-		if wd, err := metaWorkdir(path); err == nil && wd == workdir {
+		if wd, err := transcript.Workdir(path); err == nil && wd == workdir {
 			return path, nil
 		}
 	}
@@ -91,7 +93,7 @@ func SessionPath(dir, workdir, id string, prefix bool) (string, error) {
 	if !prefix {
 		return "", notFound
 	}
-	names, err := sessionFiles(dir)
+	names, err := transcript.Files(dir)
 	if err != nil {
 		return "", err
 	}
@@ -101,7 +103,7 @@ func SessionPath(dir, workdir, id string, prefix bool) (string, error) {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		if wd, err := metaWorkdir(p); err == nil && wd == workdir {
+		if wd, err := transcript.Workdir(p); err == nil && wd == workdir {
 			found = append(found, p)
 		}
 	}
@@ -119,7 +121,7 @@ func SessionPath(dir, workdir, id string, prefix bool) (string, error) {
 // replays it. The transcript is claimed before it is read, so what is
 // replayed is all there is: another process writing it gives a
 // *LockedError, and nothing is read or changed.
-func ResumeSession(dir, workdir, id, secret string) (*Transcript, Session, error) {
+func ResumeSession(dir, workdir, id, secret string) (*transcript.File, Session, error) {
 	var path string
 	if id != "" {
 		p, err := SessionPath(dir, workdir, id, true)
@@ -134,7 +136,7 @@ func ResumeSession(dir, workdir, id, secret string) (*Transcript, Session, error
 		}
 		path = latest.Path
 	}
-	t, err := openTranscript(path, secret)
+	t, err := transcript.Open(path, secret)
 	if err != nil {
 		return nil, Session{}, err
 	}
@@ -143,6 +145,6 @@ func ResumeSession(dir, workdir, id, secret string) (*Transcript, Session, error
 		t.Close()
 		return nil, Session{}, fmt.Errorf("read session %s: %w", filepath.Base(path), err)
 	}
-	s.Damaged += t.dropped
+	s.Damaged += t.Dropped
 	return t, s, nil
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +11,7 @@ import (
 
 func TestTranscriptIsCreatedLazily(t *testing.T) {
 	dir := t.TempDir()
-	tr, err := NewTranscript(dir, "/work", "m", "sk-secret-key")
+	tr, err := newTestLog(dir, "/work", "m", "sk-secret-key")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func TestTranscriptIsCreatedLazily(t *testing.T) {
 		t.Fatalf("an empty session left %v", files)
 	}
 
-	tr, _ = NewTranscript(dir, "/work", "m", "sk-secret-key")
+	tr, _ = newTestLog(dir, "/work", "m", "sk-secret-key")
 	tr.Write(Record{Type: "message", Role: "user", Content: "hello sk-secret-key"})
 	tr.Close()
 	data, err := os.ReadFile(tr.Path)
@@ -41,15 +42,21 @@ func TestTranscriptIsCreatedLazily(t *testing.T) {
 // writeSession writes a transcript named id for workdir with questions.
 func writeSession(t *testing.T, dir, id, workdir string, questions ...string) {
 	t.Helper()
-	tr := &Transcript{Path: filepath.Join(dir, id+".jsonl"), meta: &Record{Type: "meta", Workdir: workdir, Time: "2026-01-02T03:04:05Z"}}
+	recs := []Record{{Type: "meta", Workdir: workdir, Time: "2026-01-02T03:04:05Z"}}
 	for i, q := range questions {
-		tr.Write(Record{Type: "message", Role: "user", Content: q})
-		tr.Write(Record{Type: "message", Role: "assistant", Content: "answer " + q, Turn: i + 1})
+		recs = append(recs, Record{Type: "message", Role: "user", Content: q}, Record{Type: "message", Role: "assistant", Content: "answer " + q, Turn: i + 1})
 	}
 	if len(questions) == 0 {
-		tr.Write(Record{Type: "windows"})
+		recs = append(recs, Record{Type: "windows"})
 	}
-	tr.Close()
+	var b []byte
+	for _, r := range recs {
+		line, _ := json.Marshal(r)
+		b = append(append(b, line...), '\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestListFindAndLatestSessions(t *testing.T) {
@@ -101,23 +108,5 @@ func TestListFindAndLatestSessions(t *testing.T) {
 	// for the session to make its events of (session/eventlog_old.go).
 	if legacy := list[2].Legacy; len(legacy) != 4 || legacy[1].Role != "assistant" || legacy[1].Content != "answer first question" {
 		t.Errorf("records kept: %+v", legacy)
-	}
-}
-
-func TestPruneKeepsTheNewestOfEachDirectory(t *testing.T) {
-	dir := t.TempDir()
-	for i := range 5 {
-		writeSession(t, dir, fmt.Sprintf("2026010%d-000000-aaaa", i), "/work", "q")
-	}
-	writeSession(t, dir, "20250101-000000-zzzz", "/other", "q")
-	pruneSessions(dir, "/work", 3)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	var names []string
-	for _, f := range files {
-		names = append(names, filepath.Base(f))
-	}
-	want := "20250101-000000-zzzz.jsonl 20260102-000000-aaaa.jsonl 20260103-000000-aaaa.jsonl 20260104-000000-aaaa.jsonl"
-	if got := strings.Join(names, " "); got != want {
-		t.Errorf("after pruning: %s\nwant %s", got, want)
 	}
 }

@@ -19,11 +19,11 @@ func TestSteerJoinsTheRunningTurn(t *testing.T) {
 		fakeai.Reply{Content: "done"},
 	)
 	a, dir, events := newAgent(t, srv, true)
-	tr, err := NewTranscript(t.TempDir(), dir, "m", "")
+	tr, err := newTestLog(t.TempDir(), dir, "m", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.SetTranscript(tr)
+	a.SetTranscript(tr.File)
 	// The source is asked before each request: the messages arrive while
 	// the first reply's batch runs, so the second request has them.
 	asked := 0
@@ -90,11 +90,11 @@ func TestSteerJoinsTheRunningTurn(t *testing.T) {
 func TestTurnsCountSinceTheLastReset(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "one"}, fakeai.Reply{Content: "two"}, fakeai.Reply{Content: "three"})
 	a, dir, _ := newAgent(t, srv, false)
-	tr, err := NewTranscript(t.TempDir(), dir, "m", "")
+	tr, err := newTestLog(t.TempDir(), dir, "m", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.SetTranscript(tr)
+	a.SetTranscript(tr.File)
 	for _, q := range []string{"first", "second"} {
 		if _, err := a.Run(context.Background(), q); err != nil {
 			t.Fatal(err)

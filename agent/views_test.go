@@ -172,11 +172,11 @@ func TestResumeWithRenderings(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "kept.txt"), []byte("kept\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "gone.txt"), []byte("gone\n"), 0o644)
 	sessions := t.TempDir()
-	tr, err := NewTranscript(sessions, dir, "m", "sk-test")
+	tr, err := newTestLog(sessions, dir, "m", "sk-test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.SetTranscript(tr)
+	a.SetTranscript(tr.File)
 	if _, err := a.Run(context.Background(), "open both"); err != nil {
 		t.Fatal(err)
 	}

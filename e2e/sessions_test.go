@@ -36,7 +36,7 @@ func TestTranscriptAndResume(t *testing.T) {
 		t.Errorf("transcript mode %v, want 0600", fi.Mode().Perm())
 	}
 	data, _ := os.ReadFile(files[0])
-	for _, want := range []string{`"type":"meta"`, `FIRST: what is in notes.txt?`, `"type":"call"`, `"type":"usage"`, `"type":"windows"`} {
+	for _, want := range []string{`"type":"meta"`, `FIRST: what is in notes.txt?`, `"event":{"type":"tool_result"`, `"type":"usage"`, `"type":"windows"`} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("transcript lacks %s", want)
 		}
@@ -241,12 +241,12 @@ func TestOneWriterPerTranscript(t *testing.T) {
 	recs := wholeLines(t, filepath.Join(home, "state", "aci", "sessions", id+".jsonl"))
 	var order []string
 	for _, rec := range recs {
-		if rec["type"] == "turn" || rec["type"] == "answer" {
-			order = append(order, fmt.Sprint(rec["type"]))
+		if ev, _ := rec["event"].(map[string]any); ev["type"] == "turn" || ev["type"] == "result" {
+			order = append(order, fmt.Sprint(ev["type"]))
 		}
 	}
-	if got := strings.Join(order, ","); got != "turn,answer,turn,answer,turn,answer,turn,answer" {
-		t.Errorf("turn and answer records in order %s", got)
+	if got := strings.Join(order, ","); got != "turn,result,turn,result,turn,result,turn,result" {
+		t.Errorf("turn and result events in order %s", got)
 	}
 }
 

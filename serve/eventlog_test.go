@@ -65,8 +65,9 @@ func logRun(t *testing.T, workdir, sessions string) (string, []event, string) {
 }
 
 // A past session's events, after a restart, are the ones sent live, field
-// for field and with their ids: a running command's output pieces and its
-// window as it ran are the only ones not kept.
+// for field and with their ids: a running command's output pieces, its
+// window as it ran and the loop's states within a turn are the only ones
+// not kept.
 func TestRestartReplaysTheLog(t *testing.T) {
 	workdir, sessions := t.TempDir(), t.TempDir()
 	id, live, liveTurns := logRun(t, workdir, sessions)
@@ -85,9 +86,18 @@ func TestRestartReplaysTheLog(t *testing.T) {
 	if !strings.Contains(liveTurns, `"exit_code":3`) {
 		t.Errorf("live turns lack the exit code: %s", liveTurns)
 	}
+	unkept := func(e event) bool {
+		return e.Type == "output" || e.Type == "window" || e.Type == "state" && e.Data["state"] != "idle"
+	}
+	var lastKept int64
+	for _, l := range live {
+		if !unkept(l) {
+			lastKept = l.ID
+		}
+	}
 	ev := r.events(id, "0")
 	var replayed []event
-	for len(replayed) == 0 || replayed[len(replayed)-1].ID < live[len(live)-1].ID {
+	for len(replayed) == 0 || replayed[len(replayed)-1].ID < lastKept {
 		replayed = append(replayed, ev.next(10*time.Second))
 	}
 	joined := joinedWords(live)
@@ -114,7 +124,7 @@ func TestRestartReplaysTheLog(t *testing.T) {
 			}
 			continue
 		}
-		if !kept[l.ID] && l.Type != "output" && l.Type != "window" {
+		if !kept[l.ID] && !unkept(l) {
 			t.Errorf("live event %d %s %s not replayed", l.ID, l.Type, l.Raw)
 		}
 	}

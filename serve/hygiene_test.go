@@ -16,6 +16,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/transcript"
 )
 
 // rawExchange sends req on a fresh connection to addr and returns the
@@ -198,7 +199,7 @@ func TestLockedSession409(t *testing.T) {
 	writeStore(t, dir, r.dir, 1, 2)
 	// Another writer: a second open file of the same transcript holds it,
 	// as another process would.
-	tr, err := agent.ResumeTranscript(filepath.Join(dir, storeID(0)+".jsonl"), "")
+	tr, err := transcript.Open(filepath.Join(dir, storeID(0)+".jsonl"), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,10 @@ import (
 	"github.com/aci-dev/aci/agent"
 )
 
-// The transcript is the log of the session's typed events (agent/eventlog.go):
-// publish writes each event a person or program could have seen through
-// the transcript's one writer, in order (under s.pub), with its id. A running command's
+// The transcript is the log of the session's typed events (package
+// transcript): publish writes each event a person or program could have
+// seen through the transcript's one writer, in order (under s.pub), with
+// its id, straight to the file: no event goes through package agent. A running command's
 // output pieces and its window as it runs are not written: the call's
 // tool_result carries its output (cut as the transcript keeps outputs),
 // and the window events after each batch give each window's state.
@@ -23,7 +24,7 @@ import (
 // and given them back when read (StoredEvents, from agent.Session.Asked).
 func (s *Session) logQuestion(typed, asked string) {
 	if typed != asked {
-		s.log.Write(agent.Record{Type: "question", Content: typed})
+		s.log.Write(agent.QuestionRecord(typed))
 	}
 }
 
@@ -47,8 +48,15 @@ func (s *Session) logEvent(ev Numbered) {
 		return
 	}
 	s.flushWords()
+	if st, ok := ev.Event.(StateEvent); ok && st.State != StateIdle {
+		// The loop's state as it changes within a turn: no reader of a
+		// past session shows it, so it is not written; the words before
+		// it stay a record of their own. Idle, a turn's last event, is:
+		// the next session's ids go on after it.
+		return
+	}
 	if t, ok := ev.Event.(Turn); ok {
-		t.Question = "" // stored once, with the turn's record (logTurn)
+		t.Question = "" // stored once, after it (logQuestion)
 		ev.Event = t
 	}
 	s.writeEvent(ev)

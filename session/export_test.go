@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/transcript"
 )
 
 func exportFixture() agent.Session {
-	ev := func(typ string, data map[string]any) agent.StoredEvent {
+	ev := func(typ string, data map[string]any) transcript.StoredEvent {
 		data["type"] = typ
 		b, _ := json.Marshal(data)
-		return agent.StoredEvent{Type: typ, Data: b}
+		return transcript.StoredEvent{Type: typ, Data: b}
 	}
 	cost := 0.0125
-	return agent.Session{ID: "s1", Model: "m", Events: []agent.StoredEvent{
+	return agent.Session{ID: "s1", Model: "m", Events: []transcript.StoredEvent{
 		ev("turn", map[string]any{"turn": 1, "question": "show <b>me</b>"}),
 		ev("text", map[string]any{"text": "the key is SECRET-"}),
 		ev("text", map[string]any{"text": "VALUE-123456, look"}),

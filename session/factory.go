@@ -25,6 +25,7 @@ import (
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/tools/wsenv"
+	"github.com/aci-dev/aci/transcript"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -33,7 +34,7 @@ type Config struct {
 	Client      agent.ClientConfig // the model; Notify is the process's own (say, stderr)
 	Agent       agent.Config       // system prompt, limits, redaction; Hints are filled per workspace
 	OutputLimit int
-	// SessionsDir holds the transcripts; "" is agent.SessionsDir(), and a
+	// SessionsDir holds the transcripts; "" is transcript.Dir(), and a
 	// folder that cannot be found means sessions are not written.
 	SessionsDir string
 	// ApprovalTimeout denies a question no one answers (sessions without
@@ -213,7 +214,7 @@ func (f *Factory) Fork(ctx context.Context, parentID string, turn int, opt Optio
 
 // branch builds the session that continues the branch transcript t (a fork
 // or a rewind), on the parent's model unless opt names one.
-func (f *Factory) branch(ctx context.Context, opt Options, parentModel string, t *agent.Transcript, state agent.Session) (*Session, error) {
+func (f *Factory) branch(ctx context.Context, opt Options, parentModel string, t *transcript.File, state agent.Session) (*Session, error) {
 	if opt.Model == "" && parentModel != "" {
 		opt.Model = parentModel
 	}
@@ -231,7 +232,7 @@ func (f *Factory) SessionsDir() (string, error) {
 	if f.cfg.SessionsDir != "" {
 		return f.cfg.SessionsDir, nil
 	}
-	return agent.SessionsDir()
+	return transcript.Dir()
 }
 
 // Listed is a stored session as a list shows it (--sessions, the page):
@@ -412,7 +413,7 @@ func (s *Session) attach(ctx context.Context, opt Options) error {
 		}
 		s.say(err.Error() + "; starting a new session")
 	}
-	t, err := agent.NewTranscript(dir, opt.Workdir, s.model, key)
+	t, err := transcript.New(dir, transcript.Meta{Workdir: opt.Workdir, Model: s.model}, key)
 	if err != nil {
 		s.say("no session transcript: " + err.Error())
 		return nil
@@ -425,7 +426,7 @@ func (s *Session) attach(ctx context.Context, opt Options) error {
 
 // resumeFrom restores a stored conversation into the session and makes t
 // its transcript. It returns the windows reopened.
-func (s *Session) resumeFrom(ctx context.Context, t *agent.Transcript, stored agent.Session) []string {
+func (s *Session) resumeFrom(ctx context.Context, t *transcript.File, stored agent.Session) []string {
 	reopened := s.agent.Resume(ctx, stored)
 	s.agent.SetTranscript(t)
 	s.log = t

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/agent"
+	"github.com/aci-dev/aci/transcript"
 )
 
 // What front ends name of the loop and of the stored transcripts, said
@@ -34,7 +35,7 @@ type NoServerError = agent.NoServerError
 type NoKeyError = agent.ErrNoKey
 
 // LockedError is a session another aci has open.
-type LockedError = agent.LockedError
+type LockedError = transcript.LockedError
 
 // Stored is a session as its transcript holds it.
 type Stored = agent.Session
@@ -42,7 +43,7 @@ type Stored = agent.Session
 // Errors about stored sessions.
 var (
 	ErrNoSession = agent.ErrNoSession
-	ErrLocked    = agent.ErrLocked
+	ErrLocked    = transcript.ErrLocked
 )
 
 // LocalServers are the local model servers discovery tries, in order.
@@ -73,7 +74,7 @@ func Discover(ctx context.Context, host string, servers []LocalServer, timeout t
 }
 
 // SessionsDir is where transcripts are kept by default.
-func SessionsDir() (string, error) { return agent.SessionsDir() }
+func SessionsDir() (string, error) { return transcript.Dir() }
 
 // FindSession reads the stored session id of workdir ("" the latest).
 func FindSession(dir, workdir, id string) (Stored, error) { return agent.FindSession(dir, workdir, id) }

@@ -17,6 +17,7 @@ import (
 	"github.com/aci-dev/aci/tools/secrets"
 	"github.com/aci-dev/aci/tools/settings"
 	"github.com/aci-dev/aci/tools/wsenv"
+	"github.com/aci-dev/aci/transcript"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -53,7 +54,7 @@ type Session struct {
 	tel          *telemetry // OTLP spans and sums; nil: none
 	pool         *mcp.Pool
 	lsp          *lsp.Pool // language servers for diagnostics (diagnostics.go)
-	log          *agent.Transcript
+	log          *transcript.File
 	instructions []prompt.Instruction
 	resumed      *Past
 
@@ -299,9 +300,9 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	endJournal := sync.OnceFunc(s.journalTurn(n))
 	defer endJournal()
 	q := s.f.cfg.Agent.Redact(question)
-	// Where the turn begins (forks and rewinds cut there); the person's
-	// words follow once it is known what the model gets (logQuestion).
-	s.log.Write(agent.Record{Type: "turn", Turn: n})
+	// Its event is where the turn begins in the transcript (forks and
+	// rewinds cut there); the person's words follow once it is known what
+	// the model gets (logQuestion).
 	s.publish(Turn{Turn: n, Question: q})
 	s.publishStartNotices()
 	s.setState(StateAwaitingModel)
@@ -324,9 +325,6 @@ func (s *Session) turnResult(ctx context.Context, n int, p Prompt, out *Result) 
 	restoreMode()
 	after := s.agent.Stats()
 	answer = s.f.cfg.Agent.Redact(answer)
-	if err == nil {
-		s.log.Write(agent.Record{Type: "answer", Content: answer})
-	}
 	s.snapshotWindows(true)
 	endJournal()
 	result := s.result(ctx, answer, err, after, before, time.Since(start))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/transcript"
 	"github.com/aci-dev/aci/windows"
 )
 
@@ -292,7 +293,7 @@ func TestForkHoldsFirstTurnsOnly(t *testing.T) {
 		t.Fatalf("stored sessions: %d, %v", len(list), err)
 	}
 	// One writer per transcript: the branch is reopened once it is closed.
-	if _, err := f.Open(ctx, b.ID()[:20], Options{Workdir: work}); !errors.Is(err, agent.ErrLocked) {
+	if _, err := f.Open(ctx, b.ID()[:20], Options{Workdir: work}); !errors.Is(err, transcript.ErrLocked) {
 		t.Errorf("opening a branch still open: %v, want ErrLocked", err)
 	}
 	b.Close()

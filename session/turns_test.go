@@ -130,6 +130,50 @@ func TestOldTranscriptTurns(t *testing.T) {
 	}
 }
 
+// A transcript an aci of early December 2026 wrote (turn, call and
+// answer records beside its events, every state event) gives its turns,
+// and after one more turn written as aci writes now, all three.
+func TestDecemberTranscriptTurns(t *testing.T) {
+	data, err := os.ReadFile("../agent/testdata/main-2026-12.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	srv := fakeai.New(t, fakeai.Reply{Content: "Still aci."})
+	f, work := newFactory(t, srv)
+	dir, _ := f.SessionsDir()
+	const id = "20261208-022901-e9d8aa8a"
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(strings.ReplaceAll(string(data), "/WORKDIR", work)), 0o600)
+	st, err := agent.FindSession(dir, work, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := StoredTurns(st)
+	if len(turns) != 2 || turns[1].Question != "What is this project?" || !strings.HasPrefix(turns[1].Answer, "This is **aci**") ||
+		len(turns[1].Actions) != 3 || turns[1].Actions[2].Status != "ok" || turns[1].Actions[2].Output != "README.md" {
+		t.Fatalf("its turns: %s", jsonOf(t, turns))
+	}
+	s, err := f.New(context.Background(), Options{Workdir: work, Resume: true, ResumeID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ask(context.Background(), "and now?"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if st, err = agent.FindSession(dir, work, id); err != nil {
+		t.Fatal(err)
+	}
+	got := StoredTurns(st)
+	if len(got) != 3 || !reflect.DeepEqual(jsonOf(t, got[:2]), jsonOf(t, turns)) || got[2].Question != "and now?" || got[2].Answer != "Still aci." {
+		t.Errorf("after a turn more: %s", jsonOf(t, got))
+	}
+	if len(st.Asked) != 3 {
+		t.Errorf("%d questions", len(st.Asked))
+	}
+}
+
 // An old transcript gives the turns a live session showed: the same
 // conversation, as an aci from before event records wrote it (oldForm),
 // gives the live turns — the plan mode's question as typed, not as the
@@ -171,38 +215,47 @@ func TestOldTranscriptGivesTheLiveTurns(t *testing.T) {
 }
 
 // oldForm is the transcript at path as an aci from before event records
-// wrote it: no event or question records, turn records without their
-// number, a call's output in its call record.
+// wrote it: no event or question records; a turn record without its
+// number where a turn's event is, a call record (with its output) where
+// a call's result is, an answer record where an answered turn's result
+// is.
 func oldForm(t *testing.T, path string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	outputs := map[string]string{} // call id → its output, from its tool_result event
-	var recs []map[string]any
+	calls := map[string]map[string]any{} // call id → its tool_call event
+	var b []byte
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		var r map[string]any
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
-		switch ev, _ := r["event"].(map[string]any); r["type"] {
-		case "event":
-			if out, ok := ev["output"].(string); ok && ev["type"] == "tool_result" {
-				outputs[ev["call_id"].(string)] = out
-			}
+		if r["type"] == "question" {
 			continue
-		case "question":
-			continue
-		case "turn":
-			delete(r, "turn")
 		}
-		recs = append(recs, r)
-	}
-	var b []byte
-	for _, r := range recs {
-		if c, ok := r["call"].(map[string]any); ok && outputs[c["id"].(string)] != "" {
-			c["output"] = outputs[c["id"].(string)]
+		if ev, _ := r["event"].(map[string]any); r["type"] == "event" {
+			switch id, _ := ev["call_id"].(string); ev["type"] {
+			case "turn":
+				r = map[string]any{"type": "turn"}
+			case "tool_call":
+				calls[id] = ev
+				continue
+			case "tool_result":
+				c := map[string]any{"id": id, "window_id": calls[id]["window_id"], "action_id": calls[id]["action_id"], "status": ev["status"]}
+				if out, ok := ev["output"].(string); ok && out != "" {
+					c["output"] = out
+				}
+				r = map[string]any{"type": "call", "call": c}
+			case "result":
+				if ev["outcome"] != "answered" {
+					continue
+				}
+				r = map[string]any{"type": "answer", "content": ev["result"]}
+			default:
+				continue
+			}
 		}
 		line, _ := json.Marshal(r)
 		b = append(append(b, line...), '\n')

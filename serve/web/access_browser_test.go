@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/serve/web"
 	"github.com/aci-dev/aci/session"
+	"github.com/aci-dev/aci/transcript"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
@@ -181,12 +181,12 @@ func TestPageEndsSession(t *testing.T) {
 	id := eval[string](t, ctx, `decodeURIComponent(location.hash.slice(1))`)
 	path := filepath.Join(sessions, id+".jsonl")
 	held := func() bool {
-		tr, err := agent.ResumeTranscript(path, "")
+		tr, err := transcript.Open(path, "")
 		if err == nil {
 			tr.Close()
 			return false
 		}
-		if !errors.Is(err, agent.ErrLocked) {
+		if !errors.Is(err, transcript.ErrLocked) {
 			t.Fatalf("transcript %s: %v", path, err)
 		}
 		return true

@@ -1,7 +1,8 @@
-package agent
+package transcript
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,14 +49,14 @@ func TestDropCutTail(t *testing.T) {
 // process, and allowed once the first is closed; the owner file goes with it.
 func TestTranscriptClaim(t *testing.T) {
 	dir := t.TempDir()
-	tr, err := NewTranscript(dir, "/w", "m", "")
+	tr, err := New(dir, Meta{Workdir: "/w", Model: "m"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Write(Record{Type: "message", Role: "user", Content: "hi"}); err != nil {
+	if err := tr.Write(map[string]string{"type": "message", "role": "user", "content": "hi"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ResumeTranscript(tr.Path, "")
+	_, err = Open(tr.Path, "")
 	var locked *LockedError
 	if !errors.As(err, &locked) || !errors.Is(err, ErrLocked) || locked.PID != os.Getpid() || locked.Command == "" {
 		t.Fatalf("second open: %v", err)
@@ -64,42 +65,32 @@ func TestTranscriptClaim(t *testing.T) {
 	if _, err := os.Stat(ownerPath(tr.Path)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the owner file stayed: %v", err)
 	}
-	again, err := ResumeTranscript(tr.Path, "")
+	again, err := Open(tr.Path, "")
 	if err != nil {
 		t.Fatalf("open after close: %v", err)
 	}
 	again.Close()
 }
 
-// SessionPath finds an exact id by one file, a prefix by the names, and
-// nothing of another workspace.
-func TestSessionPath(t *testing.T) {
+// Pruning keeps the newest transcripts of the working directory written
+// to, and leaves other directories' alone.
+func TestPruneKeepsTheNewestOfEachDirectory(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, workdir string) {
 		os.WriteFile(filepath.Join(dir, name+".jsonl"), []byte(`{"type":"meta","workdir":"`+workdir+`"}`+"\n"), 0o600)
 	}
-	write("20260101-000000-aaaa", "/w")
-	write("20260101-000000-aabb", "/w")
-	write("20260102-000000-cccc", "/other")
-	tests := []struct {
-		id     string
-		prefix bool
-		want   string // a name, or an error's words
-	}{
-		{"20260101-000000-aaaa", false, "20260101-000000-aaaa"},
-		{"20260101-000000-aaaa.jsonl", false, "20260101-000000-aaaa"},
-		{"20260101-000000-aa", false, "no session"},
-		{"20260101-000000-aa", true, "ambiguous"},
-		{"20260101-000000-aab", true, "20260101-000000-aabb"},
-		{"20260102-000000-cccc", true, "no session"},
-		{"../x", true, "bad session id"},
-		{"..", true, "bad session id"},
+	for i := range 5 {
+		write(fmt.Sprintf("2026010%d-000000-aaaa", i), "/work")
 	}
-	for _, tt := range tests {
-		got, err := SessionPath(dir, "/w", tt.id, tt.prefix)
-		name := strings.TrimSuffix(filepath.Base(got), ".jsonl")
-		if (err == nil && name != tt.want) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
-			t.Errorf("SessionPath(%q, %v) = %q, %v; want %q", tt.id, tt.prefix, name, err, tt.want)
-		}
+	write("20250101-000000-zzzz", "/other")
+	prune(dir, "/work", 3)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	want := "20250101-000000-zzzz.jsonl 20260102-000000-aaaa.jsonl 20260103-000000-aaaa.jsonl 20260104-000000-aaaa.jsonl"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("after pruning: %s\nwant %s", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package agent
+package transcript
 
 import (
 	"bytes"
@@ -160,7 +160,7 @@ func dropCutTail(f *os.File) (dropped int, err error) {
 	if _, err := f.ReadAt(tail, start); err != nil {
 		return 0, err
 	}
-	var r Record
+	var r map[string]json.RawMessage
 	if json.Unmarshal(tail, &r) == nil {
 		_, err = f.Write([]byte("\n"))
 		return 0, err
