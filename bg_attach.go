@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aci-dev/aci/internal/sse"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/ui"
 )
@@ -110,37 +111,6 @@ func runLogs(args []string, workdir string, stdout, stderr io.Writer) int {
 	}
 }
 
-// sseEvent is one event of a server's stream.
-type sseEvent struct {
-	id   int64
-	typ  string
-	data string
-}
-
-// readSSE sends the events of an event stream to out until it ends.
-func readSSE(r io.Reader, out chan<- sseEvent) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	var ev sseEvent
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if ev.typ != "" {
-				out <- ev
-			}
-			ev = sseEvent{}
-		case strings.HasPrefix(line, "id: "):
-			ev.id, _ = strconv.ParseInt(line[4:], 10, 64)
-		case strings.HasPrefix(line, "event: "):
-			ev.typ = line[7:]
-		case strings.HasPrefix(line, "data: "):
-			ev.data += line[6:]
-		}
-	}
-	return sc.Err()
-}
-
 // approvalAsk is an approval event's fields aci attach shows.
 type approvalAsk struct {
 	RequestID string `json:"request_id"`
@@ -182,7 +152,7 @@ func runAttach(args []string, workdir string, stdin *os.File, stdout, stderr io.
 	}
 	view := ui.NewEventView(stdout, useColor(stdout))
 	view.Note(fmt.Sprintf("── attached to %s (%s); /exit or Ctrl-D leaves it running ──", rec.ID, rec.Task))
-	events := make(chan sseEvent, 64)
+	events := make(chan sse.Event, 64)
 	streamErr := make(chan error, 1)
 	go func() { streamErr <- followEvents(ctx, srv, rec.ID, events) }()
 	lines := make(chan string)
@@ -213,10 +183,10 @@ func runAttach(args []string, workdir string, stdin *os.File, stdout, stderr io.
 				view.Note("── this session has finished; type a question to go on with it in the background, or /exit ──")
 			}
 		case ev := <-events:
-			switch ev.typ {
+			switch ev.Type {
 			case "approval":
 				var a approvalAsk
-				if json.Unmarshal([]byte(ev.data), &a) == nil {
+				if json.Unmarshal([]byte(ev.Data), &a) == nil {
 					asking = &a
 					what := a.Title
 					if what == "" {
@@ -229,7 +199,7 @@ func runAttach(args []string, workdir string, stdin *os.File, stdout, stderr io.
 				var d struct {
 					RequestID string `json:"request_id"`
 				}
-				json.Unmarshal([]byte(ev.data), &d)
+				json.Unmarshal([]byte(ev.Data), &d)
 				if asking != nil && asking.RequestID == d.RequestID {
 					asking = nil // answered here or elsewhere (the page)
 				}
@@ -278,7 +248,7 @@ func runAttach(args []string, workdir string, stdin *os.File, stdout, stderr io.
 
 // followEvents streams session id's events from its first, reconnecting
 // after the last one seen when the stream ends while the server runs.
-func followEvents(ctx context.Context, srv bgServer, id string, out chan<- sseEvent) error {
+func followEvents(ctx context.Context, srv bgServer, id string, out chan<- sse.Event) error {
 	last := int64(0)
 	for ctx.Err() == nil {
 		req, err := http.NewRequestWithContext(ctx, "GET", "http://"+srv.Addr+"/api/sessions/"+id+"/events", nil)
@@ -295,28 +265,22 @@ func followEvents(ctx context.Context, srv bgServer, id string, out chan<- sseEv
 			resp.Body.Close()
 			return fmt.Errorf("events: HTTP %d", resp.StatusCode)
 		}
-		mid := make(chan sseEvent)
-		done := make(chan error, 1)
-		go func() { done <- readSSE(resp.Body, mid); close(mid) }()
-		for ev := range mid {
-			if ev.id > last {
-				last = ev.id
-			}
+		sse.Read(resp.Body, func(ev sse.Event) {
+			last = max(last, ev.ID)
 			select {
 			case out <- ev:
 			case <-ctx.Done():
 			}
-		}
+		})
 		resp.Body.Close()
-		<-done
 		time.Sleep(200 * time.Millisecond)
 	}
 	return nil
 }
 
 // showWire draws an event of the server's stream.
-func showWire(view *ui.EventView, ev sseEvent) {
-	if typed, err := session.Decode(ev.typ, json.RawMessage(ev.data)); err == nil {
+func showWire(view *ui.EventView, ev sse.Event) {
+	if typed, err := session.Decode(ev.Type, json.RawMessage(ev.Data)); err == nil {
 		view.Show(typed)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -151,13 +152,13 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	fs.String("max-turns", "", "")
 	fs.String("max-budget-usd", "", "")
 	fs.String("output-schema", "", "")
-	resume := &resumeFlag{c: &c}
+	resume := resumeFlag(&c)
 	fs.Var(resume, "resume", "")
 	fs.BoolVar(&c.Sessions, "sessions", false, "")
 	fs.StringVar(&c.Bg, "bg", "", "")
-	wt := &worktreeFlag{c: &c}
+	wt := worktreeFlag(&c)
 	fs.Var(wt, "worktree", "")
-	serveAt := &serveFlag{c: &c}
+	serveAt := serveFlag(&c)
 	fs.Var(serveAt, "serve", "")
 	fs.String("sandbox", "", "")
 	fs.String("permission-mode", "", "")
@@ -172,7 +173,7 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	if err != nil {
 		return c, fs, nil, err
 	}
-	set, err := parseArgs(cmd, fs, args, &c, resume, serveAt, wt)
+	set, err := parseArgs(cmd, fs, args, resume, serveAt, wt)
 	if err != nil {
 		return c, fs, set, err
 	}
@@ -192,9 +193,9 @@ func parseFlags(args []string) (config, *flag.FlagSet, map[string]bool, error) {
 	return c, fs, set, nil
 }
 
-// parseArgs parses args with fs, taking the word after a bare --resume or
-// --serve as its value, and returns the flags given.
-func parseArgs(cmd command, fs *flag.FlagSet, args []string, c *config, resume *resumeFlag, serveAt *serveFlag, wt *worktreeFlag) (map[string]bool, error) {
+// parseArgs parses args with fs, taking the word after a bare --resume,
+// --serve or --worktree as its value, and returns the flags given.
+func parseArgs(cmd command, fs *flag.FlagSet, args []string, flags ...*valueFlag) (map[string]bool, error) {
 	set := map[string]bool{}
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -209,17 +210,10 @@ func parseArgs(cmd command, fs *flag.FlagSet, args []string, c *config, resume *
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		// "--resume ID": a bool flag cannot take the next word, so the
 		// word after a bare --resume is its session id.
-		if c.Resume && c.ResumeID == "" && fs.NArg() > 0 && resume.bare {
-			c.ResumeID = fs.Arg(0)
-			args = fs.Args()[1:]
-			resume.bare = false
-			continue
+		if !slices.ContainsFunc(flags, func(f *valueFlag) bool { return f.takesNext(fs) }) {
+			return set, nil
 		}
-		if serveAt.takesNext(fs) || wt.takesNext(fs) {
-			args = fs.Args()[1:]
-			continue
-		}
-		return set, nil
+		args = fs.Args()[1:]
 	}
 }
 
@@ -283,29 +277,55 @@ func (c *config) discoverLocal(flagModel string) error {
 	return nil
 }
 
-// resumeFlag is --resume, --resume=ID, or --resume ID (the next word, see
-// loadConfig).
-type resumeFlag struct {
-	c    *config
-	bare bool // given without =ID
+// valueFlag is a flag that stands bare or with a value: --name,
+// --name=VALUE, or --name VALUE when the next word is one (parseArgs takes
+// it: a bool flag cannot). --resume, --serve and --worktree are such.
+type valueFlag struct {
+	on    *bool
+	value *string
+	check func(string) error // what a value given with = must pass
+	next  func(string) bool  // whether the word after a bare flag is its value
+	bare  bool               // given without a value
 }
 
-func (f *resumeFlag) String() string   { return "" }
-func (f *resumeFlag) IsBoolFlag() bool { return true }
+func (f *valueFlag) String() string   { return "" }
+func (f *valueFlag) IsBoolFlag() bool { return true }
 
-func (f *resumeFlag) Set(v string) error {
+func (f *valueFlag) Set(v string) error {
 	switch v {
 	case "true":
-		f.c.Resume, f.bare = true, true
+		*f.on, f.bare = true, true
 	case "false":
-		f.c.Resume = false
+		*f.on = false
 	default:
-		if strings.TrimSpace(v) == "" {
-			return errors.New("--resume= needs a session id")
+		if err := f.check(v); err != nil {
+			return err
 		}
-		f.c.Resume, f.c.ResumeID = true, v
+		*f.on, *f.value = true, v
 	}
 	return nil
+}
+
+// takesNext takes the word after the bare flag when it is its value.
+func (f *valueFlag) takesNext(fs *flag.FlagSet) bool {
+	if !f.bare || !*f.on || fs.NArg() == 0 || !f.next(fs.Arg(0)) {
+		return false
+	}
+	*f.value, f.bare = fs.Arg(0), false
+	return true
+}
+
+// resumeFlag is --resume, --resume=ID, or --resume ID.
+func resumeFlag(c *config) *valueFlag {
+	return &valueFlag{on: &c.Resume, value: &c.ResumeID,
+		check: func(v string) error {
+			if strings.TrimSpace(v) == "" {
+				return errors.New("--resume= needs a session id")
+			}
+			return nil
+		},
+		next: func(string) bool { return true },
+	}
 }
 
 func isLoopback(host string) bool {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"net"
 	"os"
 	"strconv"
@@ -11,36 +10,14 @@ import (
 
 // serveFlag is --serve, --serve=HOST:PORT or --serve HOST:PORT (the next
 // word, when it is an address): the REPL with the server on its session.
-type serveFlag struct {
-	c    *config
-	bare bool
-}
-
-func (f *serveFlag) String() string   { return "" }
-func (f *serveFlag) IsBoolFlag() bool { return true }
-
-func (f *serveFlag) Set(v string) error {
-	switch v {
-	case "true":
-		f.c.ServeREPL, f.bare = true, true
-	case "false":
-		f.c.ServeREPL = false
-	default:
-		f.c.ServeREPL, f.c.ServeREPLAddr = true, v
+func serveFlag(c *config) *valueFlag {
+	return &valueFlag{on: &c.ServeREPL, value: &c.ServeREPLAddr,
+		check: func(string) error { return nil },
+		next: func(w string) bool {
+			_, _, err := net.SplitHostPort(w)
+			return err == nil
+		},
 	}
-	return nil
-}
-
-// takesNext takes the word after a bare --serve when it is an address.
-func (f *serveFlag) takesNext(fs *flag.FlagSet) bool {
-	if !f.bare || fs.NArg() == 0 {
-		return false
-	}
-	if _, _, err := net.SplitHostPort(fs.Arg(0)); err != nil {
-		return false
-	}
-	f.c.ServeREPLAddr, f.bare = fs.Arg(0), false
-	return true
 }
 
 // checkServeREPL checks --serve: for the REPL only, at a valid address.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aci-dev/aci/internal/testfs"
 	"github.com/joho/godotenv"
 )
 
@@ -24,16 +25,6 @@ func userEnvSetup(t *testing.T, vars ...string) (work, user string) {
 		t.Setenv(k, "") // restored afterwards; empty counts as unset
 	}
 	return work, filepath.Join(cfg, "aci", ".env")
-}
-
-func writeFile(t *testing.T, path, text string, mode os.FileMode) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), mode); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // Flags win over the environment, which wins over the workspace's .env,
@@ -60,10 +51,10 @@ func TestConfigPrecedence(t *testing.T) {
 			t.Setenv("OPENAI_API_KEY", "sk-precedence-test-1")
 			t.Setenv("OPENAI_MODEL", tt.env)
 			if tt.work != "" {
-				writeFile(t, filepath.Join(work, ".env"), "OPENAI_MODEL="+strings.TrimPrefix(tt.work, "-")+"\n", 0o600)
+				testfs.FileMode(t, filepath.Join(work, ".env"), "OPENAI_MODEL="+strings.TrimPrefix(tt.work, "-")+"\n", 0o600)
 			}
 			if tt.user != "" {
-				writeFile(t, user, "OPENAI_MODEL="+tt.user+"\n", 0o600)
+				testfs.FileMode(t, user, "OPENAI_MODEL="+tt.user+"\n", 0o600)
 			}
 			var args []string
 			if tt.flg != "" {
@@ -84,7 +75,7 @@ func TestConfigPrecedence(t *testing.T) {
 // safety switches nor anything that is not aci's.
 func TestUserEnvFile(t *testing.T) {
 	_, user := userEnvSetup(t, "OPENAI_API_KEY", "OPENAI_BASE_URL", "ACI_MAX_STEPS", "ACI_YES", "ACI_SANDBOX", "ACI_SERVE_TOKEN", "PROJECT_THING")
-	writeFile(t, user, "OPENAI_API_KEY=sk-user-file-key-123\nACI_MAX_STEPS=7\nACI_YES=1\nACI_SANDBOX=off\nACI_SERVE_TOKEN=0123456789abcdef0123\nPROJECT_THING=x\n", 0o600)
+	testfs.FileMode(t, user, "OPENAI_API_KEY=sk-user-file-key-123\nACI_MAX_STEPS=7\nACI_YES=1\nACI_SANDBOX=off\nACI_SERVE_TOKEN=0123456789abcdef0123\nPROJECT_THING=x\n", 0o600)
 	os.Unsetenv("ACI_YES")
 	os.Unsetenv("PROJECT_THING")
 	var stderr bytes.Buffer
@@ -125,7 +116,7 @@ func TestUserEnvFile(t *testing.T) {
 func TestNoKeyMessage(t *testing.T) {
 	work, user := userEnvSetup(t, "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL")
 	t.Setenv("OPENAI_BASE_URL", "https://api.example.com/v1")
-	writeFile(t, filepath.Join(work, ".env"), "OPENAI_MODEL=m\n", 0o600)
+	testfs.FileMode(t, filepath.Join(work, ".env"), "OPENAI_MODEL=m\n", 0o600)
 	_, err := loadConfig(nil, io.Discard)
 	var nk *noKeyError
 	if !errors.As(err, &nk) {
@@ -169,7 +160,7 @@ func TestSaveKey(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "aci", ".env")
 			if tt.before != "" {
-				writeFile(t, path, tt.before, tt.mode)
+				testfs.FileMode(t, path, tt.before, tt.mode)
 			}
 			if err := saveKey(path, "sk-new-1234567890"); err != nil {
 				t.Fatal(err)

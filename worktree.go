@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,36 +21,16 @@ import (
 
 // worktreeFlag is --worktree, --worktree=NAME or --worktree NAME (the next
 // word, when it is a name).
-type worktreeFlag struct {
-	c    *config
-	bare bool
-}
-
-func (f *worktreeFlag) String() string   { return "" }
-func (f *worktreeFlag) IsBoolFlag() bool { return true }
-
-func (f *worktreeFlag) Set(v string) error {
-	switch v {
-	case "true":
-		f.c.WorktreeSet, f.bare = true, true
-	case "false":
-		f.c.WorktreeSet = false
-	default:
-		if !worktree.ValidName(v) {
-			return fmt.Errorf("--worktree: %q is not a worktree name (letters, digits, '.', '_', '-'; at most 64)", v)
-		}
-		f.c.WorktreeSet, f.c.Worktree = true, v
+func worktreeFlag(c *config) *valueFlag {
+	return &valueFlag{on: &c.WorktreeSet, value: &c.Worktree,
+		check: func(v string) error {
+			if !worktree.ValidName(v) {
+				return fmt.Errorf("--worktree: %q is not a worktree name (letters, digits, '.', '_', '-'; at most 64)", v)
+			}
+			return nil
+		},
+		next: worktree.ValidName,
 	}
-	return nil
-}
-
-// takesNext takes the word after a bare --worktree when it is a name.
-func (f *worktreeFlag) takesNext(fs *flag.FlagSet) bool {
-	if !f.bare || fs.NArg() == 0 || !worktree.ValidName(fs.Arg(0)) {
-		return false
-	}
-	f.c.Worktree, f.bare = fs.Arg(0), false
-	return true
 }
 
 // findWorktree is worktree ID|NAME of workdir's repository: a background
@@ -130,6 +109,15 @@ func runWorktreeCmd(args []string, workdir string, stdin *os.File, stdout, stder
 	return ui.ExitOK
 }
 
+// sayDone says what was done, or the error that stopped it.
+func sayDone(stderr io.Writer, err error, done string) {
+	if err != nil {
+		fmt.Fprintln(stderr, "aci:", err)
+		return
+	}
+	fmt.Fprintln(stderr, "aci:", done)
+}
+
 // worktreeEnd asks, at the end of an interactive session in a worktree,
 // whether to merge, keep or drop what it changed; without a terminal it
 // keeps it and says how to decide later.
@@ -157,18 +145,10 @@ func worktreeEnd(wt worktree.Worktree, interactive bool, stdin io.Reader, stderr
 		line, err := in.ReadString('\n')
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "m", "merge":
-			if err := wt.Merge(); err != nil {
-				fmt.Fprintln(stderr, "aci:", err)
-			} else {
-				fmt.Fprintln(stderr, "aci: merged", wt.Branch)
-			}
+			sayDone(stderr, wt.Merge(), "merged "+wt.Branch)
 			return
 		case "d", "drop":
-			if err := wt.Drop(); err != nil {
-				fmt.Fprintln(stderr, "aci:", err)
-			} else {
-				fmt.Fprintln(stderr, "aci: dropped", wt.Branch)
-			}
+			sayDone(stderr, wt.Drop(), "dropped "+wt.Branch)
 			return
 		case "v", "view":
 			d, _ := wt.Diff(false)

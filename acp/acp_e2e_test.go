@@ -234,19 +234,11 @@ func TestACPPermission(t *testing.T) {
 		runs   bool
 	}{{"allow_once", true}, {"reject_once", false}, {"reject_always", false}} {
 		t.Run(tc.option, func(t *testing.T) {
-			dir, home := t.TempDir(), t.TempDir()
-			sentinel := filepath.Join(home, "precious", "sentinel")
-			os.MkdirAll(filepath.Dir(sentinel), 0o755)
-			os.WriteFile(sentinel, []byte("keep me"), 0o644)
-			srv := fakeai.New(t,
-				fakeai.Reply{Content: fakeai.ToolCall(
-					openBash,
-					// uncontained: the test's home lies under /tmp, which
-					// contained commands see as their session's own.
-					call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious", "uncontained": true}),
-				)},
-				fakeai.Reply{Content: "done"},
-			)
+			dir := t.TempDir()
+			home, sentinel := preciousHome(t)
+			// uncontained: the test's home lies under /tmp, which
+			// contained commands see as their session's own.
+			srv := deletePrecious(t, true)
 			e := startACP(t, dir, srv, "HOME="+home)
 			reqs, sid := promptAnswering(t, e, dir, tc.option)
 			var p struct {

@@ -14,13 +14,7 @@ import (
 func TestACPAgentProgressInItsToolCall(t *testing.T) {
 	srv := fakeai.New(t)
 	srv.Handle(func(req fakeai.Request) fakeai.Reply {
-		step := 1
-		for _, m := range req.Messages {
-			if m.Role == "assistant" {
-				step++
-			}
-		}
-		child := len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, "Task: look around")
+		step, child := req.Step(), req.ChildOf("look around")
 		switch {
 		case child && step == 1:
 			return fakeai.Reply{Content: fakeai.ToolCall(openBash)}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
 
@@ -23,17 +24,9 @@ func TestACPAllowOnceDoesWhatItSays(t *testing.T) {
 		runs   bool
 	}{{"allow_once", true}, {"reject_once", false}} {
 		t.Run(tc.option, func(t *testing.T) {
-			dir, home := t.TempDir(), t.TempDir()
-			sentinel := filepath.Join(home, "precious", "sentinel")
-			os.MkdirAll(filepath.Dir(sentinel), 0o755)
-			os.WriteFile(sentinel, []byte("keep me"), 0o644)
-			srv := fakeai.New(t,
-				fakeai.Reply{Content: fakeai.ToolCall(
-					openBash,
-					call("bash_1", "run", map[string]any{"command": "rm -rf ~/precious"}),
-				)},
-				fakeai.Reply{Content: "done"},
-			)
+			dir := t.TempDir()
+			home, sentinel := preciousHome(t)
+			srv := deletePrecious(t, false)
 			e := startACP(t, dir, srv, "HOME="+home)
 			reqs, _ := promptAnswering(t, e, dir, tc.option)
 			if !strings.Contains(string(reqs[0].Params), "writable for this command") {
@@ -41,10 +34,32 @@ func TestACPAllowOnceDoesWhatItSays(t *testing.T) {
 			}
 			_, err := os.Stat(sentinel)
 			if ran := err != nil; ran != tc.runs {
-				t.Errorf("deleted: %v, want %v\nmodel saw:\n%s", ran, tc.runs, srv.Requests()[1].Messages[len(srv.Requests()[1].Messages)-1].Content)
+				t.Errorf("deleted: %v, want %v\nmodel saw:\n%s", ran, tc.runs, srv.Requests()[1].Last())
 			}
 		})
 	}
+}
+
+// preciousHome is a home folder holding precious/sentinel, and the
+// sentinel's path: what rm -rf ~/precious destroys.
+func preciousHome(t *testing.T) (home, sentinel string) {
+	home = t.TempDir()
+	sentinel = filepath.Join(home, "precious", "sentinel")
+	testfs.File(t, sentinel, "keep me")
+	return home, sentinel
+}
+
+// deletePrecious is a model that runs rm -rf ~/precious in a shell
+// (uncontained, or contained), then answers done.
+func deletePrecious(t *testing.T, uncontained bool) *fakeai.Server {
+	params := map[string]any{"command": "rm -rf ~/precious"}
+	if uncontained {
+		params["uncontained"] = true
+	}
+	return fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(openBash, call("bash_1", "run", params))},
+		fakeai.Reply{Content: "done"},
+	)
 }
 
 // promptAnswering asks "clean up" in a new session of dir, answering every

@@ -217,26 +217,16 @@ func (c *conn) reply(id json.RawMessage, res any, err error) {
 	c.send(m, true)
 }
 
-// notify sends a notification.
-func (c *conn) notify(method string, params any) {
+// notify sends a notification. Params that hold only what was redacted
+// where it was made (the session's events) are not redacted again
+// (redact false), so the editor gets the same text as every other wire.
+func (c *conn) notify(method string, params any, redact bool) {
 	data, err := json.Marshal(params)
 	if err != nil {
 		c.log.Printf("encode %s: %v", method, err)
 		return
 	}
-	c.send(message{Method: method, Params: data}, true)
-}
-
-// notifyClean sends a notification whose params hold only what was
-// redacted where it was made (the session's events): it is not redacted
-// again, so the editor gets the same text as every other wire.
-func (c *conn) notifyClean(method string, params any) {
-	data, err := json.Marshal(params)
-	if err != nil {
-		c.log.Printf("encode %s: %v", method, err)
-		return
-	}
-	c.send(message{Method: method, Params: data}, false)
+	c.send(message{Method: method, Params: data}, redact)
 }
 
 // send writes one message as one line. Everything but a file's content
@@ -298,7 +288,7 @@ func (c *conn) call(ctx context.Context, method string, params, result any, reda
 		c.mu.Lock()
 		delete(c.pending, id)
 		c.mu.Unlock()
-		c.notify("$/cancel_request", map[string]any{"requestId": json.RawMessage(id)})
+		c.notify("$/cancel_request", map[string]any{"requestId": json.RawMessage(id)}, true)
 		return ctx.Err()
 	}
 }

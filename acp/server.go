@@ -117,22 +117,16 @@ func (srv *server) handle(ctx context.Context, method string, params json.RawMes
 	srv.log.Printf("<- %s", method)
 	switch method {
 	case "initialize":
-		var p initializeParams
-		if err := decode(params, &p); err != nil {
-			return nil, err
-		}
-		return srv.initialize(p)
+		return decoded(params, srv.initialize)
 	case "authenticate":
 		return nil, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "aci offers no authentication methods: its API key comes from its environment"}
 	case "session/cancel":
-		var p cancelParams
-		if err := decode(params, &p); err != nil {
-			return nil, err
-		}
-		if s := srv.session(p.SessionID); s != nil {
-			s.cancelPrompt()
-		}
-		return nil, nil
+		return decoded(params, func(p cancelParams) (any, error) {
+			if s := srv.session(p.SessionID); s != nil {
+				s.cancelPrompt()
+			}
+			return nil, nil
+		})
 	}
 	if !srv.ready() {
 		if isKnown(method) {
@@ -141,29 +135,13 @@ func (srv *server) handle(ctx context.Context, method string, params json.RawMes
 	}
 	switch method {
 	case "session/new":
-		var p newSessionParams
-		if err := decode(params, &p); err != nil {
-			return nil, err
-		}
-		return srv.newSession(ctx, p)
+		return decoded(params, withCtx(ctx, srv.newSession))
 	case "session/load":
-		var p loadSessionParams
-		if err := decode(params, &p); err != nil {
-			return nil, err
-		}
-		return srv.loadSession(ctx, p)
+		return decoded(params, withCtx(ctx, srv.loadSession))
 	case "session/prompt":
-		var p promptParams
-		if err := decode(params, &p); err != nil {
-			return nil, err
-		}
-		return srv.prompt(ctx, p)
+		return decoded(params, withCtx(ctx, srv.prompt))
 	case "session/set_mode":
-		var p setModeParams
-		if err := decode(params, &p); err != nil {
-			return nil, err
-		}
-		return srv.setMode(p)
+		return decoded(params, srv.setMode)
 	}
 	return nil, &rpcError{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + method}
 }
@@ -185,6 +163,20 @@ func decode(params json.RawMessage, v any) error {
 		return invalidParams("invalid params: %v", err)
 	}
 	return nil
+}
+
+// decoded decodes params into a P and answers with do's answer to it.
+func decoded[P any](params json.RawMessage, do func(P) (any, error)) (any, error) {
+	var p P
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	return do(p)
+}
+
+// withCtx is a method that takes a context, bound to ctx.
+func withCtx[P any](ctx context.Context, do func(context.Context, P) (any, error)) func(P) (any, error) {
+	return func(p P) (any, error) { return do(ctx, p) }
 }
 
 func (srv *server) ready() bool {
@@ -274,7 +266,7 @@ func (srv *server) open(ctx context.Context, cwd string, servers []mcpServer, id
 	files := &editorFiles{c: srv.c, read: caps.FS.ReadTextFile, write: caps.FS.WriteTextFile}
 	// The updates are made from the session's events, redacted at their
 	// source; a stored session's replay (replay) passes the redactor.
-	a.up = newUpdates(func(u any) { srv.c.notifyClean("session/update", sessionNotification{SessionID: a.id, Update: u}) },
+	a.up = newUpdates(func(u any) { srv.c.notify("session/update", sessionNotification{SessionID: a.id, Update: u}, false) },
 		cwd, func(id string) (session.WindowInfo, bool) { return a.sess().LiveWindow(id) }, caps.Session != nil && caps.Session.Notices != nil)
 	a.up.secrets = srv.secrets()
 	perm.running = a.up.runningCall

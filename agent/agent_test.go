@@ -102,9 +102,7 @@ func TestInterruptKeepsHistoryWellFormed(t *testing.T) {
 	if len(h) != 2 || h[1].Role != "assistant" || !strings.Contains(h[1].Content, "interrupted") {
 		t.Fatalf("history %+v", h)
 	}
-	if got, err := a.Run(context.Background(), "again"); err != nil || got != "second answer" {
-		t.Fatalf("after interrupt: %q %v", got, err)
-	}
+	mustAnswer(t, a, "again", "second answer")
 }
 
 func TestInterruptKillsRunningCommand(t *testing.T) {
@@ -155,5 +153,13 @@ func TestDescribe(t *testing.T) {
 		if got := Describe(err, srv.URL, "m"); !strings.Contains(got, tt.want) || strings.Contains(got, "sk-test") {
 			t.Errorf("Describe = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// mustAnswer asks a q and fails the test unless a answers want.
+func mustAnswer(t *testing.T, a *Agent, q, want string) {
+	t.Helper()
+	if got, err := a.Run(context.Background(), q); err != nil || got != want {
+		t.Fatalf("%q: answer %q, %v; want %q", q, got, err, want)
 	}
 }

@@ -115,7 +115,7 @@ type OpenAIClient struct {
 	pricing   pricing      // what replies cost (pricing.go)
 	providers *providerSet // more endpoints (providers.go)
 	images    imageGate    // whether the model takes pictures (images.go)
-	formats   formatGate   // models that refused response_format (format.go)
+	formats   modelSet     // models that refused response_format (format.go)
 }
 
 // NewOpenAIClient builds a client. The SDK's own retries are off: Complete

@@ -24,9 +24,7 @@ func TestCompressionBetweenTurns(t *testing.T) {
 	if _, err := a.Run(context.Background(), "FIRST-QUESTION"); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := a.Run(context.Background(), "SECOND-QUESTION"); err != nil || got != "second answer" {
-		t.Fatalf("%q %v", got, err)
-	}
+	mustAnswer(t, a, "SECOND-QUESTION", "second answer")
 	reqs := srv.Requests()
 	summaryReq := reqs[2].Messages
 	if last := summaryReq[len(summaryReq)-1].Content; !strings.Contains(last, "## Goal") || !strings.Contains(last, "SECOND-QUESTION") {
@@ -64,10 +62,7 @@ func TestCompressionMidTurn(t *testing.T) {
 	)
 	a, _, _ := newAgent(t, srv, false)
 	a.conv.cfg.CompressTokens = 5000
-	got, err := a.Run(context.Background(), "do the thing")
-	if err != nil || got != "finished after compression" {
-		t.Fatalf("%q %v", got, err)
-	}
+	mustAnswer(t, a, "do the thing", "finished after compression")
 	last := srv.Requests()[3].Messages
 	// The summary, then the last reply and its results verbatim, with every
 	// open window rendered whole.

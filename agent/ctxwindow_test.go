@@ -69,9 +69,7 @@ func TestWindowNotBeforeTheFirstAnswer(t *testing.T) {
 	t.Cleanup(wm.CloseAll)
 	client := NewOpenAIClient(ClientConfig{BaseURL: front.URL + "/v1", APIKey: "sk-test", Model: "m"})
 	a := New(client, wm, Config{BasePrompt: "You are aci.", Hints: prompt.Hints{Workdir: dir}, MaxSteps: 10}, func(Event) {})
-	if got, err := a.Run(context.Background(), "What is 2+2?"); err != nil || got != "4" {
-		t.Fatalf("first answer %q, %v: it waited for the window", got, err)
-	}
+	mustAnswer(t, a, "What is 2+2?", "4")
 	if w := a.ContextWindow(); w.Tokens != 0 {
 		t.Errorf("window %+v before the server told it", w)
 	}
@@ -129,9 +127,7 @@ func TestOneQuestionAsksNoWindow(t *testing.T) {
 	t.Cleanup(wm.CloseAll)
 	client := NewOpenAIClient(ClientConfig{BaseURL: srv.URL, APIKey: "sk-test", Model: "m"})
 	a := New(client, wm, Config{BasePrompt: "You are aci.", Hints: prompt.Hints{Workdir: dir}, MaxSteps: 10}, func(Event) {})
-	if got, err := a.Run(context.Background(), "What is 2+2?"); err != nil || got != "4" {
-		t.Fatalf("answer %q, %v", got, err)
-	}
+	mustAnswer(t, a, "What is 2+2?", "4")
 	if n := srv.InfoRequests(); n != 0 || a.ContextWindow().Tokens != 0 {
 		t.Fatalf("%d info requests, window %+v after one question: want none asked", n, a.ContextWindow())
 	}

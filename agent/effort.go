@@ -35,8 +35,34 @@ func ParseEffort(s string) (string, error) {
 type effortState struct {
 	mu      sync.Mutex
 	level   string
-	refused map[string]bool
-	said    map[string]bool // models already told about
+	refused modelSet
+	said    modelSet // models already told about
+}
+
+// modelSet is a set of model names, safe for concurrent use.
+type modelSet struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (s *modelSet) has(model string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[model]
+}
+
+// add puts model in the set; it reports whether it was not in it yet.
+func (s *modelSet) add(model string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m[model] {
+		return false
+	}
+	if s.m == nil {
+		s.m = map[string]bool{}
+	}
+	s.m[model] = true
+	return true
 }
 
 // SetEffort sets the reasoning effort of later requests ("" for the
@@ -73,10 +99,8 @@ func (c *OpenAIClient) TakesEffort(model string) bool {
 
 // effortFor is the reasoning_effort a request to model carries, or "".
 func (c *OpenAIClient) effortFor(model string) string {
-	c.effort.mu.Lock()
-	level, refused := c.effort.level, c.effort.refused[model]
-	c.effort.mu.Unlock()
-	if level == "" || refused || !c.TakesEffort(model) {
+	level := c.Effort()
+	if level == "" || c.effort.refused.has(model) || !c.TakesEffort(model) {
 		return ""
 	}
 	return level
@@ -89,12 +113,7 @@ func (c *OpenAIClient) dropEffort(model string, e APIError) bool {
 	if e.Class != ClassBadRequest || e.Provider != "effort" || c.effortFor(model) == "" {
 		return false
 	}
-	c.effort.mu.Lock()
-	if c.effort.refused == nil {
-		c.effort.refused = map[string]bool{}
-	}
-	c.effort.refused[model] = true
-	c.effort.mu.Unlock()
+	c.effort.refused.add(model)
 	c.retry.notify(fmt.Sprintf("%s does not take a reasoning effort; sending without it", model))
 	return true
 }
@@ -102,21 +121,10 @@ func (c *OpenAIClient) dropEffort(model string, e APIError) bool {
 // EffortNote says, once per model, that the effort set is not sent to
 // model; "" when it is sent or was said already.
 func (c *OpenAIClient) EffortNote(model string) string {
-	c.effort.mu.Lock()
-	level := c.effort.level
-	c.effort.mu.Unlock()
-	if level == "" || c.TakesEffort(model) {
+	level := c.Effort()
+	if level == "" || c.TakesEffort(model) || !c.effort.said.add(model) {
 		return ""
 	}
-	c.effort.mu.Lock()
-	defer c.effort.mu.Unlock()
-	if c.effort.said[model] {
-		return ""
-	}
-	if c.effort.said == nil {
-		c.effort.said = map[string]bool{}
-	}
-	c.effort.said[model] = true
 	return fmt.Sprintf("reasoning effort %s is not sent to %s (it takes none)", level, model)
 }
 

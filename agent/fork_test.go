@@ -28,14 +28,6 @@ func twoTurns(t *testing.T, srv *fakeai.Server, a *Agent) {
 	}
 }
 
-func allText(req fakeai.Request) string {
-	var b strings.Builder
-	for _, m := range req.Messages {
-		b.WriteString(m.Content)
-	}
-	return b.String()
-}
-
 // A fork of turn 1 continues with turn 1 and without turn 2, its windows
 // those open when turn 2 began; it writes itself to its own transcript,
 // from which it resumes.
@@ -73,7 +65,7 @@ func TestForkFirstTurn(t *testing.T) {
 	}
 	tr.Close()
 	reqs := srv.Requests()
-	got := allText(reqs[len(reqs)-1])
+	got := reqs[len(reqs)-1].Text()
 	for _, want := range []string{"QUESTION-ONE", "ANSWER-ONE", "QUESTION-FORK", "alpha"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the forked request lacks %q", want)

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"sync"
 )
 
 // Structured output. aci's model calls its tools in its words (<tool_call>
@@ -14,12 +13,6 @@ import (
 // a server without it) gets the request again without it, once said; the
 // answer is checked either way.
 
-// formatGate remembers the models that refused response_format.
-type formatGate struct {
-	mu      sync.Mutex
-	refused map[string]bool
-}
-
 // formatFor is the response_format a request of ctx to model carries, or
 // nil.
 func (c *OpenAIClient) formatFor(ctx context.Context, model string) *ResponseFormat {
@@ -27,9 +20,7 @@ func (c *OpenAIClient) formatFor(ctx context.Context, model string) *ResponseFor
 	if f == nil {
 		return nil
 	}
-	c.formats.mu.Lock()
-	defer c.formats.mu.Unlock()
-	if c.formats.refused[model] {
+	if c.formats.has(model) {
 		return nil
 	}
 	return f
@@ -41,12 +32,7 @@ func (c *OpenAIClient) dropFormat(ctx context.Context, model string, e APIError)
 	if e.Class != ClassBadRequest || e.Provider != "format" || c.formatFor(ctx, model) == nil {
 		return false
 	}
-	c.formats.mu.Lock()
-	if c.formats.refused == nil {
-		c.formats.refused = map[string]bool{}
-	}
-	c.formats.refused[model] = true
-	c.formats.mu.Unlock()
+	c.formats.add(model)
 	c.retry.notify(fmt.Sprintf("%s does not take response_format json_schema; asking for the JSON in words", model))
 	return true
 }

@@ -29,10 +29,7 @@ func TestDialectsRunEndToEnd(t *testing.T) {
 			fakeai.Reply{Content: "All done."},
 		)
 		a, _, _ := newAgent(t, srv, stream)
-		got, err := a.Run(context.Background(), "go")
-		if err != nil || got != "All done." {
-			t.Fatalf("%q %v", got, err)
-		}
+		mustAnswer(t, a, "go", "All done.")
 		reqs := srv.Requests()
 		for i, want := range []string{
 			`<result call_id="call_1_1" window_id="launcher" action_id="open" status="ok">opened bash_1`,
@@ -66,10 +63,7 @@ func TestThinkBlocksAreShownApartAndNotStored(t *testing.T) {
 			fakeai.Reply{Content: "Checked it.\n</think>\nIt is empty."}, // the template opened the block
 		)
 		a, _, events := newAgent(t, srv, stream)
-		got, err := a.Run(context.Background(), "look")
-		if err != nil || got != "It is empty." {
-			t.Fatalf("%q %v", got, err)
-		}
+		mustAnswer(t, a, "look", "It is empty.")
 		h := a.History()
 		if len(h) != 4 || h[1].Content != "Opening it.\n"+openFile("a.txt") || h[3].Content != "It is empty." {
 			t.Fatalf("history %+v", h)
@@ -99,10 +93,7 @@ func TestReasoningContentOnlyIsNotAnAnswer(t *testing.T) {
 			fakeai.Reply{Reasoning: "now I know", Content: "forty-two"},
 		)
 		a, _, events := newAgent(t, srv, stream)
-		got, err := a.Run(context.Background(), "q")
-		if err != nil || got != "forty-two" {
-			t.Fatalf("%q %v", got, err)
-		}
+		mustAnswer(t, a, "q", "forty-two")
 		second := srv.Requests()[1]
 		if !strings.Contains(string(second.Body), "reasoning but no answer") || strings.Contains(string(second.Body), "pondering") {
 			t.Errorf("second request: %.600s", second.Body)
@@ -134,10 +125,7 @@ func TestPromiseWithoutCallGetsAHint(t *testing.T) {
 		fakeai.Reply{Content: "They pass."},
 	)
 	a, _, _ := newAgent(t, srv, true)
-	got, err := a.Run(context.Background(), "check")
-	if err != nil || got != "They pass." {
-		t.Fatalf("%q %v", got, err)
-	}
+	mustAnswer(t, a, "check", "They pass.")
 	hinted := false
 	for _, m := range srv.Requests()[1].Messages {
 		hinted = hinted || (m.Role == "user" && strings.Contains(m.Content, `You wrote "I'll run the tests now." but no <tool_call>`))
@@ -242,9 +230,7 @@ func TestSmallWindowCompressesEarlier(t *testing.T) {
 	}
 	// The window was asked alongside the first request.
 	a.conv.client.(windowed).ContextWindow(context.Background(), true)
-	if got, err := a.Run(context.Background(), "two"); err != nil || got != "second answer" {
-		t.Fatalf("%q %v", got, err)
-	}
+	mustAnswer(t, a, "two", "second answer")
 	if got := a.conv.compressLimit(); got != 6144 {
 		t.Errorf("compress limit %d, want 3/4 of 8192", got)
 	}

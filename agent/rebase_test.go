@@ -195,7 +195,7 @@ func runFamily(tb testing.TB, s familySession, rebase bool) familyCost {
 		c.cost += float64(len(body)-cached) + cachedPrice*float64(cached)
 		c.maxRequest = max(c.maxRequest, len(body))
 		c.maxWindows = max(c.maxWindows, windowBytes(r))
-		if last := r.Messages[len(r.Messages)-1].Content; strings.Contains(last, "about to be compressed") {
+		if last := r.Last(); strings.Contains(last, "about to be compressed") {
 			c.compressions++
 		}
 	}

@@ -54,13 +54,10 @@ func TestBatchOutputsAllReachModel(t *testing.T) {
 				t.Fatal("no rebase happened")
 			}
 			reqs := srv.Requests()
-			var all strings.Builder
-			for _, m := range reqs[len(reqs)-1].Messages {
-				all.WriteString(m.Content)
-			}
+			all := reqs[len(reqs)-1].Text()
 			for _, tag := range tc.tags {
 				for _, line := range []string{tag + "1\n", tag + "400\n"} {
-					if !strings.Contains(all.String(), line) {
+					if !strings.Contains(all, line) {
 						t.Errorf("the last request lacks %q of %s's output", strings.TrimSpace(line), tag)
 					}
 				}

@@ -38,12 +38,7 @@ var approvalTargets = []approvalTarget{
 		return filled(t, filepath.Join(t.TempDir(), "build"))
 	}},
 	{"own folder in tmp", func(t *testing.T) string {
-		d, err := os.MkdirTemp("/tmp", "aci-e2e-approve-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(d) })
-		return filled(t, d)
+		return filled(t, machineTmp(t, "aci-e2e-approve-"))
 	}},
 	{"own folder in var tmp", func(t *testing.T) string {
 		d, err := os.MkdirTemp("/var/tmp", "aci-e2e-approve-")
@@ -92,10 +87,7 @@ func TestE2EApprovalDoesWhatItSays(t *testing.T) {
 			target := tc.make(t)
 			dir := t.TempDir()
 			srv := deleteScript(t, target)
-			r := aci(t, dir, srv, "clean the build", nil, "--yes")
-			if r.code != 0 {
-				t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-			}
+			r := aciOK(t, dir, srv, "clean the build", nil, "--yes")
 			if n := strings.Count(r.stderr, "approved by --yes"); n != 1 {
 				t.Errorf("asked %d times, want once:\n%s", n, r.stderr)
 			}
@@ -145,11 +137,7 @@ func TestE2EFileAndBashAgreeOnTmp(t *testing.T) {
 	if !sandbox.For(t.TempDir()).Contained() {
 		t.Skip("this machine cannot contain commands")
 	}
-	real, err := os.MkdirTemp("/tmp", "aci-e2e-agree-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(real) })
+	real := machineTmp(t, "aci-e2e-agree-")
 	os.WriteFile(filepath.Join(real, "machine.txt"), []byte("from-the-machine\n"), 0o644)
 	made := real + "-made.txt" // does not exist on the machine: the session's scratch
 	srv := fakeai.New(t,
@@ -162,19 +150,16 @@ func TestE2EFileAndBashAgreeOnTmp(t *testing.T) {
 		),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, t.TempDir(), srv, "look", nil)
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, t.TempDir(), srv, "look", nil)
 	reqs := srv.Requests()
 	if len(reqs) < 3 {
 		t.Fatalf("%d model requests", len(reqs))
 	}
-	bash := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	bash := reqs[1].Last()
 	if !strings.Contains(bash, "from-the-machine") {
 		t.Errorf("the bash window did not see %s/machine.txt, which the file window sees:\n%s", real, bash)
 	}
-	file := reqs[2].Messages[len(reqs[2].Messages)-1].Content
+	file := reqs[2].Last()
 	if !strings.Contains(file, "made-by-bash") {
 		t.Errorf("the file window did not see %s, which the bash window wrote:\n%s", made, file)
 	}

@@ -2,10 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +12,7 @@ import (
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // Background sessions and worktrees on the real binary: the background
@@ -77,61 +75,19 @@ func waitLogs(t *testing.T, dir, home, id, want string) string {
 	}
 }
 
-// tmuxSession runs argv in a fresh tmux server in dir; the returned
-// function reads its screen, kill ends the tmux server.
-type tmuxPane struct {
-	t    *testing.T
-	sock string
-}
-
+// newTmux runs argv in a fresh tmux server in dir, env its environment.
 func newTmux(t *testing.T, dir string, env []string, argv ...string) *tmuxPane {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
-	p := &tmuxPane{t: t, sock: fmt.Sprintf("aci-bg-%d-%x", os.Getpid(), rand.Uint64())}
-	conf := filepath.Join(t.TempDir(), "tmux.conf")
-	os.WriteFile(conf, []byte("set -g remain-on-exit on\nset -g history-limit 5000\n"), 0o600)
-	args := append([]string{"-f", conf, "new-session", "-d", "-s", "aci", "-x", "160", "-y", "50", "-c", dir, "env", "-i"}, env...)
-	p.run(append(args, argv...)...)
-	t.Cleanup(func() { exec.Command("tmux", "-L", p.sock, "kill-server").Run() })
-	return p
+	return &tmuxPane{testutil.StartTmux(t, dir, 160, 50, env, argv)}
 }
 
-func (p *tmuxPane) run(args ...string) string {
-	p.t.Helper()
-	cmd := exec.Command("tmux", append([]string{"-u", "-L", p.sock}, args...)...)
-	cmd.Env = append(withoutTmux(os.Environ()), "LANG=C.UTF-8")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		p.t.Fatalf("tmux %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
+// tmuxPane is a pane of the e2e tests: waits are of 30 s.
+type tmuxPane struct{ *testutil.Tmux }
 
-func withoutTmux(env []string) []string {
-	var out []string
-	for _, e := range env {
-		if !strings.HasPrefix(e, "TMUX") {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+func (p *tmuxPane) run(args ...string) string { return p.Run(args...) }
 
 func (p *tmuxPane) waitFor(what string, ok func(string) bool) string {
-	p.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		scr := p.run("capture-pane", "-p", "-J", "-t", "aci", "-S", "-")
-		if ok(scr) {
-			return scr
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("waited for %s; screen:\n%s", what, scr)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return p.WaitUntil(what, 30*time.Second, ok)
 }
 
 func tmuxEnv(home string, srv *fakeai.Server) []string {

@@ -70,11 +70,7 @@ func TestSessionChangesAndExport(t *testing.T) {
 		fakeai.Reply{Content: "edited c"},
 	)
 	s := startServe(t, dir, ai, shared, "--addr", "127.0.0.1:0")
-	var created struct{ ID string }
-	if code := s.do(t, "POST", "/api/sessions", `{}`, &created); code != 201 {
-		t.Fatalf("create: %d", code)
-	}
-	id := created.ID
+	id := s.create(t)
 	s.ask(t, id, "change a", 1)
 	s.ask(t, id, "run the command", 2)
 	s.ask(t, id, "change c", 3)

@@ -19,7 +19,7 @@ import (
 func TestKeySetOnceFromAnyFolder(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "from the person's file"}, fakeai.Reply{Content: "from the folder's .env"})
 	home := t.TempDir()
-	writeFile(t, filepath.Join(home, ".config", "aci", ".env"), "OPENAI_API_KEY="+testKey+"\nOPENAI_BASE_URL="+srv.URL+"\nOPENAI_MODEL=user-model\n", 0o600)
+	testfs.FileMode(t, filepath.Join(home, ".config", "aci", ".env"), "OPENAI_API_KEY="+testKey+"\nOPENAI_BASE_URL="+srv.URL+"\nOPENAI_MODEL=user-model\n", 0o600)
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state")}
 
 	project := t.TempDir() // any folder, with no .env
@@ -33,7 +33,7 @@ func TestKeySetOnceFromAnyFolder(t *testing.T) {
 	}
 
 	other := t.TempDir()
-	writeFile(t, filepath.Join(other, ".env"), "OPENAI_API_KEY=sk-folder-key-0987654321\n", 0o600)
+	testfs.FileMode(t, filepath.Join(other, ".env"), "OPENAI_API_KEY=sk-folder-key-0987654321\n", 0o600)
 	r = aciEnv(t, other, env, "", "-p", "hello")
 	if r.code != 0 {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
@@ -129,15 +129,10 @@ func TestPipeUnknownCommandIsUsageError(t *testing.T) {
 	work := t.TempDir()
 	srv := fakeai.New(t, fakeai.Reply{Content: "it is fine"})
 	env := []string{"XDG_CONFIG_HOME=" + t.TempDir()}
-	for q, want := range map[string]string{
+	usageErrors(t, work, srv, env, map[string]string{
 		"/nosuch do it": "unknown command /nosuch",
 		"/help":         "/help is a command of the REPL",
-	} {
-		r := aci(t, work, srv, "", env, "-p", q)
-		if r.code != 2 || !strings.Contains(r.stderr, want) {
-			t.Errorf("aci -p %q: code %d, stderr %q; want 2 and %q", q, r.code, r.stderr, want)
-		}
-	}
+	})
 	if n := len(srv.Requests()); n != 0 {
 		t.Fatalf("an unknown command reached the model (%d requests)", n)
 	}
@@ -191,10 +186,7 @@ func TestBadSkillSaidOnce(t *testing.T) {
 	}
 	env := []string{"XDG_CONFIG_HOME=" + t.TempDir(), "XDG_STATE_HOME=" + state}
 	said := func() bool {
-		r := aci(t, work, srv, "", env, "-p", "hi")
-		if r.code != 0 {
-			t.Fatalf("code %d\n%s", r.code, r.stderr)
-		}
+		r := aciOK(t, work, srv, "", env, "-p", "hi")
 		return strings.Contains(r.stderr, "skill .aci/skills/broken/SKILL.md skipped")
 	}
 	if !said() {
@@ -334,12 +326,9 @@ func TestBatchOutputsReachModel(t *testing.T) {
 				t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
 			}
 			reqs := srv.Requests()
-			var next strings.Builder
-			for _, m := range reqs[2].Messages {
-				next.WriteString(m.Content)
-			}
+			next := reqs[2].Text()
 			for _, want := range []string{"400 lines of output, shown in bash_1", "first-1\n", "first-400\n", "second-1\n", "second-400\n"} {
-				if !strings.Contains(next.String(), want) {
+				if !strings.Contains(next, want) {
 					t.Errorf("the request after the batch lacks %q", want)
 				}
 			}

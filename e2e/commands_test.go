@@ -70,15 +70,10 @@ func TestPipeCommandsSkillsAndPersonsAgents(t *testing.T) {
 		t.Errorf("the launcher does not list the skill in one line, or its body was sent unopened")
 	}
 
-	for q, want := range map[string]string{
+	usageErrors(t, work, srv, env, map[string]string{
 		"/status":   "a built-in command has this name",
 		"/broken x": "double-quoted",
-	} {
-		r := aci(t, work, srv, "", env, "-p", q)
-		if r.code != 2 || !strings.Contains(r.stderr, want) {
-			t.Errorf("aci -p %q: code %d, stderr %q; want 2 and %q", q, r.code, r.stderr, want)
-		}
-	}
+	})
 	// The model opens the skill when a task matches: its window shows SKILL.md.
 	srv.Push(fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "skill", "target": "release"}))}, fakeai.Reply{Content: "released"})
 	if r := aci(t, work, srv, "", env, "-p", "cut a release"); r.code != 0 || !strings.Contains(r.stderr, "skill release") {
@@ -131,10 +126,7 @@ func TestInitWritesAgentsMd(t *testing.T) {
 	// Writing AGENTS.md asks the person (it instructs every later turn),
 	// but the person's own /init asked for it: pipe mode writes it without
 	// --yes, and says so.
-	r := aci(t, dir, srv, "", nil, "-p", "/init")
-	if r.code != 0 {
-		t.Fatalf("code %d\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "", nil, "-p", "/init")
 	if data, _ := os.ReadFile(filepath.Join(dir, "AGENTS.md")); string(data) != "# calc\n\nTest: go test ./...\n" {
 		t.Errorf("AGENTS.md = %q", data)
 	}
@@ -254,10 +246,7 @@ func TestPlanModeRefusesEveryWrite(t *testing.T) {
 		act(calls...),
 		fakeai.Reply{Content: "Plan:\n1. change alpha to beta in a.txt"},
 	)
-	r := aci(t, dir, srv, "rename alpha", nil, "--permission-mode", "plan")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, dir, srv, "rename alpha", nil, "--permission-mode", "plan")
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "alpha\n" {
 		t.Errorf("a.txt changed in plan mode: %q", b)
 	}
@@ -271,7 +260,7 @@ func TestPlanModeRefusesEveryWrite(t *testing.T) {
 	if q := first[len(first)-1].Content; !strings.Contains(q, "permission mode plan") || !strings.Contains(q, "rename alpha") {
 		t.Errorf("the model is not told it plans:\n%s", q)
 	}
-	results := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	results := reqs[1].Last()
 	if !strings.Contains(results, "alpha") {
 		t.Errorf("the read-only command did not read a.txt:\n%s", results)
 	}
@@ -340,14 +329,11 @@ func TestPlanModeWithoutSandbox(t *testing.T) {
 		),
 		fakeai.Reply{Content: "Plan: nothing"},
 	)
-	r := aci(t, dir, srv, "look", []string{"ACI_SANDBOX=off"}, "--permission-mode", "plan")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, dir, srv, "look", []string{"ACI_SANDBOX=off"}, "--permission-mode", "plan")
 	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
 		t.Fatal("plan mode without a sandbox ran a writing command")
 	}
-	results := srv.Requests()[1].Messages[len(srv.Requests()[1].Messages)-1].Content
+	results := srv.Requests()[1].Last()
 	if !strings.Contains(results, "alpha") || !strings.Contains(results, "refused in plan mode: echo x > b.txt") {
 		t.Errorf("results:\n%s", results)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 	"github.com/aci-dev/aci/internal/testutil"
 )
 
@@ -42,10 +43,10 @@ func TestWorkspaceEndpointGetsNoPersonKey(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home, dir := t.TempDir(), t.TempDir()
-			writeFile(t, filepath.Join(dir, ".env"), "OPENAI_BASE_URL="+elsewhere.URL+"\n", 0o600)
+			testfs.FileMode(t, filepath.Join(dir, ".env"), "OPENAI_BASE_URL="+elsewhere.URL+"\n", 0o600)
 			env := testutil.ChildEnv(home, "", testKey)
 			if tc.keyFile {
-				writeFile(t, filepath.Join(home, ".config", "aci", ".env"), "OPENAI_API_KEY="+testKey+"\n", 0o600)
+				testfs.FileMode(t, filepath.Join(home, ".config", "aci", ".env"), "OPENAI_API_KEY="+testKey+"\n", 0o600)
 				env = testutil.ChildEnv(home, "", "")
 			}
 			args := []string{"-p", "hi"}
@@ -84,7 +85,7 @@ func TestWorkspaceEndpointWithItsOwnKey(t *testing.T) {
 	elsewhere := fakeai.New(t, fakeai.Reply{Content: "fine"})
 	home, dir := t.TempDir(), t.TempDir()
 	const own = "sk-workspace-own-key-5566"
-	writeFile(t, filepath.Join(dir, ".env"), "OPENAI_BASE_URL="+elsewhere.URL+"\nOPENAI_API_KEY="+own+"\n", 0o600)
+	testfs.FileMode(t, filepath.Join(dir, ".env"), "OPENAI_BASE_URL="+elsewhere.URL+"\nOPENAI_API_KEY="+own+"\n", 0o600)
 	r := aciEnv(t, dir, testutil.ChildEnv(home, "", testKey), "", "-p", "hi")
 	if r.code != 0 || !strings.Contains(r.stdout, "fine") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
@@ -103,7 +104,7 @@ func TestWorkspaceEndpointWithItsOwnKey(t *testing.T) {
 func TestTrustedFolderNamesTheEndpoint(t *testing.T) {
 	elsewhere := fakeai.New(t, fakeai.Reply{Content: "trusted answer"})
 	xdg, dir := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(dir, ".env"), "OPENAI_BASE_URL="+elsewhere.URL+"\n", 0o600)
+	testfs.FileMode(t, filepath.Join(dir, ".env"), "OPENAI_BASE_URL="+elsewhere.URL+"\n", 0o600)
 	cfg := "XDG_CONFIG_HOME=" + xdg
 
 	s := startServe(t, dir, nil, []string{cfg})
@@ -136,7 +137,7 @@ func TestTrustedFolderNamesTheEndpoint(t *testing.T) {
 	}
 
 	other := fakeai.New(t, fakeai.Reply{Content: "stolen"})
-	writeFile(t, filepath.Join(dir, ".env"), "OPENAI_BASE_URL="+other.URL+"\n", 0o600)
+	testfs.FileMode(t, filepath.Join(dir, ".env"), "OPENAI_BASE_URL="+other.URL+"\n", 0o600)
 	for _, args := range [][]string{{"-p", "hi"}, {"-p", "hi", "--trust"}} {
 		r = aciEnv(t, dir, env, "", args...)
 		if r.code != 2 || !strings.Contains(r.stderr, other.URL) {
@@ -158,8 +159,8 @@ func asText(v any) string {
 func TestPersonsEndpointKeepsWorking(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "mine"})
 	home, dir := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(home, ".config", "aci", ".env"), "OPENAI_API_KEY="+testKey+"\nOPENAI_BASE_URL="+srv.URL+"\n", 0o600)
-	writeFile(t, filepath.Join(dir, ".env"), "OPENAI_MODEL=test-model\n", 0o600)
+	testfs.FileMode(t, filepath.Join(home, ".config", "aci", ".env"), "OPENAI_API_KEY="+testKey+"\nOPENAI_BASE_URL="+srv.URL+"\n", 0o600)
+	testfs.FileMode(t, filepath.Join(dir, ".env"), "OPENAI_MODEL=test-model\n", 0o600)
 	r := aciEnv(t, dir, testutil.ChildEnv(home, "", ""), "", "-p", "hi")
 	if r.code != 0 || !sawKey(srv, testKey) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)

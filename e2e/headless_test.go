@@ -85,10 +85,7 @@ func onlySession(t *testing.T, state string) string {
 func TestOutputFormatJSON(t *testing.T) {
 	dir, state := t.TempDir(), t.TempDir()
 	srv := headlessReplies(t, dir)
-	r := aci(t, dir, srv, "", []string{"XDG_STATE_HOME=" + state}, "-p", "what do the notes say?", "--output-format", "json")
-	if r.code != 0 {
-		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "", []string{"XDG_STATE_HOME=" + state}, "-p", "what do the notes say?", "--output-format", "json")
 	objs := jsonLines(t, r.stdout)
 	if len(objs) != 1 {
 		t.Fatalf("%d objects on stdout, want 1:\n%s", len(objs), r.stdout)
@@ -119,10 +116,7 @@ func TestOutputFormatJSON(t *testing.T) {
 func TestOutputFormatStreamJSON(t *testing.T) {
 	dir, state := t.TempDir(), t.TempDir()
 	srv := headlessReplies(t, dir)
-	r := aci(t, dir, srv, "what do the notes say?", []string{"XDG_STATE_HOME=" + state}, "--output-format", "stream-json")
-	if r.code != 0 {
-		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "what do the notes say?", []string{"XDG_STATE_HOME=" + state}, "--output-format", "stream-json")
 	objs := joinText(jsonLines(t, r.stdout))
 	var types []string
 	for _, o := range objs {
@@ -170,10 +164,7 @@ func TestOutputFormatStreamJSONOutputs(t *testing.T) {
 		),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "", nil, "-p", "go", "--yes", "--output-format", "stream-json")
-	if r.code != 0 {
-		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "", nil, "-p", "go", "--yes", "--output-format", "stream-json")
 	var results []map[string]any
 	for _, o := range jsonLines(t, r.stdout) {
 		if o["type"] == "tool_result" {

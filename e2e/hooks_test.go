@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // Claude Code hook scripts in the shapes its docs show, unchanged: they
@@ -84,14 +85,14 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 		}
 	}
 	dir, xdg, scripts := t.TempDir(), t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(dir, "keep", "f"), "x")
+	testfs.File(t, filepath.Join(dir, "keep", "f"), "x")
 	settings := hookSettings(t, map[string][]map[string]any{
 		"PreToolUse":       {group("Bash", hookScript(t, scripts, "validate.py", validatorHook), 0)},
 		"PostToolUse":      {group("Edit|Write", hookScript(t, scripts, "format.sh", formatHook), 0)},
 		"UserPromptSubmit": {group("", hookScript(t, scripts, "context.sh", contextHook), 0)},
 		"Stop":             {group("", hookScript(t, scripts, "stop.py", stopHook), 0)},
 	})
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), settings)
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), settings)
 	srv := fakeai.New(t,
 		act(
 			openBash,
@@ -103,10 +104,7 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 		act(bashRun("echo tests-pass")),
 		fakeai.Reply{Content: "tests pass, done"},
 	)
-	r := aci(t, dir, srv, "tidy up", []string{"XDG_CONFIG_HOME=" + xdg}, "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "tidy up", []string{"XDG_CONFIG_HOME=" + xdg}, "--yes")
 	if _, err := os.Stat(filepath.Join(dir, "keep", "f")); err != nil {
 		t.Error("the validator did not block rm -rf")
 	}
@@ -114,11 +112,11 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 	if len(reqs) != 4 {
 		t.Fatalf("%d model requests, want 4 (the Stop hook makes the model go on once)", len(reqs))
 	}
-	first := reqs[0].Messages[len(reqs[0].Messages)-1].Content
+	first := reqs[0].Last()
 	if !strings.Contains(first, "Current sprint: ACI-42") {
 		t.Errorf("the UserPromptSubmit context is not in the question:\n%s", first)
 	}
-	results := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	results := reqs[1].Last()
 	if !strings.Contains(results, "Blocked: rm -rf is not allowed here") {
 		t.Errorf("the model is not told why the hook blocked:\n%s", results)
 	}
@@ -126,7 +124,7 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 	if want := "package main\n\nfunc main() {\n\tprintln(1)\n}\n"; string(b) != want {
 		t.Errorf("the formatter hook did not run after the write: %q", b)
 	}
-	goOn := reqs[2].Messages[len(reqs[2].Messages)-1].Content
+	goOn := reqs[2].Last()
 	if !strings.Contains(goOn, "Run the tests before you stop.") {
 		t.Errorf("the Stop hook's instruction did not reach the model:\n%s", goOn)
 	}
@@ -139,7 +137,7 @@ func TestClaudeCodeHooksRunUnchanged(t *testing.T) {
 // hang; one that prints megabytes is cut.
 func TestHookTimeoutAndFlood(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"PreToolUse":  {group("Bash", "sleep 30", 1)},
 		"PostToolUse": {group("", "head -c 5000000 /dev/zero | tr '\\0' x; exit 2", 0)},
 	}))
@@ -161,7 +159,7 @@ func TestHookTimeoutAndFlood(t *testing.T) {
 func TestUntrustedProjectHooksDoNotRun(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
 	marker := filepath.Join(dir, "hook-ran")
-	putFile(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"UserPromptSubmit": {group("", "touch "+marker, 0)},
 	}))
 	env := []string{"XDG_CONFIG_HOME=" + xdg}
@@ -182,7 +180,7 @@ func TestUntrustedProjectHooksDoNotRun(t *testing.T) {
 // not asked, the person reads the hook's stderr.
 func TestPromptHookDropsTheQuestion(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"UserPromptSubmit": {group("", `python3 -c 'import json,sys; p=json.load(sys.stdin)["prompt"]; sys.exit(0 if "password" not in p else (print("no secrets in questions", file=sys.stderr) or 2))'`, 0)},
 	}))
 	srv := fakeai.New(t, fakeai.Reply{Content: "never"})
@@ -201,11 +199,11 @@ func TestPromptHookDropsTheQuestion(t *testing.T) {
 func TestHookJSONDecisionsAndSessionStart(t *testing.T) {
 	dir, xdg, home := t.TempDir(), t.TempDir(), t.TempDir()
 	outside := filepath.Join(home, "build")
-	putFile(t, filepath.Join(outside, "f"), "x")
+	testfs.File(t, filepath.Join(outside, "f"), "x")
 	decide := `python3 -c 'import json,sys
 d=json.load(sys.stdin); c=d["tool_input"]["command"]
 print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny" if "curl" in c else "allow", "permissionDecisionReason": "no network from here"}}))'`
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"PreToolUse":   {group("Bash", decide, 0)},
 		"SessionStart": {group("", "echo 'The build lives in ~/build.'", 0)},
 	}))
@@ -217,19 +215,16 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permiss
 		),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "clean the build", []string{"XDG_CONFIG_HOME=" + xdg, "HOME=" + home})
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "clean the build", []string{"XDG_CONFIG_HOME=" + xdg, "HOME=" + home})
 	if _, err := os.Stat(outside); err == nil {
 		t.Errorf("the hook's allow did not answer the question:\n%s", r.stderr)
 	}
 	reqs := srv.Requests()
-	first := reqs[0].Messages[len(reqs[0].Messages)-1].Content
+	first := reqs[0].Last()
 	if !strings.Contains(first, "The build lives in ~/build.") {
 		t.Errorf("the SessionStart context is not with the first question:\n%s", first)
 	}
-	results := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	results := reqs[1].Last()
 	if !strings.Contains(results, "blocked by a PreToolUse hook of the person's: no network from here") {
 		t.Errorf("the deny's reason did not reach the model:\n%s", results)
 	}
@@ -242,8 +237,8 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permiss
 func TestProjectHookNamedAndPostToolUseOnlyAfterRun(t *testing.T) {
 	dir, xdg, logs := t.TempDir(), t.TempDir(), t.TempDir()
 	log := filepath.Join(logs, "post.log")
-	putFile(t, filepath.Join(dir, "keep", "f"), "x")
-	putFile(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, filepath.Join(dir, "keep", "f"), "x")
+	testfs.File(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"PreToolUse":  {group("Bash", `grep -q curl && { echo "no network from here" >&2; exit 2; }; exit 0`, 0)},
 		"PostToolUse": {group("Bash", "cat >> "+log+"; echo >> "+log, 0)},
 	}))
@@ -256,10 +251,7 @@ func TestProjectHookNamedAndPostToolUseOnlyAfterRun(t *testing.T) {
 		),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + xdg}, "--trust")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + xdg}, "--trust")
 	if _, err := os.Stat(filepath.Join(dir, "keep", "f")); err != nil {
 		t.Fatalf("the dangerous command ran without --yes:\n%s", r.stderr)
 	}
@@ -288,20 +280,12 @@ func runScript(t *testing.T, command string) *fakeai.Server {
 	)
 }
 
-func putFile(t *testing.T, path, data string) {
-	t.Helper()
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A deny rule in the person's settings refuses a command without asking,
 // even with --yes and although the guard finds nothing dangerous in it.
 func TestDenyRuleHonouredWithYes(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"deny": ["bash:rm -rf"]}}`)
-	putFile(t, filepath.Join(dir, "keep", "f"), "x")
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"deny": ["bash:rm -rf"]}}`)
+	testfs.File(t, filepath.Join(dir, "keep", "f"), "x")
 	r := aci(t, dir, runScript(t, "ls && rm -rf keep"), "clean", []string{"XDG_CONFIG_HOME=" + xdg}, "--yes")
 	if r.code != 0 || !strings.Contains(r.stderr, "denied by the rule deny bash:rm -rf") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
@@ -317,7 +301,7 @@ func TestDenyRuleHonouredWithYes(t *testing.T) {
 // is named with its file and key, and the rest applies.
 func TestProjectRuleCannotWiden(t *testing.T) {
 	dir, xdg := t.TempDir(), t.TempDir()
-	putFile(t, filepath.Join(dir, ".aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt"]}}`)
+	testfs.File(t, filepath.Join(dir, ".aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt"]}}`)
 	env := []string{"XDG_CONFIG_HOME=" + xdg}
 	r := aci(t, dir, runScript(t, "touch made.txt"), "make it", env, "--permission-mode", "ask")
 	if r.code != 0 || !strings.Contains(r.stderr, "denied by aci in pipe mode") || !strings.Contains(r.stderr, "can only narrow") {
@@ -326,7 +310,7 @@ func TestProjectRuleCannotWiden(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
 		t.Fatal("the project's allow widened the person's")
 	}
-	putFile(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt", 7]}}`)
+	testfs.File(t, filepath.Join(xdg, "aci", "settings.json"), `{"permissions": {"allow": ["bash:touch made.txt", 7]}}`)
 	r = aci(t, dir, runScript(t, "touch made.txt"), "make it", env, "--permission-mode", "ask")
 	if r.code != 0 || !strings.Contains(r.stderr, "permissions.allow[1]") {
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)

@@ -22,10 +22,7 @@ func TestFixABug(t *testing.T) {
 		act(call("file_1", "edit", map[string]any{"old_text": "return a - b", "new_text": "return a + b"})),
 		fakeai.Reply{Content: "Add subtracted instead of adding; it now returns a + b."},
 	)
-	r := aci(t, dir, srv, "what does calc.go do? fix its failing test", nil)
-	if r.code != 0 {
-		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "what does calc.go do? fix its failing test", nil)
 	if r.stdout != "Add subtracted instead of adding; it now returns a + b.\n" {
 		t.Errorf("stdout = %q", r.stdout)
 	}
@@ -100,13 +97,13 @@ func TestBatchAndSingleObjectForm(t *testing.T) {
 		t.Errorf("a=%q b=%q", a, b)
 	}
 	reqs := srv.Requests()
-	res := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	res := reqs[1].Last()
 	for _, id := range []string{"call_1_1", "call_1_2", "call_1_3", "call_1_4"} {
 		if !strings.Contains(res, `call_id="`+id+`"`) {
 			t.Errorf("results lack %s:\n%s", id, res)
 		}
 	}
-	res = reqs[2].Messages[len(reqs[2].Messages)-1].Content
+	res = reqs[2].Last()
 	if !strings.Contains(res, `<result call_id="call_2_1" window_id="file_2" action_id="close" status="ok">closed file_2</result>`) {
 		t.Errorf("single-object result:\n%s", res)
 	}
@@ -128,11 +125,11 @@ func TestBadCallsGiveErrorResults(t *testing.T) {
 		t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	reqs := srv.Requests()
-	first := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	first := reqs[1].Last()
 	if !strings.Contains(first, `status="error">malformed JSON in &lt;tool_call&gt; block 1 at offset`) && !strings.Contains(first, `status="error">malformed JSON in <tool_call> block 1 at offset`) {
 		t.Errorf("malformed JSON result:\n%s", first)
 	}
-	second := reqs[2].Messages[len(reqs[2].Messages)-1].Content
+	second := reqs[2].Last()
 	for _, want := range []string{
 		`window_id="bash_9" action_id="run" status="error">no window "bash_9"; open windows: launcher</result>`,
 		`action_id="explode" status="error">window launcher has no action "explode"; its actions: open</result>`,
@@ -201,10 +198,7 @@ func TestLocalEndpointNeedsNoKeyAndStreamOff(t *testing.T) {
 
 func TestStreamingAsksForUsageAndPromptTakesStdin(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "ok"})
-	r := aci(t, t.TempDir(), srv, "some piped context", nil, "-p", "summarize this", "--model", "other-model")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
-	}
+	aciOK(t, t.TempDir(), srv, "some piped context", nil, "-p", "summarize this", "--model", "other-model")
 	req := srv.Requests()[0]
 	if !req.Stream || !req.IncludeUsage() || req.Model != "other-model" {
 		t.Errorf("stream=%v usage=%v model=%s", req.Stream, req.IncludeUsage(), req.Model)

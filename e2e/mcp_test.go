@@ -56,13 +56,13 @@ func TestE2EMCPServer(t *testing.T) {
 	if !strings.Contains(first, "- mcp: use an MCP server's tools and resources (target: server: everything)") {
 		t.Errorf("the launcher does not list the server:\n%s", first)
 	}
-	second := reqs[1].Messages[len(reqs[1].Messages)-1].Content
+	second := reqs[1].Last()
 	for _, want := range []string{`status="ok">opened mcp_1: MCP server everything: `, `<window id="mcp_1" app="mcp" title="everything">`, "- echo: ", "message (string, required)"} {
 		if !strings.Contains(second, want) {
 			t.Errorf("second request lacks %q:\n%s", want, second)
 		}
 	}
-	third := reqs[2].Messages[len(reqs[2].Messages)-1].Content
+	third := reqs[2].Last()
 	for _, want := range []string{
 		`action_id="echo" status="ok">Echo: hello through MCP</result>`,
 		`action_id="echo" status="error">missing required parameter "message"`,

@@ -171,10 +171,7 @@ func TestE2ENetworkNothingLeaves(t *testing.T) {
 
 	// No --yes: the guard stops what it recognises, the sandbox the rest.
 	srv := script()
-	r := aci(t, dir, srv, "go", []string{aciSettings(t, nil)})
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "go", []string{aciSettings(t, nil)})
 	guarded := 0
 	for _, c := range commands {
 		if strings.Contains(r.stderr, "denied by aci in pipe mode (no terminal to ask): "+c+" (") {
@@ -285,10 +282,7 @@ func TestE2ENetworkAllowedRegistry(t *testing.T) {
 		),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "go", []string{aciSettings(t, []string{hostPort})})
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "go", []string{aciSettings(t, []string{hostPort})})
 	all := bodies(srv)
 	if !strings.Contains(all, "registry-ok") {
 		t.Errorf("curl did not reach the allowed registry:\n%s", r.stderr)

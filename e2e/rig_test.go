@@ -8,7 +8,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,10 +24,44 @@ type runResult struct {
 	code           int
 }
 
+// machineTmp makes a folder in the machine's /tmp, removed when the test
+// ends: a contained command sees its session's own /tmp there instead.
+func machineTmp(t *testing.T, prefix string) string {
+	t.Helper()
+	d, err := os.MkdirTemp("/tmp", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+// usageErrors runs aci -p with each question of wants in dir, each of
+// which must be refused as a usage error (exit 2) saying its want.
+func usageErrors(t *testing.T, dir string, srv *fakeai.Server, env []string, wants map[string]string) {
+	t.Helper()
+	for q, want := range wants {
+		r := aci(t, dir, srv, "", env, "-p", q)
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("aci -p %q: code %d, stderr %q; want 2 and %q", q, r.code, r.stderr, want)
+		}
+	}
+}
+
 // aci runs the real binary in dir against srv, with stdin as its input.
 func aci(t *testing.T, dir string, srv *fakeai.Server, stdin string, env []string, args ...string) runResult {
 	t.Helper()
 	return aciEnv(t, dir, baseEnv(t, srv, env...), stdin, args...)
+}
+
+// aciOK is aci, failing the test unless aci exits 0.
+func aciOK(t *testing.T, dir string, srv *fakeai.Server, stdin string, env []string, args ...string) runResult {
+	t.Helper()
+	r := aci(t, dir, srv, stdin, env, args...)
+	if r.code != 0 {
+		t.Fatalf("aci %q: exit %d, stderr:\n%s", args, r.code, r.stderr)
+	}
+	return r
 }
 
 // aciEnv runs the real binary in dir with exactly the environment env.
@@ -90,17 +124,6 @@ func (r *running) exited(t *testing.T, within time.Duration) int {
 
 func call(window, action string, params map[string]any) fakeai.Call {
 	return fakeai.Call{Window: window, Action: action, Params: params}
-}
-
-// writeFile writes text at path, making its folders.
-func writeFile(t *testing.T, path, text string, mode os.FileMode) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), mode); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // bgServer is a background server's server.json, as aci writes it.

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // secretHome plants files outside the workspace that an attack would
@@ -108,10 +109,7 @@ func attackRun(t *testing.T, sandboxMode string) {
 
 	work := t.TempDir()
 	os.WriteFile(filepath.Join(work, ".env"), []byte("DB_PASSWORD=DOTENV-SECRET-MATERIAL-77\n"), 0o600)
-	r := aci(t, work, srv, "tidy up", []string{"HOME=" + home, "ACI_MAX_STEPS=100", "ACI_SANDBOX=" + sandboxMode})
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
-	}
+	aciOK(t, work, srv, "tidy up", []string{"HOME=" + home, "ACI_MAX_STEPS=100", "ACI_SANDBOX=" + sandboxMode})
 
 	for name, want := range files {
 		got, err := os.ReadFile(filepath.Join(home, name))
@@ -172,8 +170,8 @@ func hookWorkspace(t *testing.T) (dir, script string) {
 	dir = t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
 	script = filepath.Join(dir, "scripts", "posthook.sh")
-	putFile(t, script, "cat > /dev/null\ntouch \"$CLAUDE_PROJECT_DIR/hook-original\"\n")
-	putFile(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
+	testfs.File(t, script, "cat > /dev/null\ntouch \"$CLAUDE_PROJECT_DIR/hook-original\"\n")
+	testfs.File(t, filepath.Join(dir, ".claude", "settings.json"), hookSettings(t, map[string][]map[string]any{
 		"PostToolUse": {group("Bash", "sh scripts/posthook.sh", 0)},
 	}))
 	return dir, script
@@ -204,10 +202,7 @@ func TestTrustedHookScriptReadOnlyToCommands(t *testing.T) {
 		runCall(rewriteHook),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + t.TempDir()}, "--trust")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + t.TempDir()}, "--trust")
 	if after, _ := os.ReadFile(script); string(after) != string(before) {
 		t.Fatalf("the trusted script changed:\n%s", after)
 	}
@@ -232,10 +227,7 @@ func TestChangedHookScriptIsNotRun(t *testing.T) {
 		runCall(rewriteHook),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + t.TempDir(), "ACI_SANDBOX=off"}, "--trust", "--output-format", "stream-json")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "go", []string{"XDG_CONFIG_HOME=" + t.TempDir(), "ACI_SANDBOX=off"}, "--trust", "--output-format", "stream-json")
 	if got, _ := os.ReadFile(script); !strings.Contains(string(got), "pwned") {
 		t.Fatalf("the command did not change the script (the test needs it to): %q\n%s", got, resultOf(t, srv, "call_2_1"))
 	}
@@ -262,9 +254,9 @@ func TestChangedHookScriptIsNotRun(t *testing.T) {
 func TestServerEntryChangeAsksAgain(t *testing.T) {
 	xdg, dir := t.TempDir(), t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
-	putFile(t, filepath.Join(dir, "mcp", "server.sh"), "exec cat\n")
+	testfs.File(t, filepath.Join(dir, "mcp", "server.sh"), "exec cat\n")
 	mcpJSON := func(env, header string) {
-		putFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {`+
+		testfs.File(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {`+
 			`"s": {"command": "sh", "args": ["mcp/server.sh"], "env": {"A": "`+env+`"}},`+
 			`"h": {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-Team": "`+header+`"}}}}`)
 	}
@@ -296,7 +288,7 @@ func TestServerEntryChangeAsksAgain(t *testing.T) {
 	}{
 		{"env", "new: MCP server s: sh mcp/server.sh, env A=2", func() { mcpJSON("2", "red") }},
 		{"header", "new: MCP server h: http http://127.0.0.1:9/mcp, header X-Team: blue", func() { mcpJSON("1", "blue") }},
-		{"script", "new: file mcp/server.sh", func() { putFile(t, filepath.Join(dir, "mcp", "server.sh"), "touch pwned\n") }},
+		{"script", "new: file mcp/server.sh", func() { testfs.File(t, filepath.Join(dir, "mcp", "server.sh"), "touch pwned\n") }},
 	} {
 		tc.change()
 		info := get()
@@ -304,7 +296,7 @@ func TestServerEntryChangeAsksAgain(t *testing.T) {
 			t.Errorf("%s changed: trusted %v, changes %q", tc.name, info.Trusted, info.Changes)
 		}
 		mcpJSON("1", "red")
-		putFile(t, filepath.Join(dir, "mcp", "server.sh"), "exec cat\n")
+		testfs.File(t, filepath.Join(dir, "mcp", "server.sh"), "exec cat\n")
 		if !get().Trusted {
 			t.Errorf("%s back as trusted: asked again", tc.name)
 		}
@@ -331,15 +323,12 @@ func TestWorkspaceMCPHeaderGetsNoKey(t *testing.T) {
 	defer mcpSrv.Close()
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
-	putFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"h": {"type": "http", "url": "`+mcpSrv.URL+`/mcp", "headers": {"Authorization": "aci ${OPENAI_API_KEY}"}}}}`)
+	testfs.File(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"h": {"type": "http", "url": "`+mcpSrv.URL+`/mcp", "headers": {"Authorization": "aci ${OPENAI_API_KEY}"}}}}`)
 	srv := fakeai.New(t,
 		act(call("launcher", "open", map[string]any{"app": "mcp", "target": "h"})),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, dir, srv, "use h", []string{"XDG_CONFIG_HOME=" + t.TempDir()}, "--trust")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, dir, srv, "use h", []string{"XDG_CONFIG_HOME=" + t.TempDir()}, "--trust")
 	mu.Lock()
 	defer mu.Unlock()
 	if len(seen) == 0 {

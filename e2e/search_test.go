@@ -55,15 +55,6 @@ func searchModel(t *testing.T, query string, openN int, provider func(fakeai.Req
 	}
 }
 
-// allText is every message of a request, joined.
-func allText(req fakeai.Request) string {
-	var b strings.Builder
-	for _, m := range req.Messages {
-		b.WriteString(m.Content + "\n")
-	}
-	return b.String()
-}
-
 // ddgFixture serves DuckDuckGo's results page (the engine's fixture), its
 // first result leading to first.
 func ddgFixture(t *testing.T, first string) (*httptest.Server, *atomic.Int32) {
@@ -119,7 +110,7 @@ func TestSearchE2EDuckDuckGoSearchAndOpen(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("%d model requests, want 3", len(reqs))
 	}
-	second := allText(reqs[1])
+	second := reqs[1].Text()
 	for _, want := range []string{"opened search_1: 3 results from DuckDuckGo", "engine: DuckDuckGo",
 		"1. context package - context - Go Packages\n   " + pages.URL + "/context\n   Package context defines the Context type",
 		"2. Go Concurrency Patterns: Context", "[more: more()]"} {
@@ -127,7 +118,7 @@ func TestSearchE2EDuckDuckGoSearchAndOpen(t *testing.T) {
 			t.Errorf("the model was not shown %q:\n%s", want, second)
 		}
 	}
-	third := allText(reqs[2])
+	third := reqs[2].Text()
 	if !strings.Contains(third, "opened web_fetch_1: fetched "+pages.URL+"/context") || !strings.Contains(third, "Cancel with a CancelFunc.") {
 		t.Errorf("the opened result did not reach the model:\n%s", third)
 	}
@@ -166,7 +157,7 @@ func TestSearchE2ESearXNGFromPersonSettingsOnly(t *testing.T) {
 	if r.code != 0 || r.stdout != "done\n" {
 		t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	second := allText(turns()[1])
+	second := turns()[1].Text()
 	host := strings.TrimPrefix(searx.URL, "http://")
 	if !strings.Contains(second, "engine: SearXNG at "+host) || !strings.Contains(second, "1. context package - context - Go Packages\n   https://pkg.go.dev/context") {
 		t.Errorf("the model was shown:\n%s", second)
@@ -205,7 +196,7 @@ func TestSearchE2EProviderSearch(t *testing.T) {
 	if sr.Model != "gpt-4o-mini-search-preview" || sr.Stream || sr.APIKey() != testKey || !strings.Contains(sr.LastUser(), "golang context cancel") {
 		t.Errorf("search request: model %q stream %v key ok %v, asks %q", sr.Model, sr.Stream, sr.APIKey() == testKey, sr.LastUser())
 	}
-	second := allText(turns()[1])
+	second := turns()[1].Text()
 	for _, want := range []string{"engine: the provider's web search (gpt-4o-mini-search-preview at ",
 		"1. context package - context - Go Packages\n   https://pkg.go.dev/context?utm_source=openai\n   context package: carries deadlines and cancellation signals.",
 		"2. Go Concurrency Patterns: Context\n   https://go.dev/blog/context?utm_source=openai"} {
@@ -262,7 +253,7 @@ func TestSearchE2EEngineFailures(t *testing.T) {
 			if d := time.Since(start); d > 15*time.Second {
 				t.Errorf("the run took %s", d)
 			}
-			second := allText(turns()[1])
+			second := turns()[1].Text()
 			if !strings.Contains(second, "no search engine could answer: "+tt.want) {
 				t.Errorf("the model was not told %q:\n%s", tt.want, second)
 			}

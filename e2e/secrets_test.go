@@ -75,10 +75,7 @@ func TestCommitOfASecretIsDenied(t *testing.T) {
 		run(`git reset -q; echo hello > readme.md && git add readme.md && git commit -qm readme`),
 		fakeai.Reply{Content: "done"},
 	)
-	r := aci(t, work, srv, "commit the settings", append(gitEnv, "HOME="+t.TempDir()))
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
-	}
+	r := aciOK(t, work, srv, "commit the settings", append(gitEnv, "HOME="+t.TempDir()))
 	reqs := srv.Requests()
 	last := ""
 	for _, m := range reqs[len(reqs)-1].Messages {
@@ -132,10 +129,7 @@ func TestCommandEnvironmentHoldsNoSecret(t *testing.T) {
 				act(bashRun("env > envdump.txt")),
 				fakeai.Reply{Content: "done"},
 			)
-			r := aci(t, work, srv, "show env", append(extra, "ACI_SANDBOX="+mode))
-			if r.code != 0 {
-				t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
-			}
+			aciOK(t, work, srv, "show env", append(extra, "ACI_SANDBOX="+mode))
 			data, err := os.ReadFile(filepath.Join(work, "envdump.txt"))
 			if err != nil {
 				t.Fatal(err)
@@ -201,19 +195,11 @@ func TestE2ESecretFileKeptBackEveryRoute(t *testing.T) {
 	srv := fakeai.New(t, replies...)
 	// --yes: the guard's own questions (a write outside the workspace, a
 	// path it cannot resolve) are allowed; the wall is the sandbox.
-	r := aci(t, work, srv, "look", append([]string{"HOME=" + home}, gitEnv...), "--yes")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
-	var sent strings.Builder
-	for _, q := range srv.Requests() {
-		for _, m := range q.Messages {
-			sent.WriteString(m.Content)
-		}
-	}
+	r := aciOK(t, work, srv, "look", append([]string{"HOME=" + home}, gitEnv...), "--yes")
+	sent := srv.Sent()
 	for _, enc := range []string{dotenvSecret, reverse(dotenvSecret), rot13(dotenvSecret),
 		base64.StdEncoding.EncodeToString([]byte("PAYMENT_API_SECRET=" + dotenvSecret)), reverse(base64.StdEncoding.EncodeToString([]byte("PAYMENT_API_SECRET=" + dotenvSecret + "\n")))} {
-		if strings.Contains(sent.String(), enc) || strings.Contains(r.stdout+r.stderr, enc) {
+		if strings.Contains(sent, enc) || strings.Contains(r.stdout+r.stderr, enc) {
 			t.Errorf("the model or the output got %q", enc)
 		}
 	}
@@ -272,16 +258,12 @@ func TestE2ESecretFileReadWhenAllowed(t *testing.T) {
 	if r := aci(t, work, srv, "hash it", env, "--yes"); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	last := srv.Requests()[len(srv.Requests())-1]
-	var sent strings.Builder
-	for _, m := range last.Messages {
-		sent.WriteString(m.Content)
-	}
-	if n := strings.Count(sent.String(), want); n != 1 {
-		t.Errorf("the allowed run's hash appears %d times (want once: the next run without read sees it empty):\n%s", n, sent.String())
+	sent := srv.Requests()[len(srv.Requests())-1].Text()
+	if n := strings.Count(sent, want); n != 1 {
+		t.Errorf("the allowed run's hash appears %d times (want once: the next run without read sees it empty):\n%s", n, sent)
 	}
 	empty := sha256.Sum256(nil)
-	if !strings.Contains(sent.String(), hex.EncodeToString(empty[:])) {
+	if !strings.Contains(sent, hex.EncodeToString(empty[:])) {
 		t.Errorf("the run without read did not see .env empty")
 	}
 }
@@ -337,21 +319,13 @@ func TestE2EEverySecretNameKeptBack(t *testing.T) {
 	}
 	replies = append(replies, fakeai.Reply{Content: "done"})
 	srv := fakeai.New(t, replies...)
-	r := aci(t, work, srv, "look", append([]string{"HOME=" + t.TempDir()}, gitEnv...))
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
-	var sent strings.Builder
-	for _, q := range srv.Requests() {
-		for _, m := range q.Messages {
-			sent.WriteString(m.Content)
-		}
-	}
+	r := aciOK(t, work, srv, "look", append([]string{"HOME=" + t.TempDir()}, gitEnv...))
+	sent := srv.Sent()
 	for _, body := range files {
 		mark := body[strings.Index(body, "MARK-"):]
 		mark = mark[:strings.IndexAny(mark, "\"\n")]
 		for _, enc := range []string{mark, reverse(mark)} {
-			if strings.Contains(sent.String(), enc) || strings.Contains(r.stdout+r.stderr, enc) {
+			if strings.Contains(sent, enc) || strings.Contains(r.stdout+r.stderr, enc) {
 				t.Errorf("the model or the output got %q", enc)
 			}
 		}
@@ -374,7 +348,7 @@ func TestE2EEverySecretNameKeptBack(t *testing.T) {
 		}
 	}
 	got := resultOf(t, srv, fmt.Sprintf("call_%d_1", firstOpen+len(names)))
-	if strings.Contains(got, `status="denied"`) || !strings.Contains(sent.String(), "MARK-template-4416") {
+	if strings.Contains(got, `status="denied"`) || !strings.Contains(sent, "MARK-template-4416") {
 		t.Errorf(".env.example is a template, not a secret: %q", got)
 	}
 }

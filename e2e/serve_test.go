@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/sse"
 	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/tools/sandbox"
 )
@@ -80,21 +80,12 @@ func (s *served) events(t *testing.T, id, kind string) <-chan map[string]any {
 	ch := make(chan map[string]any, 8)
 	go func() {
 		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		event := ""
-		for sc.Scan() {
-			line := sc.Text()
-			if v, ok := strings.CutPrefix(line, "event: "); ok {
-				event = v
+		sse.Read(resp.Body, func(ev sse.Event) {
+			var m map[string]any
+			if ev.Type == kind && json.Unmarshal([]byte(ev.Data), &m) == nil {
+				ch <- m
 			}
-			if v, ok := strings.CutPrefix(line, "data: "); ok && event == kind {
-				var m map[string]any
-				if json.Unmarshal([]byte(v), &m) == nil {
-					ch <- m
-				}
-			}
-		}
+		})
 	}()
 	return ch
 }
@@ -111,12 +102,29 @@ func (s *served) next(t *testing.T, ch <-chan map[string]any, kind string) map[s
 	return nil
 }
 
+// create makes a session and returns its id.
+func (s *served) create(t *testing.T) string {
+	t.Helper()
+	var created struct{ ID string }
+	if code := s.do(t, "POST", "/api/sessions", `{}`, &created); code != 201 {
+		t.Fatalf("create: %d", code)
+	}
+	return created.ID
+}
+
+// message sends text to session id as the person's message (202: taken).
+func (s *served) message(t *testing.T, id, text string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"text": text})
+	if code := s.do(t, "POST", "/api/sessions/"+id+"/messages", string(body), nil); code != 202 {
+		t.Fatalf("message %q: %d", text, code)
+	}
+}
+
 // ask sends a question to a served session and waits for its turn to end.
 func (s *served) ask(t *testing.T, id, question string, turns int) {
 	t.Helper()
-	if code := s.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"`+question+`"}`, nil); code != 202 {
-		t.Fatalf("message %q: %d", question, code)
-	}
+	s.message(t, id, question)
 	s.waitIdle(t, id, turns)
 }
 
@@ -152,13 +160,8 @@ func TestServeSigtermWithTurnRunning(t *testing.T) {
 				bashRun("echo $$ > fg.pid; sleep 60.62"),
 			)})
 			s := startServe(t, dir, srv, []string{"XDG_STATE_HOME=" + state}, "--addr", "127.0.0.1:0")
-			var created struct{ ID string }
-			if code := s.do(t, "POST", "/api/sessions", `{}`, &created); code != 201 {
-				t.Fatalf("create: %d", code)
-			}
-			if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/messages", `{"text":"RUNNING-QUESTION"}`, nil); code != 202 {
-				t.Fatalf("ask: %d", code)
-			}
+			id := s.create(t)
+			s.message(t, id, "RUNNING-QUESTION")
 			testutil.WaitPIDs(t, filepath.Join(dir, "bg.pid"), filepath.Join(dir, "fg.pid"))
 			s.cmd.Process.Signal(sig)
 			if code := s.wait(t); code != 0 {
@@ -173,7 +176,7 @@ func TestServeSigtermWithTurnRunning(t *testing.T) {
 			if _, more, _ := strings.Cut(s.stdout.String(), "\n"); more != "" {
 				t.Errorf("more than one line on stdout: %q", more)
 			}
-			data, err := os.ReadFile(filepath.Join(state, "aci", "sessions", created.ID+".jsonl"))
+			data, err := os.ReadFile(filepath.Join(state, "aci", "sessions", id+".jsonl"))
 			if err != nil || !bytes.Contains(data, []byte("RUNNING-QUESTION")) {
 				t.Errorf("transcript: %v %s", err, data)
 			}
@@ -225,9 +228,8 @@ func TestServeSendsWhatPipeModeSends(t *testing.T) {
 	}
 	serveAI := fakeai.New(t, replies()...)
 	s := startServe(t, dir, serveAI, nil, "--addr", "127.0.0.1:0")
-	var created struct{ ID string }
-	s.do(t, "POST", "/api/sessions", `{}`, &created)
-	s.do(t, "POST", "/api/sessions/"+created.ID+"/messages", `{"text":"what do the notes say?"}`, nil)
+	id := s.create(t)
+	s.message(t, id, "what do the notes say?")
 	got := serveAI.WaitRequests(2, 30*time.Second)
 	want := pipeAI.Requests()
 	if len(got) != len(want) {
@@ -264,17 +266,16 @@ func TestServeApprovalDoesWhatItSays(t *testing.T) {
 			target := tc.target.make(t)
 			srv := deleteScript(t, target)
 			s := startServe(t, t.TempDir(), srv, nil, "--addr", "127.0.0.1:0")
-			var created struct{ ID string }
-			s.do(t, "POST", "/api/sessions", `{}`, &created)
-			approvals := s.events(t, created.ID, "approval")
-			s.do(t, "POST", "/api/sessions/"+created.ID+"/messages", `{"text":"clean the build"}`, nil)
+			id := s.create(t)
+			approvals := s.events(t, id, "approval")
+			s.message(t, id, "clean the build")
 			a := s.next(t, approvals, "approval")
 			reason, _ := a["reason"].(string)
 			if !strings.Contains(reason, "allowing makes ") || !strings.Contains(reason, "writable for this command") {
 				t.Errorf("the question does not say what allowing grants: %q", reason)
 			}
-			id, _ := a["request_id"].(string)
-			if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/approvals/"+id, `{"decision":"`+tc.decision+`"}`, nil); code != 200 {
+			reqID, _ := a["request_id"].(string)
+			if code := s.do(t, "POST", "/api/sessions/"+id+"/approvals/"+reqID, `{"decision":"`+tc.decision+`"}`, nil); code != 200 {
 				t.Fatalf("decision: %d", code)
 			}
 			srv.WaitRequests(2, 60*time.Second)
@@ -315,12 +316,12 @@ func TestServeKeepsSettingsBudgets(t *testing.T) {
 	s.do(t, "POST", "/api/sessions", `{}`, &a)
 	results := s.events(t, a.ID, "result")
 	for i, q := range []string{"one", "two"} {
-		s.do(t, "POST", "/api/sessions/"+a.ID+"/messages", `{"text":"`+q+`"}`, nil)
+		s.message(t, a.ID, q)
 		if r := s.next(t, results, "result"); r["outcome"] != "answered" {
 			t.Fatalf("turn %d: %v", i+1, r)
 		}
 	}
-	s.do(t, "POST", "/api/sessions/"+a.ID+"/messages", `{"text":"three"}`, nil)
+	s.message(t, a.ID, "three")
 	r := s.next(t, results, "result")
 	if r["outcome"] != "limit" || r["limit"] != "turns" || !strings.Contains(r["error"].(string), "2 turns of 2") {
 		t.Fatalf("third turn: %v", r)
@@ -332,7 +333,7 @@ func TestServeKeepsSettingsBudgets(t *testing.T) {
 	var b struct{ ID string }
 	s.do(t, "POST", "/api/sessions", `{}`, &b)
 	results = s.events(t, b.ID, "result")
-	s.do(t, "POST", "/api/sessions/"+b.ID+"/messages", `{"text":"spend it"}`, nil)
+	s.message(t, b.ID, "spend it")
 	r = s.next(t, results, "result")
 	if r["outcome"] != "limit" || r["limit"] != "budget" || !strings.Contains(r["error"].(string), "spent $3.00 of $2.50") || r["total_cost_usd"] != float64(3) {
 		t.Fatalf("budget: %v", r)
@@ -360,14 +361,9 @@ func TestServeSessionsResumeFromTheCLI(t *testing.T) {
 		fakeai.Reply{Content: "resumed answer"},
 	)
 	s := startServe(t, dir, ai, shared, "--addr", "127.0.0.1:0")
-	var created struct{ ID string }
-	if code := s.do(t, "POST", "/api/sessions", `{}`, &created); code != 201 {
-		t.Fatalf("create: %d", code)
-	}
+	id := s.create(t)
 	for i, q := range []string{"question one", "question two"} {
-		if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/messages", `{"text":"`+q+`"}`, nil); code != 202 {
-			t.Fatalf("message %d: %d", i+1, code)
-		}
+		s.message(t, id, q)
 		ai.WaitRequests(i+1, 30*time.Second)
 		deadline := time.Now().Add(30 * time.Second)
 		for {
@@ -375,7 +371,7 @@ func TestServeSessionsResumeFromTheCLI(t *testing.T) {
 				State string
 				Turns []struct{ Answer string }
 			}
-			s.do(t, "GET", "/api/sessions/"+created.ID, "", &info)
+			s.do(t, "GET", "/api/sessions/"+id, "", &info)
 			if info.State == "idle" && len(info.Turns) == i+1 && info.Turns[i].Answer != "" {
 				break
 			}
@@ -386,7 +382,7 @@ func TestServeSessionsResumeFromTheCLI(t *testing.T) {
 		}
 	}
 	var branch struct{ ID, Parent string }
-	if code := s.do(t, "POST", "/api/sessions/"+created.ID+"/fork", `{"turn":1}`, &branch); code != 201 || branch.Parent != created.ID {
+	if code := s.do(t, "POST", "/api/sessions/"+id+"/fork", `{"turn":1}`, &branch); code != 201 || branch.Parent != id {
 		t.Fatalf("fork: %d %+v", code, branch)
 	}
 	s.cmd.Process.Signal(syscall.SIGTERM)
@@ -396,7 +392,7 @@ func TestServeSessionsResumeFromTheCLI(t *testing.T) {
 
 	r := aci(t, dir, ai, "", shared, "--sessions")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if r.code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], created.ID) || !strings.HasPrefix(lines[1], "└ "+branch.ID) {
+	if r.code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], id) || !strings.HasPrefix(lines[1], "└ "+branch.ID) {
 		t.Fatalf("--sessions: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	r = aci(t, dir, ai, "", shared, "--resume", branch.ID, "-p", "question three")

@@ -190,14 +190,8 @@ func TestOneWriterPerTranscript(t *testing.T) {
 		fakeai.Reply{Content: "answer after the kill"},
 	)
 	one := startServe(t, dir, ai, shared, "--addr", "127.0.0.1:0")
-	var created struct{ ID string }
-	if code := one.do(t, "POST", "/api/sessions", `{}`, &created); code != 201 {
-		t.Fatalf("create: %d", code)
-	}
-	id := created.ID
-	if code := one.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"question one"}`, nil); code != 202 {
-		t.Fatalf("message: %d", code)
-	}
+	id := one.create(t)
+	one.message(t, id, "question one")
 	one.waitIdle(t, id, 1)
 
 	// The first server holds it: the CLI is refused, naming the server.
@@ -232,9 +226,7 @@ func TestOneWriterPerTranscript(t *testing.T) {
 		t.Fatalf("the CLI: exit %d\n%s", code, cli.stderr)
 	}
 	// The CLI gone, the second server continues the session.
-	if code := two.do(t, "POST", "/api/sessions/"+id+"/messages", `{"text":"question three"}`, nil); code != 202 {
-		t.Fatalf("message after the CLI: %d", code)
-	}
+	two.message(t, id, "question three")
 	two.waitIdle(t, id, 3)
 
 	// A writer killed outright lets go with its process: the lock is the

@@ -137,13 +137,7 @@ func TestAgentWindowInWorktree(t *testing.T) {
 	ai := fakeai.New(t)
 	var parentSaw string
 	ai.Handle(func(req fakeai.Request) fakeai.Reply {
-		step := 1
-		for _, m := range req.Messages {
-			if m.Role == "assistant" {
-				step++
-			}
-		}
-		child := len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, "Task: shout the third line")
+		step, child := req.Step(), req.ChildOf("shout the third line")
 		switch {
 		case child && step == 1:
 			return act(openFile("file.txt"))
@@ -156,7 +150,7 @@ func TestAgentWindowInWorktree(t *testing.T) {
 				call("launcher", "open", map[string]any{"app": "agent", "target": "shout the third line", "mode": "default", "worktree": true}),
 				call("agent_1", "wait", map[string]any{}))}
 		}
-		parentSaw = req.Messages[len(req.Messages)-1].Content
+		parentSaw = req.Last()
 		return fakeai.Reply{Content: "Done."}
 	})
 	r := bgRun(t, repo, home, ai, "", "-p", "send a helper")

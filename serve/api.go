@@ -144,11 +144,7 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) message(w http.ResponseWriter, r *http.Request) {
-	req, ok := decodeBody(s, w, r, maxImagesBody, decodeMessage)
-	if !ok {
-		return
-	}
-	ss, ok := s.session(w, r)
+	req, ss, ok := sessionBody(s, w, r, maxImagesBody, decodeMessage)
 	if !ok {
 		return
 	}

@@ -231,8 +231,7 @@ func TestSessionLifecycle(t *testing.T) {
 // drops those the model has not seen and the result lists them unread.
 func TestSteerAndCancel(t *testing.T) {
 	r := newRig(t, []fakeai.Reply{{Hang: true}, {Content: "after"}})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "first")
 	r.ai.WaitRequests(1, 10*time.Second)
 	var got struct {
@@ -268,8 +267,7 @@ func TestHistoryWithActions(t *testing.T) {
 		{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "echo history-output"}))},
 		{Content: "done"},
 	})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "run it")
 	ev.until(idle)
 	type info struct {

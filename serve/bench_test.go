@@ -39,8 +39,7 @@ func BenchmarkEventToClient(b *testing.B) {
 	r.ai.Handle(func(fakeai.Request) fakeai.Reply {
 		return fakeai.Reply{Content: content.String(), ChunkDelay: time.Millisecond}
 	})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	var lat []time.Duration
 	b.ResetTimer()
 	for range b.N {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/tools/imagefile"
 	"github.com/aci-dev/aci/windows"
 )
@@ -187,6 +188,17 @@ func decodeBody[T any](s *Server, w http.ResponseWriter, r *http.Request, limit 
 		return v, false
 	}
 	return v, true
+}
+
+// sessionBody is a session's route's body decoded and its session found;
+// not ok when either failed (the answer is written).
+func sessionBody[T any](s *Server, w http.ResponseWriter, r *http.Request, limit int64, decode func([]byte) (T, error)) (T, *session.Session, bool) {
+	v, ok := decodeBody(s, w, r, limit, decode)
+	if !ok {
+		return v, nil, false
+	}
+	ss, ok := s.session(w, r)
+	return v, ss, ok
 }
 
 // readBody reads at most limit bytes of a request body.

@@ -46,8 +46,7 @@ func calcRun(t *testing.T, workdir string) []fakeai.Reply {
 func logRun(t *testing.T, workdir, sessions string) (string, []event, string) {
 	t.Helper()
 	r := newRig(t, calcRun(t, workdir), sameState(workdir, sessions))
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "fix calc")
 	evs := ev.until(is("approval"))
 	r.must(202, "POST", "/api/sessions/"+id+"/messages", `{"text":"and keep it short"}`, nil)

@@ -140,6 +140,13 @@ func (r *rig) must(want int, method, path string, body any, out any) string {
 	return data
 }
 
+// followedSession is newSession with its event stream followed.
+func (r *rig) followedSession() (string, *stream) {
+	r.t.Helper()
+	id := r.newSession()
+	return id, r.events(id, "")
+}
+
 // newSession starts a session and returns its id.
 func (r *rig) newSession() string {
 	r.t.Helper()

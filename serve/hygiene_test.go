@@ -258,8 +258,7 @@ func BenchmarkLargestMessage(b *testing.B) {
 	text := strings.Repeat("q", benchMessageSize)
 	b.ResetTimer()
 	for b.Loop() {
-		id := r.newSession()
-		ev := r.events(id, "")
+		id, ev := r.followedSession()
 		r.ask(id, text)
 		ev.until(idle)
 		ev.close()

@@ -37,11 +37,7 @@ func (s *Server) clientModes() []string {
 // permission mode. yes only where the server itself was started with it:
 // a client cannot turn the questions off.
 func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
-	m, ok := decodeBody(s, w, r, maxSmallBody, decodeMode)
-	if !ok {
-		return
-	}
-	ss, ok := s.session(w, r)
+	m, ss, ok := sessionBody(s, w, r, maxSmallBody, decodeMode)
 	if !ok {
 		return
 	}

@@ -23,8 +23,7 @@ func TestModeAndAcceptPlan(t *testing.T) {
 		{Content: fakeai.ToolCall(call("file_1", "write", map[string]any{"content": "done\n"}))},
 		{Content: "carried out"},
 	})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	defer ev.close()
 	r.must(409, "POST", "/api/sessions/"+id+"/plan/accept", nil, nil)
 	if code, body := r.call("POST", "/api/sessions/"+id+"/mode", `{"mode":"careful"}`, nil); code != 400 || !strings.Contains(body, "default (acceptEdits), plan, yes") {
@@ -78,8 +77,7 @@ func TestTrustFolderOverAPI(t *testing.T) {
 	if info.Trusted || len(info.Lines) != 1 || !strings.Contains(info.Lines[0], "touch "+marker) {
 		t.Fatalf("trust info %+v", info)
 	}
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "hello")
 	ev.until(idle)
 	ev.close()
@@ -115,8 +113,7 @@ func TestYesServerModeSwitch(t *testing.T) {
 		{Content: fakeai.ToolCall(call("file_1", "write", map[string]any{"content": "again\n"}))},
 		{Content: "asked"},
 	}, func(_ *sessionConfig, c *Config) { c.Mode = "yes" })
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	defer ev.close()
 	r.ask(id, "write it")
 	for _, e := range ev.until(idle) {

@@ -53,11 +53,7 @@ func (e *opError) Error() string { return e.err.Error() }
 // (an *opError with its status, else 400 but for what every operation
 // shares: opFailed).
 func runOp[T any](s *Server, w http.ResponseWriter, r *http.Request, decode func([]byte) (T, error), do func(*session.Session, T) (any, error)) {
-	req, ok := decodeBody(s, w, r, maxSmallBody, decode)
-	if !ok {
-		return
-	}
-	ss, ok := s.session(w, r)
+	req, ss, ok := sessionBody(s, w, r, maxSmallBody, decode)
 	if !ok {
 		return
 	}

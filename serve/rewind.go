@@ -66,11 +66,7 @@ type rewindFiles struct {
 // (continued in a new session, the answer's id; this one keeps the later
 // turns), or both.
 func (s *Server) rewind(w http.ResponseWriter, r *http.Request) {
-	o, ok := decodeBody(s, w, r, maxSmallBody, decodeRewind)
-	if !ok {
-		return
-	}
-	ss, ok := s.session(w, r)
+	o, ss, ok := sessionBody(s, w, r, maxSmallBody, decodeRewind)
 	if !ok {
 		return
 	}

@@ -19,8 +19,7 @@ import (
 // A branch holds the first turns of its parent and nothing after them.
 func TestFork(t *testing.T) {
 	r := newRig(t, []fakeai.Reply{{Content: "ANSWER-ONE"}, {Content: "ANSWER-TWO"}, {Content: "BRANCH-ANSWER"}})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "QUESTION-ONE")
 	ev.until(idle)
 	r.ask(id, "QUESTION-TWO")
@@ -77,8 +76,7 @@ func TestFork(t *testing.T) {
 // only that; a new client gets only what happens from then on.
 func TestReplay(t *testing.T) {
 	r := newRig(t, []fakeai.Reply{{Content: "one"}, {Content: "two"}})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "first")
 	first := ev.until(idle)
 	ev.close()
@@ -258,8 +256,7 @@ func TestSecretsNeverInResponses(t *testing.T) {
 	})
 	addSecret(secret)
 	os.WriteFile(filepath.Join(r.dir, "config.txt"), []byte("token="+secret+"\nkey="+testKey+"\n"), 0o644)
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "what is in config.txt?")
 	var evs []event
 	for {
@@ -331,8 +328,7 @@ func TestWindowEventsBetweenTurns(t *testing.T) {
 		)},
 		{Content: "Started."},
 	})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "start it")
 	ev.until(idle)
 	ev.until(func(e event) bool { // fails the test when none comes

@@ -32,10 +32,7 @@ func (s *Server) trustInfo(w http.ResponseWriter, r *http.Request) {
 // folder would run now; sessions made from then on run it (and ask again
 // once it changes).
 func (s *Server) trust(w http.ResponseWriter, r *http.Request) {
-	req, ok := decodeBody(s, w, r, maxSmallBody, func(b []byte) (trustRequest, error) {
-		var t trustRequest
-		return t, decodeStrict(b, &t)
-	})
+	req, ok := decodeBody(s, w, r, maxSmallBody, decodeObject[trustRequest])
 	if !ok {
 		return
 	}

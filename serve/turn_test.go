@@ -27,8 +27,7 @@ func TestTurnEvents(t *testing.T) {
 		)},
 		{Content: "It printed hello."},
 	})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "say hello")
 	evs := ev.until(idle)
 
@@ -189,8 +188,7 @@ func TestApprovals(t *testing.T) {
 		os.MkdirAll(filepath.Join(home, "keep"), 0o755)
 		r := newRig(t, []fakeai.Reply{{Content: rmKeep}, {Content: "Nobody answered."}},
 			func(sc *sessionConfig, _ *Config) { sc.ApprovalTimeout = 300 * time.Millisecond })
-		id := r.newSession()
-		ev := r.events(id, "")
+		id, ev := r.followedSession()
 		r.ask(id, "clean up")
 		evs := ev.until(is("tool_result"))
 		evs = append(evs, ev.until(is("tool_result"))...)
@@ -214,8 +212,7 @@ func TestApprovals(t *testing.T) {
 				return windows.Decision{Allow: true}
 			})
 		})
-		id := r.newSession()
-		ev := r.events(id, "")
+		id, ev := r.followedSession()
 		r.ask(id, "clean up")
 		if evs := ev.until(idle); slices.Contains(types(evs), "approval") || asked.Load() != 1 {
 			t.Errorf("asked %d; events %v", asked.Load(), types(evs))
@@ -246,8 +243,7 @@ func TestCancelMidCommand(t *testing.T) {
 		call("launcher", "open", map[string]any{"app": "bash"}),
 		call("bash_1", "run", map[string]any{"command": "sleep 60.91 & echo $$ > fg.pid; sleep 60.91"}),
 	)}})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "wait a minute")
 	waitPID(t, filepath.Join(r.dir, "fg.pid"))
 	// The pid the command wrote is its own pid namespace's when it runs

@@ -11,8 +11,7 @@ import (
 // it once a message loads it.
 func TestLookingLoadsNothing(t *testing.T) {
 	r := newRig(t, []fakeai.Reply{{Content: "first"}, {Content: "second"}})
-	id := r.newSession()
-	ev := r.events(id, "")
+	id, ev := r.followedSession()
 	r.ask(id, "one")
 	ev.until(idle)
 	ev.close()

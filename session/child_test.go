@@ -48,12 +48,7 @@ func (sc script) serve(t *testing.T) func(fakeai.Request) fakeai.Reply {
 			t.Errorf("request of no scripted conversation: %.300q", req.Messages[1].Content)
 			return fakeai.Reply{Content: "?"}
 		}
-		step := 1
-		for _, m := range req.Messages {
-			if m.Role == "assistant" {
-				step++
-			}
-		}
+		step := req.Step()
 		return f(step, req)
 	}
 }

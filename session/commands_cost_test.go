@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // TestCommandsAndSkillsCost measures what the command table and listed
@@ -27,13 +28,13 @@ func TestCommandsAndSkillsCost(t *testing.T) {
 		return len(srv.Requests()[0].Body) - len(work)
 	}
 	skill := func(work string, i int) {
-		writeFile(t, filepath.Join(work, fmt.Sprintf(".aci/skills/skill-%d/SKILL.md", i)),
+		testfs.File(t, filepath.Join(work, fmt.Sprintf(".aci/skills/skill-%d/SKILL.md", i)),
 			fmt.Sprintf("---\nname: skill-%d\ndescription: Fill in and read PDF forms, extract their fields and text\n---\n# Body\n%0500d", i, 0))
 	}
 	base := first(func(string) {})
 	commands := first(func(work string) {
 		for i := range 20 {
-			writeFile(t, filepath.Join(work, fmt.Sprintf(".aci/commands/cmd-%d.md", i)), "---\ndescription: a command\n---\nDo the thing with $ARGUMENTS.")
+			testfs.File(t, filepath.Join(work, fmt.Sprintf(".aci/commands/cmd-%d.md", i)), "---\ndescription: a command\n---\nDo the thing with $ARGUMENTS.")
 		}
 	})
 	one := first(func(work string) { skill(work, 1) })

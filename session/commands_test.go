@@ -9,24 +9,17 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestCommandsExpandForEveryFrontEnd(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	srv := fakeai.New(t, fakeai.Reply{Content: "one"}, fakeai.Reply{Content: "two"}, fakeai.Reply{Content: "three"})
 	f, work := newFactory(t, srv)
-	writeFile(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS).")
-	writeFile(t, filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "aci/commands/fix-issue.md"), "the person's, not used")
-	writeFile(t, filepath.Join(work, ".claude/commands/git/commit.md"), "---\nmodel: haiku\n---\nCommit: $ARGUMENTS")
-	writeFile(t, filepath.Join(work, ".aci/commands/bad.md"), "---\ndescription: [x\n")
+	testfs.File(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS).")
+	testfs.File(t, filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "aci/commands/fix-issue.md"), "the person's, not used")
+	testfs.File(t, filepath.Join(work, ".claude/commands/git/commit.md"), "---\nmodel: haiku\n---\nCommit: $ARGUMENTS")
+	testfs.File(t, filepath.Join(work, ".aci/commands/bad.md"), "---\ndescription: [x\n")
 	s := opened(t, f, work)
 	ctx := context.Background()
 	if _, err := asked(ctx, s, "/fix-issue 123 urgent"); err != nil {
@@ -68,7 +61,7 @@ func TestReviewChangesNothing(t *testing.T) {
 		fakeai.Reply{Content: call("file_1", "write", `{"content":"now\n"}`)},
 		fakeai.Reply{Content: "written"})
 	s, _ := watched(t, srv)
-	writeFile(t, filepath.Join(s.workdir, "a.go"), "package a\n")
+	testfs.File(t, filepath.Join(s.workdir, "a.go"), "package a\n")
 	ctx := context.Background()
 	if _, err := asked(ctx, s, "/review"); err != nil {
 		t.Fatal(err)
@@ -96,9 +89,9 @@ func TestSkillListedOpenedAndRun(t *testing.T) {
 		fakeai.Reply{Content: "done"},
 		fakeai.Reply{Content: "ran"})
 	f, work := newFactory(t, srv)
-	writeFile(t, filepath.Join(work, ".aci/skills/pdf/SKILL.md"), "---\nname: pdf\ndescription: Fill PDF forms\n---\nSECRET-BODY: run scripts/fill.py")
-	writeFile(t, filepath.Join(work, ".aci/skills/pdf/scripts/fill.py"), "print(1)")
-	writeFile(t, filepath.Join(work, ".aci/skills/nameless/SKILL.md"), "---\ndescription: x\n---\n")
+	testfs.File(t, filepath.Join(work, ".aci/skills/pdf/SKILL.md"), "---\nname: pdf\ndescription: Fill PDF forms\n---\nSECRET-BODY: run scripts/fill.py")
+	testfs.File(t, filepath.Join(work, ".aci/skills/pdf/scripts/fill.py"), "print(1)")
+	testfs.File(t, filepath.Join(work, ".aci/skills/nameless/SKILL.md"), "---\ndescription: x\n---\n")
 	var said []string
 	s, err := f.New(context.Background(), Options{Workdir: work, Say: func(l string) { said = append(said, l) }})
 	if err != nil {
@@ -132,7 +125,7 @@ func TestCommandModelForItsTurnOnly(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	srv := fakeai.New(t, fakeai.Reply{Content: "one"}, fakeai.Reply{Content: "two"})
 	f, work := newFactory(t, srv)
-	writeFile(t, filepath.Join(work, ".aci/commands/quick.md"), "---\nmodel: small-model\n---\nQuick: $ARGUMENTS")
+	testfs.File(t, filepath.Join(work, ".aci/commands/quick.md"), "---\nmodel: small-model\n---\nQuick: $ARGUMENTS")
 	s := opened(t, f, work)
 	asked(context.Background(), s, "/quick look")
 	asked(context.Background(), s, "and now")

@@ -64,7 +64,7 @@ func TestSessionDiagnostics(t *testing.T) {
 			if len(reqs) != 3 {
 				t.Fatalf("%d requests", len(reqs))
 			}
-			last := reqs[2].Messages[len(reqs[2].Messages)-1].Content
+			last := reqs[2].Last()
 			win, _ := s.Window("file_1")
 			const shown = "diagnostics (gopls): 1 error\n4:14 cannot use \"one\""
 			if off {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aci-dev/aci/agent"
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 	"github.com/aci-dev/aci/protocol"
 	"github.com/aci-dev/aci/windows"
 )
@@ -269,7 +270,7 @@ func oldForm(t *testing.T, path string) []byte {
 func TestTurnReadAsItBeginsWaitsForItsQuestion(t *testing.T) {
 	cfg := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", cfg)
-	writeFile(t, filepath.Join(cfg, "aci", "settings.json"), `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "sleep 2"}]}]}}`)
+	testfs.File(t, filepath.Join(cfg, "aci", "settings.json"), `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "sleep 2"}]}]}}`)
 	srv := fakeai.New(t, fakeai.Reply{Content: "Plan: 1. read a.go"})
 	f, work := newFactory(t, srv)
 	s, err := f.New(context.Background(), Options{Workdir: work, Mode: windows.ModePlan})
@@ -358,7 +359,7 @@ func TestEventsDecodeThemselves(t *testing.T) {
 func planThenDefault(t *testing.T, srv *fakeai.Server, typed []string) (*Factory, string, string, []TurnInfo) {
 	t.Helper()
 	f, work := newFactory(t, srv)
-	writeFile(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care.")
+	testfs.File(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care.")
 	s, err := f.New(context.Background(), Options{Workdir: work, Mode: windows.ModePlan})
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,14 @@ const (
 	verdictEdits                  // accept edits for the session (mode default)
 )
 
+// allowingWords are the answers that allow, each said alone.
+var allowingWords = map[string]verdict{
+	"y": verdictYes, "yes": verdictYes,
+	"a": verdictAlways, "always": verdictAlways,
+	"p": verdictProject, "project": verdictProject,
+	"e": verdictEdits, "edits": verdictEdits,
+}
+
 // readAnswer is what line means, and the reason for a denial.
 func readAnswer(line string) (verdict, string) {
 	text := strings.TrimSpace(line)
@@ -54,27 +62,13 @@ func readAnswer(line string) (verdict, string) {
 	rest := strings.TrimSpace(strings.TrimLeftFunc(text[end:], func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",.;:!-–—", r)
 	}))
+	if v, ok := allowingWords[word]; ok {
+		if rest == "" {
+			return v, ""
+		}
+		return verdictUnsure, ""
+	}
 	switch word {
-	case "y", "yes":
-		if rest == "" {
-			return verdictYes, ""
-		}
-		return verdictUnsure, ""
-	case "a", "always":
-		if rest == "" {
-			return verdictAlways, ""
-		}
-		return verdictUnsure, ""
-	case "p", "project":
-		if rest == "" {
-			return verdictProject, ""
-		}
-		return verdictUnsure, ""
-	case "e", "edits":
-		if rest == "" {
-			return verdictEdits, ""
-		}
-		return verdictUnsure, ""
 	case "n":
 		return verdictNo, rest
 	case "no":

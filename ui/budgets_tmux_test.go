@@ -32,22 +32,13 @@ func TestREPLKeepsSettingsBudgets(t *testing.T) {
 		writeSettings(t, home, `{"limits": {"max_turns": 2}}`)
 		s := startPaneIn(t, srv, t.TempDir(), home, nil, func(bin string) []string { return []string{bin} })
 		s.waitPrompt()
-		s.typeLine("first question")
-		s.waitFor("Answer one.")
-		s.waitPrompt()
-		s.typeLine("second question")
-		s.waitFor("Answer two.")
-		s.waitPrompt()
-		s.typeLine("third question")
-		s.waitFor("⊘ limit (turns): turn limit reached: this session has had 2 turns of 2")
-		s.waitPrompt()
+		s.exchange("first question", "Answer one.")
+		s.exchange("second question", "Answer two.")
+		s.exchange("third question", "⊘ limit (turns): turn limit reached: this session has had 2 turns of 2")
 		if n := len(srv.Requests()); n != 2 {
 			t.Errorf("%d requests, want 2: the third question was sent", n)
 		}
-		s.typeLine("/exit")
-		if code := s.exitStatus(); code != 0 {
-			t.Errorf("exit %d", code)
-		}
+		s.exit()
 	})
 	t.Run("max_budget_usd", func(t *testing.T) {
 		t.Parallel()
@@ -63,9 +54,7 @@ func TestREPLKeepsSettingsBudgets(t *testing.T) {
 		writeSettings(t, home, `{"prices": {"test-model": {"input": 1000, "output": 0}}, "limits": {"max_budget_usd": 1.5}}`)
 		s := startPaneIn(t, srv, t.TempDir(), home, nil, func(bin string) []string { return []string{bin} })
 		s.waitPrompt()
-		s.typeLine("work until told")
-		s.waitFor("⊘ limit (budget): budget reached: spent $2.00 of $1.50")
-		s.waitPrompt()
+		s.exchange("work until told", "⊘ limit (budget): budget reached: spent $2.00 of $1.50")
 		if got := len(srv.Requests()); got != 2 {
 			t.Errorf("%d requests, want 2", got)
 		}
@@ -77,9 +66,6 @@ func TestREPLKeepsSettingsBudgets(t *testing.T) {
 		if got := len(srv.Requests()); got != 2 {
 			t.Errorf("%d requests after the budget was spent, want 2", got)
 		}
-		s.typeLine("/exit")
-		if code := s.exitStatus(); code != 0 {
-			t.Errorf("exit %d", code)
-		}
+		s.exit()
 	})
 }

@@ -36,9 +36,7 @@ func TestREPLDiagnosticsAfterEdit(t *testing.T) {
 	}
 	s := startPaneIn(t, srv, work, t.TempDir(), env, func(bin string) []string { return []string{bin} })
 	s.waitPrompt()
-	s.typeLine("break main.go")
-	s.waitFor("finished")
-	scr := s.waitPrompt()
+	scr := s.exchange("break main.go", "finished")
 	line := strings.Index(scr, `· main.go: 1 error, first 4:14 cannot use "one"`)
 	if line < 0 {
 		t.Errorf("no line on the edit's error:\n%s", scr)

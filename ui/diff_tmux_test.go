@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // /diff lists a file window's edit and a command's change against the
@@ -22,8 +23,8 @@ func TestREPLDiff(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	work, home := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(work, "a.txt"), "one\n")
-	writeFile(t, filepath.Join(work, "b.txt"), "b0\n")
+	testfs.File(t, filepath.Join(work, "a.txt"), "one\n")
+	testfs.File(t, filepath.Join(work, "b.txt"), "b0\n")
 	for _, c := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}} {
 		if out, err := exec.Command("git", append([]string{"-C", work}, c...)...).CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %s", c, out)
@@ -31,10 +32,10 @@ func TestREPLDiff(t *testing.T) {
 	}
 	record := filepath.Join(t.TempDir(), "args")
 	tool := filepath.Join(t.TempDir(), "difftool.sh")
-	writeFile(t, tool, "#!/bin/sh\nprintf '%s\\n' \"$@\" > "+record+"\ncat \"$2\" >> "+record+"\ncat \"$4\" >> "+record+"\n")
+	testfs.File(t, tool, "#!/bin/sh\nprintf '%s\\n' \"$@\" > "+record+"\ncat \"$2\" >> "+record+"\ncat \"$4\" >> "+record+"\n")
 	os.Chmod(tool, 0o755)
 	os.MkdirAll(filepath.Join(home, ".config", "aci"), 0o755)
-	writeFile(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"diff_tool": "`+tool+` --old {old} --new {new}"}`)
+	testfs.File(t, filepath.Join(home, ".config", "aci", "settings.json"), `{"diff_tool": "`+tool+` --old {old} --new {new}"}`)
 	srv := fakeai.New(t,
 		fakeai.Reply{Content: fakeai.ToolCall(open("file", "a.txt"), edit("file_1", "one", "ONE"))},
 		fakeai.Reply{Content: "edited a"},
@@ -43,12 +44,8 @@ func TestREPLDiff(t *testing.T) {
 	)
 	s := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin} })
 	s.waitPrompt()
-	s.typeLine("change a")
-	s.waitFor("edited a")
-	s.waitPrompt()
-	s.typeLine("change b")
-	s.waitFor("ran it")
-	s.waitPrompt()
+	s.exchange("change a", "edited a")
+	s.exchange("change b", "ran it")
 
 	s.typeLine("/diff")
 	scr := s.waitFor("/diff undo N")
@@ -58,9 +55,7 @@ func TestREPLDiff(t *testing.T) {
 		}
 	}
 	s.waitPrompt()
-	s.typeLine("/diff tool 2")
-	s.waitFor("opening b.txt in")
-	s.waitPrompt()
+	s.exchange("/diff tool 2", "opening b.txt in")
 	got := readFile(t, record)
 	lines := strings.Split(got, "\n")
 	if len(lines) < 6 || lines[0] != "--old" || lines[2] != "--new" || lines[3] != filepath.Join(work, "b.txt") || lines[4] != "b0" || lines[5] != "b1" {
@@ -70,13 +65,9 @@ func TestREPLDiff(t *testing.T) {
 		t.Errorf("the before copy %s was left behind", lines[1])
 	}
 
-	writeFile(t, filepath.Join(work, "a.txt"), "someone else's\n")
-	s.typeLine("/diff undo 1")
-	s.waitFor("not restored, changed since by someone else: a.txt")
-	s.waitPrompt()
-	s.typeLine("/diff undo b.txt")
-	s.waitFor("restored b.txt")
-	s.waitPrompt()
+	testfs.File(t, filepath.Join(work, "a.txt"), "someone else's\n")
+	s.exchange("/diff undo 1", "not restored, changed since by someone else: a.txt")
+	s.exchange("/diff undo b.txt", "restored b.txt")
 	if readFile(t, filepath.Join(work, "b.txt")) != "b0\n" || readFile(t, filepath.Join(work, "a.txt")) != "someone else's\n" {
 		t.Errorf("after /diff undo: a %q b %q", readFile(t, filepath.Join(work, "a.txt")), readFile(t, filepath.Join(work, "b.txt")))
 	}

@@ -78,10 +78,7 @@ func TestREPLKeySetUp(t *testing.T) {
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %o, want 600", fi.Mode().Perm())
 	}
-	s.typeLine("/exit")
-	if code := s.exitStatus(); code != 0 {
-		t.Errorf("status %d", code)
-	}
+	s.exit()
 
 	// Next time, from another folder, the key is found: no question.
 	again := startPaneIn(t, srv, t.TempDir(), home, noKey, func(bin string) []string { return []string{bin} })

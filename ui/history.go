@@ -5,10 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"github.com/aci-dev/aci/internal/dirs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/aci-dev/aci/internal/dirs"
 )
 
 const (

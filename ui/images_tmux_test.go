@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // @shot.png in a question attaches the picture (no file window is
@@ -25,11 +26,9 @@ func TestREPLAtImage(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(s.work, "shot.png"), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(s.work, "fake.png"), "not a picture\n")
+	testfs.File(t, filepath.Join(s.work, "fake.png"), "not a picture\n")
 	s.waitPrompt()
-	s.typeLine("what is @fake.png?")
-	s.waitFor("image fake.png: the bytes are not a PNG, JPEG, GIF or WebP picture")
-	s.waitPrompt()
+	s.exchange("what is @fake.png?", "image fake.png: the bytes are not a PNG, JPEG, GIF or WebP picture")
 	s.typeLine("what is @shot.png?")
 	s.waitFor("a wide grey picture")
 	reqs := srv.Requests()

@@ -3,13 +3,12 @@ package ui
 import (
 	"context"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/session"
 )
 
@@ -20,14 +19,13 @@ import (
 // Each iteration is a turn whose command prints its clock on a line every
 // 20 ms, 50 times.
 func BenchmarkOutputToREPL(b *testing.B) {
-	const stamps = "for i in $(seq 1 50); do date +%s%N; sleep 0.02; done"
 	srv := fakeai.New(b)
 	srv.Handle(func(req fakeai.Request) fakeai.Reply {
-		if strings.Contains(req.Messages[len(req.Messages)-1].Content, "<result") {
+		if strings.Contains(req.Last(), "<result") {
 			return fakeai.Reply{Content: "done"}
 		}
 		return fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}},
-			fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": stamps}})}
+			fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": testutil.StampCommand}})}
 	})
 	f := session.NewFactory(session.Config{Client: session.ClientConfig{BaseURL: srv.URL, APIKey: "sk-bench", Model: "m", Stream: true},
 		Agent: session.AgentConfig{BasePrompt: "You are aci."}, SessionsDir: b.TempDir()})
@@ -36,12 +34,7 @@ func BenchmarkOutputToREPL(b *testing.B) {
 	s, err := f.New(context.Background(), session.Options{Workdir: b.TempDir(), Events: func(ev session.Event) {
 		r.event(ev)
 		if o, ok := ev.(session.Output); ok {
-			now := time.Now()
-			for _, l := range strings.Split(o.Text, "\n") {
-				if ns, err := strconv.ParseInt(l, 10, 64); err == nil {
-					lat = append(lat, now.Sub(time.Unix(0, ns)))
-				}
-			}
+			lat = append(lat, testutil.Latencies(o.Text, time.Now())...)
 		}
 	}})
 	if err != nil {
@@ -57,11 +50,5 @@ func BenchmarkOutputToREPL(b *testing.B) {
 		r.endTurn()
 	}
 	b.StopTimer()
-	if len(lat) == 0 {
-		b.Fatal("no line drawn")
-	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Milliseconds()), "ms-p50")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Milliseconds()), "ms-p99")
-	b.ReportMetric(float64(lat[len(lat)-1].Milliseconds()), "ms-max")
+	testutil.ReportLatency(b, lat)
 }

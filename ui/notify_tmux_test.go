@@ -75,9 +75,7 @@ func TestREPLNotifies(t *testing.T) {
 			t.Parallel()
 			s, out := notifyRun(t, tc.notify, tc.minS, fakeai.Reply{Content: "the answer is **42**"})
 			before := out()
-			s.typeLine("what is it")
-			s.waitFor("the answer is")
-			s.waitPrompt()
+			s.exchange("what is it", "the answer is")
 			time.Sleep(300 * time.Millisecond) // pipe-pane copies as it goes
 			got := strings.TrimPrefix(out(), before)
 			if n := bells(got); n != tc.bells {
@@ -107,9 +105,7 @@ func TestREPLNotifiesAQuestionAndFollowsFocus(t *testing.T) {
 	waitOut(t, out, "the turn's end", func(o string) bool { return len(osc9(o)) == 2 })
 
 	s.keys("-H", "1b", "5b", "49") // ESC [ I: the terminal is focused
-	s.typeLine("again")
-	s.waitFor("second")
-	s.waitPrompt()
+	s.exchange("again", "second")
 	time.Sleep(300 * time.Millisecond)
 	if n := len(osc9(out())); n != 2 {
 		t.Errorf("notified while the terminal is focused: %q", osc9(out()))

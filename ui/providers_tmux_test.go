@@ -41,10 +41,7 @@ func TestREPLSwitchesProvider(t *testing.T) {
 	s.waitPrompt()
 	s.typeLine("/usage")
 	s.waitFor("$0.0118 this session, the prompt cache saved $0.0072")
-	s.typeLine("/exit")
-	if code := s.exitStatus(); code != 0 {
-		t.Errorf("exit %d", code)
-	}
+	s.exit()
 	reqs := other.Requests()
 	if len(reqs) != 1 || reqs[0].Model != "llama-3" || reqs[0].APIKey() != "sk-other-provider-0001" {
 		t.Fatalf("the provider got %d requests", len(reqs))

@@ -40,18 +40,7 @@ func (n *Notices) redirect(to func(string)) {
 // interject writes a dim note in the middle of a turn: the spinner makes
 // room and comes back.
 func (r *renderer) interject(s string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	label := r.spin.activeLocked()
-	r.spin.stopLocked()
-	// A Markdown preview cannot be erased once a line is printed under
-	// it: render what it holds first.
-	r.flushProseLocked()
-	r.endLineLocked()
-	fmt.Fprintln(r.w, r.dim.Sprint(sanitize(s)))
-	if label != "" {
-		r.spin.startLocked(label)
-	}
+	r.interjectStyled(r.dim.Sprint(sanitize(s)))
 }
 
 // interjectStyled is interject for a line already styled.
@@ -60,6 +49,8 @@ func (r *renderer) interjectStyled(s string) {
 	defer r.mu.Unlock()
 	label := r.spin.activeLocked()
 	r.spin.stopLocked()
+	// A Markdown preview cannot be erased once a line is printed under
+	// it: render what it holds first.
 	r.flushProseLocked()
 	r.endLineLocked()
 	fmt.Fprintln(r.w, s)

@@ -20,13 +20,7 @@ func TestREPLShowsAnAgent(t *testing.T) {
 	answered := make(chan struct{})
 	var once sync.Once
 	srv.Handle(func(req fakeai.Request) fakeai.Reply {
-		step := 1
-		for _, m := range req.Messages {
-			if m.Role == "assistant" {
-				step++
-			}
-		}
-		child := len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, "Task: look around")
+		step, child := req.Step(), req.ChildOf("look around")
 		switch {
 		case child && step == 1:
 			return fakeai.Reply{Content: fakeai.ToolCall(open("bash", ""))}
@@ -43,8 +37,7 @@ func TestREPLShowsAnAgent(t *testing.T) {
 		}
 		return fakeai.Reply{Content: "A helper is on it.", Delay: 300 * time.Millisecond}
 	})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("send a helper")
 	scr := s.waitFor("A helper is on it.")
 	// The child's action showed live, under the agent, before the answer.

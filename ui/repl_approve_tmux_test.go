@@ -51,8 +51,7 @@ func TestREPLApprovalDoesWhatItSays(t *testing.T) {
 				fakeai.Reply{Content: "finished"},
 				fakeai.Reply{Content: "a second turn"},
 			)
-			s := startREPL(t, srv, nil)
-			s.waitPrompt()
+			s := readyREPL(t, srv, nil)
 			s.typeLine("clean the build")
 			scr := s.waitFor("allow? ›")
 			if !strings.Contains(scr, "writable for this command") {
@@ -84,10 +83,10 @@ func TestREPLApprovalDoesWhatItSays(t *testing.T) {
 			}
 			denied := mentions(reqs[1], `status="denied"`)
 			if denied == tc.delete {
-				t.Errorf("denied %v:\n%s", denied, reqs[1].Messages[len(reqs[1].Messages)-1].Content)
+				t.Errorf("denied %v:\n%s", denied, reqs[1].Last())
 			}
 			if tc.reason != "" && !mentions(reqs[1], "they said: "+tc.reason) {
-				t.Errorf("the model did not read the reason %q: %+v", tc.reason, reqs[1].Messages[len(reqs[1].Messages)-1].Content)
+				t.Errorf("the model did not read the reason %q: %+v", tc.reason, reqs[1].Last())
 			}
 		})
 	}
@@ -110,9 +109,7 @@ func TestREPLApprovalKeyWithoutEnterWaits(t *testing.T) {
 		}
 		s.keys("BSpace")
 	}
-	s.typeLine("keep it")
-	s.waitFor("finished")
-	s.waitPrompt()
+	s.exchange("keep it", "finished")
 	if _, err := os.Stat(target); err == nil {
 		t.Errorf("the write happened")
 	}

@@ -20,8 +20,7 @@ func TestREPLShowsOutputAsItRuns(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(open("bash", ""), run("bash_1", slow))},
 		fakeai.Reply{Content: "counted"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	for _, typed := range []string{"count", "!" + slow} {
 		before := s.screen()
 		more := func(scr, text string) bool { return strings.Count(scr, text) > strings.Count(before, text) }

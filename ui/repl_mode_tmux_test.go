@@ -26,8 +26,7 @@ func TestREPLShiftTabAndAcceptPlan(t *testing.T) {
 		)},
 		fakeai.Reply{Content: "carried out the plan"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.keys("BTab")
 	s.waitUntil("ask in the prompt", func(scr string) bool { return lastLine(scr) == "ask ›" })
 	s.keys("BTab")
@@ -40,9 +39,7 @@ func TestREPLShiftTabAndAcceptPlan(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.work, "plan.txt")); err == nil {
 		t.Fatal("plan mode wrote the file")
 	}
-	s.typeLine("y")
-	s.waitFor("carried out the plan")
-	s.waitPrompt()
+	s.exchange("y", "carried out the plan")
 	b, err := os.ReadFile(filepath.Join(s.work, "plan.txt"))
 	if err != nil || string(b) != "carried out\n" {
 		t.Errorf("after accepting: %q, %v", b, err)

@@ -41,16 +41,13 @@ func TestREPLNetworkQuestion(t *testing.T) {
 		)},
 		fakeai.Reply{Content: "fetched both"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("fetch it")
 	screen := s.waitFor("allow? ›")
 	if !strings.Contains(screen, "approval needed: connect to "+host) || !strings.Contains(screen, "curl -fsS -m 20 http://"+host+"/first") {
 		t.Fatalf("the question does not name the host and the command:\n%s", screen)
 	}
-	s.typeLine("a")
-	s.waitFor("fetched both")
-	s.waitPrompt()
+	s.exchange("a", "fetched both")
 	if n := strings.Count(s.screen(), "approval needed"); n != 1 {
 		t.Errorf("asked %d times:\n%s", n, s.screen())
 	}

@@ -48,11 +48,7 @@ func TestREPLWatchedAndApprovedFromThePage(t *testing.T) {
 // page shows it in the turn, the terminal says it came from the page.
 func TestREPLSteeredFromThePage(t *testing.T) {
 	t.Parallel()
-	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}})},
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"}})},
-		fakeai.Reply{Content: "heard the page"},
-	)
+	srv := gateModel(t, "heard the page")
 	ctx := browsertest.Start(t)
 	s := startREPL(t, srv, nil, "--serve", "127.0.0.1:0")
 	scr := s.waitPrompt()
@@ -110,15 +106,12 @@ func TestREPLServedPageShowsTheSessionsModeAndCost(t *testing.T) {
 	s.waitFor("accept?")
 	s.typeLine("n")
 	s.waitPrompt()
-	s.typeLine("/exit")
-	s.exitStatus()
+	s.exit()
 
 	s = run("--serve", "127.0.0.1:0", "--resume")
 	scr := s.waitPrompt()
 	openServedPage(t, ctx, scr)
-	s.typeLine("and now?")
-	s.waitFor("second answer")
-	s.waitPrompt()
+	s.exchange("and now?", "second answer")
 	browsertest.Wait(t, ctx, "the second answer", `document.getElementById("log").textContent.includes("second answer")`)
 	headWait(t, ctx, "the session's mode and cost")
 	// Loaded afresh, the same.

@@ -3,11 +3,12 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"github.com/aci-dev/aci/protocol"
 	"io"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/aci-dev/aci/protocol"
 )
 
 const (

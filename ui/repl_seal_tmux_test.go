@@ -56,9 +56,7 @@ func TestREPLGitCallsRunNothingTheRepositoryNames(t *testing.T) {
 	)
 	s := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin, "--yes"} })
 	s.waitPrompt()
-	s.typeLine("change a.txt")
-	s.waitFor("finished")
-	s.waitPrompt()
+	s.exchange("change a.txt", "finished")
 	if b, err := os.ReadFile(mark); err == nil {
 		t.Fatalf("aci's own git calls ran what the repository names:\n%s", b)
 	}

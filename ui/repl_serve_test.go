@@ -3,7 +3,6 @@
 package ui
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/sse"
 )
 
 // servedPage is what /serve printed: the server's base, token and the
@@ -66,18 +66,7 @@ func (p servedPage) events(ctx context.Context) <-chan [2]string {
 	go func() {
 		defer res.Body.Close()
 		defer close(ch)
-		sc := bufio.NewScanner(res.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		typ := ""
-		for sc.Scan() {
-			line := sc.Text()
-			if v, ok := strings.CutPrefix(line, "event: "); ok {
-				typ = v
-			}
-			if v, ok := strings.CutPrefix(line, "data: "); ok {
-				ch <- [2]string{typ, v}
-			}
-		}
+		sse.Read(res.Body, func(ev sse.Event) { ch <- [2]string{ev.Type, ev.Data} })
 	}()
 	return ch
 }
@@ -158,13 +147,8 @@ func TestREPLServeSharesTheSession(t *testing.T) {
 // the REPL shows it.
 func TestREPLServeSteerFromThePage(t *testing.T) {
 	t.Parallel()
-	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}})},
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"}})},
-		fakeai.Reply{Content: "heard the page"},
-	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	srv := gateModel(t, "heard the page")
+	s := readyREPL(t, srv, nil)
 	s.typeLine("/serve 127.0.0.1:0")
 	p := readPageAddr(t, s.waitFor("web page: "))
 	s.waitPrompt()

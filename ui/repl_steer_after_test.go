@@ -15,6 +15,16 @@ import (
 // gateCommand waits in the workspace until the test lets it go.
 const gateCommand = "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"
 
+// gateModel is a model that opens a shell, runs gateCommand and answers
+// answer once the gate is let go.
+func gateModel(t *testing.T, answer string) *fakeai.Server {
+	return fakeai.New(t,
+		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}})},
+		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": gateCommand}})},
+		fakeai.Reply{Content: answer},
+	)
+}
+
 // steerThroughGate types text while the gate command runs, checks that
 // the model's next request holds exactly it, and lets the turn end.
 func (s *pane) steerThroughGate(text string, reqs int) {
@@ -74,12 +84,9 @@ func TestREPLSteerAfterApprovals(t *testing.T) {
 					fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": gateCommand}})},
 				fakeai.Reply{Content: "noted the steer"},
 			)
-			s := startREPL(t, srv, nil)
-			s.waitPrompt()
+			s := readyREPL(t, srv, nil)
 			if tc.serve {
-				s.typeLine("/serve 127.0.0.1:0")
-				s.waitFor("web page: ")
-				s.waitPrompt()
+				s.exchange("/serve 127.0.0.1:0", "web page: ")
 			}
 			s.typeLine("write them")
 			for i := 1; i <= tc.approvals; i++ {
@@ -118,8 +125,7 @@ func TestREPLSteerAfterCtrlC(t *testing.T) {
 			fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": gateCommand}})},
 		fakeai.Reply{Content: "noted the steer"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("write one")
 	s.waitFor("allow? ›")
 	s.keys("C-c")

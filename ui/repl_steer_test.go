@@ -16,13 +16,8 @@ import (
 // went, and a line typed after the last request starts the next turn.
 func TestREPLTypingDuringATurnSteersIt(t *testing.T) {
 	t.Parallel()
-	srv := fakeai.New(t,
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "launcher", Action: "open", Params: map[string]any{"app": "bash"}})},
-		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "bash_1", Action: "run", Params: map[string]any{"command": "while [ ! -f go ]; do sleep 0.05; done; echo gate-passed"}})},
-		fakeai.Reply{Content: "noted the steer"},
-	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	srv := gateModel(t, "noted the steer")
+	s := readyREPL(t, srv, nil)
 	s.typeLine("run the gate")
 	srv.WaitRequests(2, waitLimit)
 	s.waitFor("running")
@@ -58,8 +53,7 @@ func TestREPLLineAfterTheLastRequestStartsTheNextTurn(t *testing.T) {
 		fakeai.Reply{Content: "first answer", Delay: 1500e6},
 		fakeai.Reply{Content: "second answer"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("one")
 	srv.WaitRequests(1, waitLimit)
 	s.waitFor("thinking")

@@ -45,10 +45,7 @@ func TestREPLBannerHelpCompletionExit(t *testing.T) {
 	s.keys("Enter")
 	s.waitFor("launcher       launcher   Launcher")
 
-	s.typeLine("/exit")
-	if code := s.exitStatus(); code != 0 {
-		t.Errorf("/exit: status %d, want 0", code)
-	}
+	s.exit()
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("slash commands made %d model requests", n)
 	}
@@ -68,8 +65,7 @@ func TestREPLStreamsText(t *testing.T) {
 	t.Parallel()
 	// 8 runes a chunk, 400 ms apart: the first shows long before the last.
 	srv := fakeai.New(t, fakeai.Reply{Content: "alpha bravo charlie delta echo foxtrot", ChunkDelay: 400 * time.Millisecond})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("spell it")
 	scr := s.waitFor("alpha br")
 	if strings.Contains(scr, "foxtrot") {
@@ -94,14 +90,8 @@ func TestREPLToolLinesReplaceToolCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.waitPrompt()
-	s.typeLine("what do the notes say?")
-	s.waitFor("The notes say hello.")
-	scr := s.waitPrompt()
-	for _, want := range []string{"I will read it.", "▸ open notes.txt", "✓ opened file_1", "· 2 steps"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("screen lacks %q:\n%s", want, scr)
-		}
-	}
+	scr := s.exchange("what do the notes say?", "The notes say hello.")
+	screenHas(t, scr, "I will read it.", "▸ open notes.txt", "✓ opened file_1", "· 2 steps")
 	for _, bad := range []string{"tool_call", "window_id", "{"} {
 		if strings.Contains(scr, bad) {
 			t.Errorf("screen shows raw %q:\n%s", bad, scr)
@@ -112,8 +102,7 @@ func TestREPLToolLinesReplaceToolCalls(t *testing.T) {
 func TestREPLResetForgetsTheConversation(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted"}, fakeai.Reply{Content: "what word?"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.exchange("remember the word pineapple", "noted")
 	s.exchange("/reset", "conversation cleared")
 	s.typeLine("which word?")
@@ -133,8 +122,7 @@ func TestREPLResetForgetsTheConversation(t *testing.T) {
 func TestREPLCtrlCCancelsTheTurn(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Hang: true}, fakeai.Reply{Content: "back again"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("take forever")
 	srv.WaitRequests(1, waitLimit)
 	s.waitFor("thinking")
@@ -196,9 +184,7 @@ func TestREPLApprovalDenied(t *testing.T) {
 		}
 	}
 	// Text other than y, n or a, with Enter, is a denial with a message.
-	s.typeLine("keep out of that folder")
-	s.waitFor("finished")
-	scr = s.waitPrompt()
+	scr = s.exchange("keep out of that folder", "finished")
 	if !strings.Contains(scr, "⊘ denied") {
 		t.Errorf("no denial line:\n%s", scr)
 	}
@@ -222,10 +208,7 @@ func TestREPLApprovalAllowedOrNot(t *testing.T) {
 			s.waitFor(tc.said)
 			s.waitFor("finished")
 			s.waitPrompt()
-			s.typeLine("/exit")
-			if code := s.exitStatus(); code != 0 {
-				t.Errorf("/exit after an approval: status %d", code)
-			}
+			s.exit()
 			data, err := os.ReadFile(target)
 			if allowed := tc.answer == "y"; allowed && (err != nil || string(data) != "written by aci\n") {
 				t.Errorf("approved write: %q, %v", data, err)
@@ -243,9 +226,7 @@ func TestREPLYesApprovesWithANote(t *testing.T) {
 	s := startREPL(t, srv, nil, "--yes")
 	s.waitFor("--yes: dangerous commands run without asking")
 	s.waitPrompt()
-	s.typeLine("write the file")
-	s.waitFor("finished")
-	scr := s.waitPrompt()
+	scr := s.exchange("write the file", "finished")
 	if !strings.Contains(scr, "approved by --yes: write "+target) {
 		t.Errorf("no --yes note:\n%s", scr)
 	}
@@ -265,8 +246,7 @@ func TestREPLNoColor(t *testing.T) {
 		if noColor {
 			env = []string{"NO_COLOR=1"}
 		}
-		s := startREPL(t, srv, env)
-		s.waitPrompt()
+		s := readyREPL(t, srv, env)
 		s.exchange("look", "done looking")
 		scr := s.screenEscapes()
 		if got := escapeCode.MatchString(scr); got == noColor {
@@ -278,8 +258,7 @@ func TestREPLNoColor(t *testing.T) {
 func TestREPLMultiLineInputAndHistory(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "one"}, fakeai.Reply{Content: "two"}, fakeai.Reply{Content: "three"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 
 	// A trailing backslash continues the message.
 	s.typeLine(`first line \`)
@@ -378,8 +357,7 @@ func TestREPLCtrlCKillsTheRunningCommand(t *testing.T) {
 		)},
 		fakeai.Reply{Content: "still here"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("run it")
 	s.waitFor("▸ run sleep 60.71 & echo $! > sleeper.pid; wait")
 	pidFile := filepath.Join(s.work, "sleeper.pid")
@@ -408,8 +386,7 @@ func TestREPLCtrlCKillsTheRunningCommand(t *testing.T) {
 func TestREPLCompactAndUsage(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted", PromptTokens: 5000}, fakeai.Reply{Content: "## Goal\nSUMMARY"}, fakeai.Reply{Content: "still here"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.exchange("remember the word pineapple", "noted")
 	s.exchange("/compact the word", "compressed 5000 → ")
 	s.exchange("/usage", "completion tokens")
@@ -427,13 +404,9 @@ func TestREPLCompactAndUsage(t *testing.T) {
 func TestREPLResumeContinuesTheSession(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "noted the kiwi"}, fakeai.Reply{Content: "it was kiwi"})
-	first := startREPL(t, srv, nil)
-	first.waitPrompt()
+	first := readyREPL(t, srv, nil)
 	first.exchange("remember the word kiwi", "noted the kiwi")
-	first.typeLine("/exit")
-	if code := first.exitStatus(); code != 0 {
-		t.Fatalf("/exit: status %d", code)
-	}
+	first.exit()
 	second := startPaneIn(t, srv, first.work, first.home, nil, func(bin string) []string { return []string{bin, "--resume"} })
 	second.waitFor("resumed")
 	second.waitPrompt()

@@ -4,7 +4,6 @@ package ui
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/internal/testbin"
+	"github.com/aci-dev/aci/internal/testutil"
 )
 
 // The REPL is tested as people use it: the real binary in a terminal (a
@@ -26,8 +26,8 @@ const (
 )
 
 type pane struct {
+	*testutil.Tmux
 	t     *testing.T
-	sock  string
 	srv   *fakeai.Server
 	work  string // aci's working directory
 	home  string
@@ -39,6 +39,14 @@ type pane struct {
 func startREPL(t *testing.T, srv *fakeai.Server, env []string, args ...string) *pane {
 	t.Helper()
 	return startPane(t, srv, env, func(bin string) []string { return append([]string{bin}, args...) })
+}
+
+// readyREPL is startREPL once aci waits at its prompt.
+func readyREPL(t *testing.T, srv *fakeai.Server, env []string, args ...string) *pane {
+	t.Helper()
+	s := startREPL(t, srv, env, args...)
+	s.waitPrompt()
+	return s
 }
 
 // startPane runs the command that argv builds from the binary's path.
@@ -57,70 +65,31 @@ func startPaneIn(t *testing.T, srv *fakeai.Server, work, home string, env []stri
 	bin := testbin.Build(t)
 	s := &pane{t: t, srv: srv, work: work, home: home}
 	s.state = filepath.Join(s.home, "state")
-	s.sock = fmt.Sprintf("aci-test-%d-%x", os.Getpid(), rand.Uint64())
-	conf := filepath.Join(t.TempDir(), "tmux.conf")
-	// remain-on-exit keeps the pane after aci exits, to read its status.
-	if err := os.WriteFile(conf, []byte("set -g remain-on-exit on\nset -g history-limit 5000\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	base := []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + s.home, "XDG_STATE_HOME=" + s.state,
 		"TERM=xterm-256color", "LANG=C.UTF-8",
 		"OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=sk-test", "OPENAI_MODEL=test-model",
 	}
-	cmd := []string{"-f", conf, "new-session", "-d", "-s", "aci", "-x", fmt.Sprint(paneWidth), "-y", fmt.Sprint(paneHeight), "-c", s.work, "env", "-i"}
-	cmd = append(append(append(cmd, base...), env...), argv(bin)...)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.sock, "kill-server").Run() })
-	s.tmux(cmd...)
+	s.Tmux = testutil.StartTmux(t, s.work, paneWidth, paneHeight, append(base, env...), argv(bin))
 	return s
 }
 
 func (s *pane) tmux(args ...string) string {
 	s.t.Helper()
-	cmd := exec.Command("tmux", append([]string{"-u", "-L", s.sock}, args...)...)
-	cmd.Env = append(withoutTMUX(os.Environ()), "LANG=C.UTF-8")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		s.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func withoutTMUX(env []string) []string {
-	var out []string
-	for _, e := range env {
-		if !strings.HasPrefix(e, "TMUX") {
-			out = append(out, e)
-		}
-	}
-	return out
+	return s.Run(args...)
 }
 
 // screen is the pane's text, scrollback included.
-func (s *pane) screen() string {
-	return s.tmux("capture-pane", "-p", "-J", "-t", "aci", "-S", "-")
-}
+func (s *pane) screen() string { return s.Screen(false) }
 
 // screenEscapes is the same with colours and attributes as escape codes.
-func (s *pane) screenEscapes() string {
-	return s.tmux("capture-pane", "-p", "-e", "-J", "-t", "aci", "-S", "-")
-}
+func (s *pane) screenEscapes() string { return s.Screen(true) }
 
-// waitUntil polls the screen until ok holds; it fails the test after the
-// deadline, showing the screen.
+// waitUntil polls the screen until ok holds; it fails the test after
+// waitLimit, showing the screen.
 func (s *pane) waitUntil(what string, ok func(screen string) bool) string {
 	s.t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
-		scr := s.screen()
-		if ok(scr) {
-			return scr
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("waited %v for %s; screen:\n%s", waitLimit, what, scr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return s.WaitUntil(what, waitLimit, ok)
 }
 
 // waitFor waits until the screen shows text.
@@ -158,12 +127,37 @@ func (s *pane) typeLine(text string) {
 }
 
 // exchange types line, waits for want on the screen, then for the next
-// prompt.
-func (s *pane) exchange(line, want string) {
+// prompt, and returns the screen then.
+func (s *pane) exchange(line, want string) string {
 	s.t.Helper()
 	s.typeLine(line)
 	s.waitFor(want)
-	s.waitPrompt()
+	return s.waitPrompt()
+}
+
+// screenHas fails the test for each of wants the screen lacks.
+func screenHas(t *testing.T, scr string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(scr, want) {
+			t.Errorf("screen lacks %q:\n%s", want, scr)
+		}
+	}
+}
+
+// exit ends aci with /exit, which must exit 0.
+func (s *pane) exit() {
+	s.t.Helper()
+	s.typeLine("/exit")
+	if code := s.exitStatus(); code != 0 {
+		s.t.Errorf("/exit: status %d, want 0", code)
+	}
+}
+
+// transcripts are the session transcripts aci wrote.
+func (s *pane) transcripts() []string {
+	files, _ := filepath.Glob(filepath.Join(s.state, "aci", "sessions", "*.jsonl"))
+	return files
 }
 
 // keys sends tmux key names (Enter, C-c, C-d, Tab).

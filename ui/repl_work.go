@@ -75,16 +75,27 @@ func (r *REPL) addNote(s string) {
 	r.mu.Unlock()
 }
 
+// beginWork starts work the person waits on as on a turn's: Ctrl-C
+// cancels ctx, typed keys wait, the spinner runs; end undoes it all but
+// the spinner (out.endTurn, called before the work's outcome is shown).
+func (r *REPL) beginWork() (ctx context.Context, end func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r.setCancel(cancel)
+	loud := r.in.quiet()
+	r.out.beginTurn()
+	return ctx, func() {
+		loud()
+		r.setCancel(nil)
+		cancel()
+	}
+}
+
 // bang runs a command the person typed as !cmd in a bash window, through
 // the window manager so the guard asks as it would for the model. The
 // output is shown, and the window keeps it for the model.
 func (r *REPL) bang(command string) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	r.setCancel(cancel)
-	defer r.setCancel(nil)
-	defer r.in.quiet()()
-	r.out.beginTurn()
+	ctx, end := r.beginWork()
+	defer end()
 	res, id, err := r.sess.Command(ctx, command)
 	r.out.endTurn()
 	switch {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 func open(app, target string) fakeai.Call {
@@ -32,16 +33,10 @@ func TestREPLShowsTheDiffOfAnEdit(t *testing.T) {
 		fakeai.Reply{Content: "fixed"},
 	)
 	s := startREPL(t, srv, nil)
-	writeFile(t, filepath.Join(s.work, "calc.go"), "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n")
+	testfs.File(t, filepath.Join(s.work, "calc.go"), "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n")
 	s.waitPrompt()
-	s.typeLine("fix it")
-	s.waitFor("fixed")
-	scr := s.waitPrompt()
-	for _, want := range []string{"✓ replaced 1 occurrence", "@@ -1,5 +1,5 @@", " func Add(a, b int) int {"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("screen lacks %q:\n%s", want, scr)
-		}
-	}
+	scr := s.exchange("fix it", "fixed")
+	screenHas(t, scr, "✓ replaced 1 occurrence", "@@ -1,5 +1,5 @@", " func Add(a, b int) int {")
 	for _, want := range []string{`(?m)^\s+-\s+return a - b$`, `(?m)^\s+\+\s+return a \+ b$`} {
 		if !regexp.MustCompile(want).MatchString(scr) {
 			t.Errorf("screen lacks %s:\n%s", want, scr)
@@ -63,16 +58,9 @@ func TestREPLShowsTheOutputTailAndMarksFailures(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(open("bash", ""), run("bash_1", "seq 1 20"), run("bash_1", "echo broken; exit 3"))},
 		fakeai.Reply{Content: "done"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
-	s.typeLine("count")
-	s.waitFor("done")
-	scr := s.waitPrompt()
-	for _, want := range []string{"… 15 earlier lines", "│ 16", "│ 20", "✗ exit 3", "│ broken"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("screen lacks %q:\n%s", want, scr)
-		}
-	}
+	s := readyREPL(t, srv, nil)
+	scr := s.exchange("count", "done")
+	screenHas(t, scr, "… 15 earlier lines", "│ 16", "│ 20", "✗ exit 3", "│ broken")
 	if strings.Contains(scr, "│ 15") || strings.Contains(scr, "✓ exit 3") {
 		t.Errorf("more than the tail shown, or a failure marked as success:\n%s", scr)
 	}
@@ -89,16 +77,9 @@ func TestREPLRendersMarkdown(t *testing.T) {
 	t.Parallel()
 	answer := "# Plan\n\n## Steps\n\nThis is **bold** and `code`.\n\n- one\n- two\n\n```go\nfunc main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
 	srv := fakeai.New(t, fakeai.Reply{Content: answer, ChunkDelay: 2 * time.Millisecond})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
-	s.typeLine("plan")
-	s.waitFor("· 1 step")
-	scr := s.waitPrompt()
-	for _, want := range []string{"Plan", "Steps", "This is bold and code.", "• one", "func main() {}"} {
-		if !strings.Contains(scr, want) {
-			t.Errorf("screen lacks %q:\n%s", want, scr)
-		}
-	}
+	s := readyREPL(t, srv, nil)
+	scr := s.exchange("plan", "· 1 step")
+	screenHas(t, scr, "Plan", "Steps", "This is bold and code.", "• one", "func main() {}")
 	for _, bad := range []string{"**", "```", "# Plan", "## Steps", "|---"} {
 		if strings.Contains(scr, bad) {
 			t.Errorf("screen shows the Markdown marker %q:\n%s", bad, scr)
@@ -116,8 +97,7 @@ func TestREPLRendersMarkdown(t *testing.T) {
 func TestREPLPlainTextWithNoColor(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "This is **bold**."})
-	s := startREPL(t, srv, []string{"NO_COLOR=1"})
-	s.waitPrompt()
+	s := readyREPL(t, srv, []string{"NO_COLOR=1"})
 	s.typeLine("plan")
 	s.waitFor("This is **bold**.")
 }
@@ -131,17 +111,14 @@ func TestREPLAlwaysCoversTheExactDangerousCommand(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(run("bash_1", "git push --force origin main"))},
 		fakeai.Reply{Content: "not pushed"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("push")
 	scr := s.waitFor("allow? ›")
 	// The danger is in "git push": only the exact command is remembered.
 	if !strings.Contains(scr, "a always (this exact command, this session)") {
 		t.Errorf("always does not say what it covers:\n%s", scr)
 	}
-	s.typeLine("a")
-	s.waitFor("pushed")
-	scr = s.waitPrompt()
+	scr = s.exchange("a", "pushed")
 	if n := strings.Count(scr, "allow? ›"); n != 1 {
 		t.Errorf("asked %d times; always should cover the same command", n)
 	}
@@ -165,21 +142,17 @@ func TestREPLUndo(t *testing.T) {
 	)
 	s := startREPL(t, srv, nil)
 	a, b, created := filepath.Join(s.work, "a.txt"), filepath.Join(s.work, "b.txt"), filepath.Join(s.work, "new.txt")
-	writeFile(t, a, "one\ntwo\n")
-	writeFile(t, b, "bee\n")
+	testfs.File(t, a, "one\ntwo\n")
+	testfs.File(t, b, "bee\n")
 	if err := os.Chmod(a, 0o640); err != nil {
 		t.Fatal(err)
 	}
 	s.waitPrompt()
-	s.typeLine("first")
-	s.waitFor("turn one done")
-	s.waitPrompt()
-	s.typeLine("second")
-	s.waitFor("turn two done")
-	s.waitPrompt()
+	s.exchange("first", "turn one done")
+	s.exchange("second", "turn two done")
 
 	// Someone else changes b.txt after aci: /undo leaves it and says so.
-	writeFile(t, b, "BEE and mine\n")
+	testfs.File(t, b, "BEE and mine\n")
 	s.typeLine("/undo")
 	s.waitFor("not restored, changed since by someone else: b.txt")
 	s.waitFor("restored a.txt")
@@ -222,19 +195,15 @@ func TestREPLResumeShowsTheEarlierTurns(t *testing.T) {
 		fakeai.Reply{Content: "The shell said **hi**."},
 		fakeai.Reply{Content: "still kiwi"},
 	)
-	first := startREPL(t, srv, nil)
-	first.waitPrompt()
-	first.typeLine("say hi in the shell")
-	first.waitFor("The shell said")
-	first.waitPrompt()
-	first.typeLine("/exit")
-	first.exitStatus()
+	first := readyREPL(t, srv, nil)
+	first.exchange("say hi in the shell", "The shell said")
+	first.exit()
 	// A session opened and closed with nothing in it leaves no transcript.
 	empty := startPaneIn(t, srv, first.work, first.home, nil, func(bin string) []string { return []string{bin} })
 	empty.waitPrompt()
 	empty.keys("C-d")
 	empty.exitStatus()
-	files, _ := filepath.Glob(filepath.Join(first.state, "aci", "sessions", "*.jsonl"))
+	files := first.transcripts()
 	if len(files) != 1 {
 		t.Errorf("transcripts: %v, want only the first session's", files)
 	}
@@ -291,8 +260,7 @@ func TestREPLPasteAfterSuspendIsOneMessage(t *testing.T) {
 func TestREPLKeysCtrlJAndHome(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "two lines"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.tmux("send-keys", "-t", "aci", "-l", "line one")
 	s.keys("C-j")
 	s.tmux("send-keys", "-t", "aci", "-l", "line two")
@@ -314,11 +282,9 @@ func TestREPLBangAndAtPath(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "seen"})
 	s := startREPL(t, srv, nil)
-	writeFile(t, filepath.Join(s.work, "notes.txt"), "the secret word is fig\n")
+	testfs.File(t, filepath.Join(s.work, "notes.txt"), "the secret word is fig\n")
 	s.waitPrompt()
-	s.typeLine("!echo from-the-person")
-	s.waitFor("│ from-the-person")
-	s.waitPrompt()
+	s.exchange("!echo from-the-person", "│ from-the-person")
 	s.tmux("send-keys", "-t", "aci", "-l", "what is in @not")
 	s.keys("Tab")
 	s.waitUntil("completion", func(scr string) bool { return lastLine(scr) == "› what is in @notes.txt" })
@@ -335,13 +301,6 @@ func TestREPLBangAndAtPath(t *testing.T) {
 	}
 }
 
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -354,11 +313,8 @@ func readFile(t *testing.T, path string) string {
 func TestREPLClearClearsTheScreen(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "remembered zucchini"}, fakeai.Reply{Content: "which vegetable?"})
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
-	s.typeLine("remember zucchini")
-	s.waitFor("remembered zucchini")
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
+	s.exchange("remember zucchini", "remembered zucchini")
 	s.typeLine("/clear")
 	s.waitUntil("a cleared screen", func(scr string) bool {
 		return strings.Contains(scr, "conversation cleared") && !strings.Contains(scr, "zucchini")
@@ -376,8 +332,7 @@ func TestREPLCtrlCAtApprovalDeniesAndEndsTheTurn(t *testing.T) {
 	t.Parallel()
 	target := filepath.Join(t.TempDir(), "out.txt")
 	srv := fakeai.New(t, append(approvalReplies(target), fakeai.Reply{Content: "next turn"})...)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("write the file")
 	s.waitFor("allow? ›")
 	s.keys("C-c")
@@ -402,8 +357,7 @@ func TestREPLTypeaheadDoesNotAnswerAnApproval(t *testing.T) {
 			fakeai.Call{Window: "file_1", Action: "write", Params: map[string]any{"content": "x\n"}})},
 		fakeai.Reply{Content: "finished"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
 	s.typeLine("go")
 	s.waitFor("▸ run sleep 1")
 	s.tmux("send-keys", "-t", "aci", "-l", "also this")
@@ -427,19 +381,12 @@ func TestREPLForkContinuesInABranch(t *testing.T) {
 		fakeai.Reply{Content: "second answer"},
 		fakeai.Reply{Content: "branch answer"},
 	)
-	s := startREPL(t, srv, nil)
-	s.waitPrompt()
-	s.typeLine("question one")
-	s.waitFor("first answer")
-	s.waitPrompt()
-	s.typeLine("question two")
-	s.waitFor("second answer")
-	s.waitPrompt()
+	s := readyREPL(t, srv, nil)
+	s.exchange("question one", "first answer")
+	s.exchange("question two", "second answer")
 	s.typeLine("/fork 9")
 	s.waitFor("fork from one of them")
-	s.typeLine("/fork 1")
-	s.waitFor("now on branch")
-	s.waitPrompt()
+	s.exchange("/fork 1", "now on branch")
 	s.typeLine("question three")
 	s.waitFor("branch answer")
 	reqs := srv.Requests()
@@ -447,9 +394,8 @@ func TestREPLForkContinuesInABranch(t *testing.T) {
 		t.Errorf("the branch's request does not hold exactly turn 1: %s", last.Body)
 	}
 	s.waitPrompt()
-	s.typeLine("/exit")
-	s.exitStatus()
-	files, _ := filepath.Glob(filepath.Join(s.state, "aci", "sessions", "*.jsonl"))
+	s.exit()
+	files := s.transcripts()
 	if len(files) != 2 {
 		t.Errorf("transcripts %v, want the session and its branch", files)
 	}

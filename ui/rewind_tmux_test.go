@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // rawMessages is a request's messages as sent, each message's bytes.
@@ -63,15 +64,11 @@ func TestREPLRewindFilesAndConversation(t *testing.T) {
 	)
 	s := startREPL(t, srv, nil)
 	a, b := filepath.Join(s.work, "a.txt"), filepath.Join(s.work, "b.txt")
-	writeFile(t, a, "one\n")
-	writeFile(t, b, "bee\n")
+	testfs.File(t, a, "one\n")
+	testfs.File(t, b, "bee\n")
 	s.waitPrompt()
-	s.typeLine("change a please")
-	s.waitFor("turn one done")
-	s.waitPrompt()
-	s.typeLine("now change b")
-	s.waitFor("turn two done")
-	s.waitPrompt()
+	s.exchange("change a please", "turn one done")
+	s.exchange("now change b", "turn two done")
 	if readFile(t, a) != "ONE\n" || readFile(t, b) != "BEE\n" {
 		t.Fatalf("the turns did not edit the files: %q %q", readFile(t, a), readFile(t, b))
 	}
@@ -137,9 +134,8 @@ func TestREPLRewindFilesAndConversation(t *testing.T) {
 	}
 	t.Logf("request after the rewind: %d of %d message bytes cached (%.1f%%)", cached, size, 100*float64(cached)/float64(size))
 	s.waitPrompt()
-	s.typeLine("/exit")
-	s.exitStatus()
-	files, _ := filepath.Glob(filepath.Join(s.state, "aci", "sessions", "*.jsonl"))
+	s.exit()
+	files := s.transcripts()
 	if len(files) != 2 {
 		t.Errorf("transcripts %v, want the session and the rewound branch", files)
 	}

@@ -36,8 +36,7 @@ func TestREPLSearchAndOpen(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(fakeai.Call{Window: "search_1", Action: "open", Params: map[string]any{"n": 1}})},
 		fakeai.Reply{Content: "Use the CancelFunc."},
 	)
-	s := startREPL(t, srv, []string{"ACI_SEARCH_DDG_URL=" + ddg.URL + "/html/", "XDG_CONFIG_HOME=" + t.TempDir()})
-	s.waitPrompt()
+	s := readyREPL(t, srv, []string{"ACI_SEARCH_DDG_URL=" + ddg.URL + "/html/", "XDG_CONFIG_HOME=" + t.TempDir()})
 	s.typeLine("how do I cancel a context?")
 	scr := s.waitFor("Use the CancelFunc.")
 	for _, want := range []string{"search the web for golang context cancel", "fetch " + page.URL + "/context"} {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -198,12 +197,8 @@ func (r *REPL) cmdUsage(string) bool {
 
 // cmdCompact compresses on demand; Ctrl-C cancels it like a turn.
 func (r *REPL) cmdCompact(focus string) bool {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	r.setCancel(cancel)
-	defer r.setCancel(nil)
-	defer r.in.quiet()()
-	r.out.beginTurn()
+	ctx, end := r.beginWork()
+	defer end()
 	_, err := r.sess.Compact(ctx, focus)
 	r.out.endTurn()
 	switch {

@@ -10,15 +10,8 @@ import (
 
 	promptcmd "github.com/aci-dev/aci/commands"
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
-
-func writeTestFile(t *testing.T, path, text string) {
-	t.Helper()
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestREPLPromptCommands: command files of the three folders are listed by
 // /help, completed by Tab and run as turns, the project's over the
@@ -26,11 +19,11 @@ func writeTestFile(t *testing.T, path, text string) {
 func TestREPLPromptCommands(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "fixed it"}, fakeai.Reply{Content: "committed"}, fakeai.Reply{Content: "mine ran"})
 	work, home := t.TempDir(), t.TempDir()
-	writeTestFile(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix a GitHub issue\nargument-hint: [number]\n---\nFix issue #$1 of the project.")
-	writeTestFile(t, filepath.Join(home, ".config/aci/commands/fix-issue.md"), "---\ndescription: the person's fix\n---\nPERSON $1")
-	writeTestFile(t, filepath.Join(home, ".config/aci/commands/mine.md"), "---\ndescription: the person's own\n---\nMine with $ARGUMENTS")
-	writeTestFile(t, filepath.Join(work, ".claude/commands/git/commit.md"), "---\ndescription: commit the work\nallowed-tools: Bash(git commit:*)\n---\nCommit: $ARGUMENTS")
-	writeTestFile(t, filepath.Join(work, ".claude/commands/help.md"), "shadowing")
+	testfs.File(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix a GitHub issue\nargument-hint: [number]\n---\nFix issue #$1 of the project.")
+	testfs.File(t, filepath.Join(home, ".config/aci/commands/fix-issue.md"), "---\ndescription: the person's fix\n---\nPERSON $1")
+	testfs.File(t, filepath.Join(home, ".config/aci/commands/mine.md"), "---\ndescription: the person's own\n---\nMine with $ARGUMENTS")
+	testfs.File(t, filepath.Join(work, ".claude/commands/git/commit.md"), "---\ndescription: commit the work\nallowed-tools: Bash(git commit:*)\n---\nCommit: $ARGUMENTS")
+	testfs.File(t, filepath.Join(work, ".claude/commands/help.md"), "shadowing")
 	p := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin} })
 	p.waitPrompt()
 
@@ -50,15 +43,9 @@ func TestREPLPromptCommands(t *testing.T) {
 	p.tmux("send-keys", "-t", "aci", "-l", "/fix-i")
 	p.keys("Tab")
 	p.waitUntil("the completed command", func(s string) bool { return strings.HasSuffix(lastLine(s), "/fix-issue") })
-	p.typeLine("42")
-	p.waitFor("fixed it")
-	p.waitPrompt()
-	p.typeLine("/git:commit the parser")
-	p.waitFor("committed")
-	p.waitPrompt()
-	p.typeLine("/mine a b")
-	p.waitFor("mine ran")
-	p.waitPrompt()
+	p.exchange("42", "fixed it")
+	p.exchange("/git:commit the parser", "committed")
+	p.exchange("/mine a b", "mine ran")
 
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
@@ -95,8 +82,8 @@ func TestREPLReviewAndSkill(t *testing.T) {
 		fakeai.Reply{Content: "a.go:1: [nit] fine"},
 		fakeai.Reply{Content: "released"})
 	work, home := t.TempDir(), t.TempDir()
-	writeTestFile(t, filepath.Join(work, "a.go"), "package a\n")
-	writeTestFile(t, filepath.Join(work, ".aci/skills/release/SKILL.md"), "---\nname: release\ndescription: Cut a release\n---\nRELEASE STEPS")
+	testfs.File(t, filepath.Join(work, "a.go"), "package a\n")
+	testfs.File(t, filepath.Join(work, ".aci/skills/release/SKILL.md"), "---\nname: release\ndescription: Cut a release\n---\nRELEASE STEPS")
 	p := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin} })
 	p.waitPrompt()
 	p.typeLine("/review")

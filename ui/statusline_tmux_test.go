@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // statusPane starts the REPL in a git work tree with statusLine set to
@@ -27,7 +28,7 @@ func statusPane(t *testing.T, srv *fakeai.Server, command string) (*pane, string
 	}
 	os.MkdirAll(filepath.Join(home, ".config", "aci"), 0o755)
 	cfg, _ := json.Marshal(map[string]any{"statusLine": map[string]any{"type": "command", "command": command}})
-	writeFile(t, filepath.Join(home, ".config", "aci", "settings.json"), string(cfg))
+	testfs.File(t, filepath.Join(home, ".config", "aci", "settings.json"), string(cfg))
 	return startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin} }), work
 }
 
@@ -38,7 +39,7 @@ func TestREPLStatusLine(t *testing.T) {
 	srv := fakeai.New(t, fakeai.Reply{Content: "first answer"})
 	record := filepath.Join(t.TempDir(), "input.json")
 	script := filepath.Join(t.TempDir(), "status.sh")
-	writeFile(t, script, "#!/bin/sh\ncat > "+record+"\nn=$(cat "+record+".n 2>/dev/null || echo 0); n=$((n+1)); echo $n > "+record+".n\necho \"STATUS run $n\"\necho second line never shown\n")
+	testfs.File(t, script, "#!/bin/sh\ncat > "+record+"\nn=$(cat "+record+".n 2>/dev/null || echo 0); n=$((n+1)); echo $n > "+record+".n\necho \"STATUS run $n\"\necho second line never shown\n")
 	os.Chmod(script, 0o755)
 	s, work := statusPane(t, srv, script)
 	scr := s.waitFor("STATUS run 1")

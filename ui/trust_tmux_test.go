@@ -41,16 +41,14 @@ func TestREPLTrustFolder(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("an untrusted project hook ran")
 	}
-	s.typeLine("/exit")
-	s.exitStatus()
+	s.exit()
 
 	s = start("y")
 	s.waitPrompt()
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatal("the trusted project hook did not run")
 	}
-	s.typeLine("/exit")
-	s.exitStatus()
+	s.exit()
 	os.Remove(marker)
 
 	s = start("") // trusted as it is: not asked
@@ -61,8 +59,7 @@ func TestREPLTrustFolder(t *testing.T) {
 	if _, err := os.Stat(marker); err != nil {
 		t.Error("the trusted hook did not run in a later session")
 	}
-	s.typeLine("/exit")
-	s.exitStatus()
+	s.exit()
 
 	writeHook("touch " + marker + "-changed")
 	s = start("n")

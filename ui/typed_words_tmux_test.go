@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testfs"
 )
 
 // typedQuestions are the three questions whose turns the model gets with
@@ -26,21 +27,13 @@ func TestREPLShowsTypedWords(t *testing.T) {
 	t.Parallel()
 	srv := fakeai.New(t, fakeai.Reply{Content: "Plan: 1. read calc"}, fakeai.Reply{Content: "fixed"}, fakeai.Reply{Content: "wrote it"})
 	work, home := t.TempDir(), t.TempDir()
-	writeTestFile(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care.")
+	testfs.File(t, filepath.Join(work, ".aci/commands/fix-issue.md"), "---\ndescription: fix an issue\n---\nFix issue #$1 ($ARGUMENTS) with care.")
 	p := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin, "--permission-mode", "plan"} })
 	p.waitUntil("plan in the prompt", func(scr string) bool { return lastLine(scr) == "plan ›" })
-	p.typeLine(typedQuestions[0])
-	p.waitFor("Plan: 1. read calc")
-	p.waitPrompt()
-	p.typeLine("/mode default")
-	p.waitFor("mode default (acceptEdits)")
-	p.waitPrompt()
-	p.typeLine(typedQuestions[1])
-	p.waitFor("fixed")
-	p.waitPrompt()
-	p.typeLine(typedQuestions[2])
-	p.waitFor("wrote it")
-	scr := p.waitPrompt()
+	p.exchange(typedQuestions[0], "Plan: 1. read calc")
+	p.exchange("/mode default", "mode default (acceptEdits)")
+	p.exchange(typedQuestions[1], "fixed")
+	scr := p.exchange(typedQuestions[2], "wrote it")
 
 	reqs := srv.Requests()
 	if len(reqs) != 3 || !mentions(reqs[0], "[aci: permission mode plan") || !mentions(reqs[1], "Fix issue #9 (9 low) with care.") {
@@ -54,10 +47,7 @@ func TestREPLShowsTypedWords(t *testing.T) {
 		p.waitUntil("history entry "+want, func(s string) bool { return strings.HasSuffix(lastLine(s), want) })
 	}
 	p.keys("C-u")
-	p.typeLine("/exit")
-	if code := p.exitStatus(); code != 0 {
-		t.Fatalf("exit status %d", code)
-	}
+	p.exit()
 
 	back := startPaneIn(t, srv, work, home, nil, func(bin string) []string { return []string{bin, "--resume"} })
 	back.waitFor("── now ──")

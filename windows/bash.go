@@ -27,29 +27,25 @@ const (
 // BashApp opens bash windows: a shell whose working directory follows cd,
 // that runs commands in the foreground or in the background.
 func BashApp(env *Env) App {
-	return App{
-		Name:      "bash",
-		Desc:      "run shell commands (bash -c); cd sticks",
-		Target:    "optional working dir",
-		Resumable: existsIn(env.Workdir),
-		Open: func(ctx context.Context, id, target string) (Window, string, error) {
-			dir := env.Workdir
-			if target != "" {
-				dir = target
-				if !filepath.IsAbs(dir) {
-					dir = filepath.Join(env.Workdir, dir)
-				}
-			}
-			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-				return nil, "", fmt.Errorf("working directory %s does not exist or is not a folder", target)
-			}
-			sh, err := shell.NewContainedShell(dir, sandbox.For(env.Workdir))
-			if err != nil {
-				return nil, "", err
-			}
-			return &bashWindow{env: env, id: id, shell: sh}, "", nil
-		},
+	return pathApp(env, "bash", "run shell commands (bash -c); cd sticks", "optional working dir", openBash)
+}
+
+func openBash(_ context.Context, env *Env, id, target string) (Window, string, error) {
+	dir := env.Workdir
+	if target != "" {
+		dir = target
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(env.Workdir, dir)
+		}
 	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, "", fmt.Errorf("working directory %s does not exist or is not a folder", target)
+	}
+	sh, err := shell.NewContainedShell(dir, sandbox.For(env.Workdir))
+	if err != nil {
+		return nil, "", err
+	}
+	return &bashWindow{env: env, id: id, shell: sh}, "", nil
 }
 
 type bashRun struct {

@@ -3,7 +3,6 @@ package windows
 import (
 	"context"
 	"fmt"
-	"github.com/aci-dev/aci/protocol"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aci-dev/aci/protocol"
 )
 
 func newAppsManager(t *testing.T, approver Approver) (*Manager, string) {

@@ -24,15 +24,7 @@ const (
 
 // FileApp opens file windows: a live, numbered viewport onto one file.
 func FileApp(env *Env) App {
-	return App{
-		Name:      "file",
-		Desc:      "view and edit a text file",
-		Target:    "path, may not exist yet",
-		Resumable: existsIn(env.Workdir),
-		Open: func(ctx context.Context, id, target string) (Window, string, error) {
-			return openFile(ctx, env, id, target)
-		},
-	}
+	return pathApp(env, "file", "view and edit a text file", "path, may not exist yet", openFile)
 }
 
 type fileWindow struct {

@@ -2,11 +2,12 @@ package windows
 
 import (
 	"bytes"
-	"github.com/aci-dev/aci/protocol"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aci-dev/aci/protocol"
 )
 
 func TestFileEditThroughSymlink(t *testing.T) {

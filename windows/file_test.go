@@ -3,12 +3,13 @@ package windows
 import (
 	"context"
 	"encoding/json"
-	"github.com/aci-dev/aci/protocol"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aci-dev/aci/protocol"
 )
 
 func newTestManager(t *testing.T, approver Approver) (*Manager, string) {

@@ -25,15 +25,7 @@ type Picture interface {
 // the model looks at. The text rendering says what it shows; the picture
 // goes with it.
 func ImageApp(env *Env) App {
-	return App{
-		Name:      "image",
-		Desc:      "see a picture (PNG, JPEG, GIF, WebP) itself",
-		Target:    "path",
-		Resumable: existsIn(env.Workdir),
-		Open: func(ctx context.Context, id, target string) (Window, string, error) {
-			return openImage(ctx, env, id, target)
-		},
-	}
+	return pathApp(env, "image", "see a picture (PNG, JPEG, GIF, WebP) itself", "path", openImage)
 }
 
 type imageWindow struct {

@@ -357,14 +357,24 @@ func (env *Env) openPath(ctx context.Context, id, target string) (string, error)
 	return path, nil
 }
 
-// existsIn reports whether path, relative to workdir unless absolute,
-// exists: the Resumable test of apps whose target is a path.
-func existsIn(workdir string) func(string) bool {
-	return func(path string) bool {
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(workdir, path)
-		}
-		_, err := os.Stat(path)
-		return err == nil
+// pathApp is an app whose target is a path of the workspace (a file, a
+// working folder): a window of it opens again on resume while the path,
+// relative to the workspace unless absolute, exists.
+func pathApp(env *Env, name, desc, target string, open func(ctx context.Context, env *Env, id, target string) (Window, string, error)) App {
+	workdir := env.Workdir
+	return App{
+		Name:   name,
+		Desc:   desc,
+		Target: target,
+		Resumable: func(path string) bool {
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(workdir, path)
+			}
+			_, err := os.Stat(path)
+			return err == nil
+		},
+		Open: func(ctx context.Context, id, target string) (Window, string, error) {
+			return open(ctx, env, id, target)
+		},
 	}
 }

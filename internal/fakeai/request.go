@@ -46,6 +46,43 @@ func (r Request) LastUser() string {
 	return ""
 }
 
+// Last is the content of the request's last message: what the model is
+// asked to answer now (a question, or the results of its calls).
+func (r Request) Last() string {
+	if len(r.Messages) == 0 {
+		return ""
+	}
+	return r.Messages[len(r.Messages)-1].Content
+}
+
+// Text is the content of all the request's messages, each ended by a
+// newline: all the model was sent with it.
+func (r Request) Text() string {
+	var sb strings.Builder
+	for _, m := range r.Messages {
+		sb.WriteString(m.Content + "\n")
+	}
+	return sb.String()
+}
+
+// Step is the step of the conversation this request asks for, from 1:
+// one more than the assistant messages it carries.
+func (r Request) Step() int {
+	step := 1
+	for _, m := range r.Messages {
+		if m.Role == "assistant" {
+			step++
+		}
+	}
+	return step
+}
+
+// ChildOf reports whether this request is of an agent window's child
+// given task: its first message after the system prompt says "Task: task".
+func (r Request) ChildOf(task string) bool {
+	return len(r.Messages) > 1 && strings.Contains(r.Messages[1].Content, "Task: "+task)
+}
+
 func parseRequest(n int, body []byte, h http.Header) Request {
 	req := Request{N: n, Body: body, Header: h}
 	if json.Unmarshal(body, &req.Raw) != nil {

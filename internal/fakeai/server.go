@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"time"
 )
@@ -101,6 +102,16 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.reqs...)
+}
+
+// Sent is the text of every message of every request so far, joined: all
+// the model was sent.
+func (s *Server) Sent() string {
+	var sb strings.Builder
+	for _, r := range s.Requests() {
+		sb.WriteString(r.Text())
+	}
+	return sb.String()
 }
 
 // Remaining returns how many queued replies have not been served.

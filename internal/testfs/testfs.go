@@ -35,6 +35,18 @@ func File(t testing.TB, path, text string) {
 	}
 }
 
+// FileMode writes text to path with mode perm, making missing folders on
+// the way private (0700), as a person's config folder is.
+func FileMode(t testing.TB, path, text string, perm os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), perm); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Churn runs change(0), change(1), … in the background, a file or link
 // changing under the test's feet, until the stop it returns is called;
 // stop waits for the last change to end.

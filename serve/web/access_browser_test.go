@@ -69,10 +69,7 @@ func TestPageTokenStaysInTab(t *testing.T) {
 	w := watchPage(ctx, t)
 	h := watchAPI(ctx)
 
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 	if loc := eval[string](t, ctx, `location.href`); strings.Contains(loc, "token") {
 		t.Errorf("the token stayed in the address: %s", loc)
 	}
@@ -83,9 +80,7 @@ func TestPageTokenStaysInTab(t *testing.T) {
 	waitFor(t, ctx, "the answer", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('Hello from the model.'))`)
 
 	// A reload without the fragment keeps working from storage.
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/")); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, base+"/")
 	waitFor(t, ctx, "the session listed after a reload", `!!document.querySelector('#sessions .sess')`)
 	waitFor(t, ctx, "the conversation after a reload", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('Hello from the model.'))`)
 	if eval[bool](t, ctx, `!document.getElementById('banner').hidden`) {
@@ -125,9 +120,7 @@ func TestPageStaleOrMissingToken(t *testing.T) {
 		{"stale", base + "/#token=an-earlier-token-0123456789", "not this server"},
 		{"missing", base + "/", "has no token"},
 	} {
-		if err := chromedp.Do(ctx, chromedp.Navigate(tc.url)); err != nil {
-			t.Fatal(err)
-		}
+		navigate(t, ctx, tc.url)
 		if tc.name == "missing" {
 			eval[bool](t, ctx, `localStorage.clear(), true`)
 			if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
@@ -154,9 +147,7 @@ func TestPagePicksModel(t *testing.T) {
 	ai.SetInfo(fakeai.Info{Models: []string{"fake-model", "other-model"}})
 	base, token := pageServer(t, ai, t.TempDir())
 	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, base+"/#token="+token)
 	waitFor(t, ctx, "the model list", `!document.getElementById('model').hidden && document.getElementById('model').options.length === 2`)
 	if got := eval[string](t, ctx, `[...document.getElementById('model').options].map(o => o.textContent).join('|')`); got != "fake-model (default)|other-model" {
 		t.Errorf("the models offered: %q", got)
@@ -184,10 +175,7 @@ func TestPageEndsSession(t *testing.T) {
 	sessions := t.TempDir()
 	base, token := pageServerIn(t, pageFactory(t, ai, sessions), t.TempDir())
 	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `!document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 	ask(t, ctx, "Hello")
 	waitFor(t, ctx, "the answer", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('First answer.')) && document.getElementById('state').textContent === 'idle'`)
 	id := eval[string](t, ctx, `decodeURIComponent(location.hash.slice(1))`)
@@ -301,10 +289,7 @@ func TestPageServerGoneAndRestarted(t *testing.T) {
 	stop := startAt(t, f, workdir, token, addr)
 	shots := t.TempDir()
 
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `!document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 	ask(t, ctx, "Are you there?")
 	waitFor(t, ctx, "the answer and a live stream", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('Still here.')) && document.getElementById('conn').classList.contains('live')`)
 

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/chromedp/chromedp"
 )
 
 // An agent window on the page: listed once the agent starts, its line of
@@ -15,13 +14,7 @@ func TestPageShowsAgentLive(t *testing.T) {
 	ctx := browser(t)
 	ai := fakeai.New(t)
 	ai.Handle(func(req fakeai.Request) fakeai.Reply {
-		step := 1
-		for _, m := range req.Messages {
-			if m.Role == "assistant" {
-				step++
-			}
-		}
-		child := len(req.Messages) > 1 && strings.Contains(req.Messages[1].Content, "Task: look around")
+		step, child := req.Step(), req.ChildOf("look around")
 		switch {
 		case child && step == 1:
 			return fakeai.Reply{Content: fakeai.ToolCall(call("launcher", "open", map[string]any{"app": "bash"}))}
@@ -37,10 +30,7 @@ func TestPageShowsAgentLive(t *testing.T) {
 		return fakeai.Reply{Content: "Done."}
 	})
 	base, token := pageServer(t, ai, t.TempDir())
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 	ask(t, ctx, "send a helper")
 	content := `(document.querySelector('[data-window="agent_1"] .win-content')?.textContent || '')`
 	waitFor(t, ctx, "the agent window while its command runs", content+`.includes('bash_1.run running')`)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/chromedp/chromedp"
 )
 
 // TestPageImages: a picture pasted into the box and one dropped on the
@@ -17,12 +16,7 @@ import (
 func TestPageImages(t *testing.T) {
 	ctx := browser(t)
 	ai := fakeai.New(t, fakeai.Reply{Content: "Two grey squares."})
-	base, token := pageServer(t, ai, t.TempDir())
-	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	w, base := openWatched(t, ctx, ai, t.TempDir())
 	var b bytes.Buffer
 	png.Encode(&b, image.NewGray(image.Rect(0, 0, 3, 2)))
 	data := base64.StdEncoding.EncodeToString(b.Bytes())

@@ -19,10 +19,33 @@ func browser(t *testing.T) context.Context { return browsertest.Start(t) }
 func openPage(t *testing.T, ctx context.Context, ai *fakeai.Server, workdir string) {
 	t.Helper()
 	base, token := pageServer(t, ai, workdir)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
+	showPage(t, ctx, base, token)
+}
+
+// openWatched is openPage with the page watched (watchPage) from before
+// it loads; it returns the watch and the server's base URL.
+func openWatched(t *testing.T, ctx context.Context, ai *fakeai.Server, workdir string) (*watch, string) {
+	t.Helper()
+	base, token := pageServer(t, ai, workdir)
+	w := watchPage(ctx, t)
+	showPage(t, ctx, base, token)
+	return w, base
+}
+
+// showPage opens the page of the server at base in the tab, signed in with
+// token, and waits for it to show.
+func showPage(t *testing.T, ctx context.Context, base, token string) {
+	t.Helper()
+	navigate(t, ctx, base+"/#token="+token)
+	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+}
+
+// navigate loads url in the tab.
+func navigate(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
 }
 
 // pickMode chooses mode in the header's selector, as a person does, and

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/chromedp/chromedp"
 )
 
 // The changes panel lists the files the session changed, a file window's
@@ -36,12 +35,7 @@ func TestPageChangesPanel(t *testing.T) {
 			call("bash_1", "run", map[string]any{"command": "echo n1 > n.txt"}))},
 		fakeai.Reply{Content: "Made n."},
 	)
-	base, token := pageServer(t, ai, workdir)
-	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	w, base := openWatched(t, ctx, ai, workdir)
 	ask(t, ctx, "Please change a")
 	waitFor(t, ctx, "a.txt in the changes panel",
 		`[...document.querySelectorAll('#changes .change')].map(e => e.dataset.path).join(' ') === 'a.txt'`)

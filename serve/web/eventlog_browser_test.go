@@ -11,7 +11,6 @@ import (
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/session"
 	"github.com/aci-dev/aci/windows"
-	"github.com/chromedp/chromedp"
 )
 
 // A past session, opened on the page of a server started after it ended,
@@ -67,9 +66,7 @@ func TestPageShowsAPastSessionAsItWasLive(t *testing.T) {
 	// A server started afterwards, over the same state folder.
 	base, token := pageServerIn(t, f, workdir)
 	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, base+"/#token="+token)
 	waitFor(t, ctx, "the second turn's cancel mark", `[...document.querySelectorAll('.turn[data-turn="2"] .turn-foot.error .err')].some(e => e.textContent === 'interrupted')`)
 	first := `document.querySelector('.turn[data-turn="1"] .turn-body')`
 	waitFor(t, ctx, "the words before the first action", first+`.firstElementChild.matches('.md') && `+first+`.firstElementChild.textContent.includes('Checking a && b <now>.')`)

@@ -15,10 +15,7 @@ func TestPageHeadKeepsTitleAndID(t *testing.T) {
 	ctx := browser(t)
 	ai := fakeai.New(t, fakeai.Reply{Content: "hello"})
 	base, token := pageServer(t, ai, t.TempDir())
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 	ask(t, ctx, "fix the flaky parser test")
 	waitFor(t, ctx, "the session idle", `document.getElementById('state').textContent === 'idle' && !document.getElementById('mode').hidden`)
 	for _, w := range []int64{1400, 1024} {

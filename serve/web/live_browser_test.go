@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/chromedp/chromedp"
 )
 
 // A running command on the page: its action row grows with its output as
@@ -20,12 +19,7 @@ func TestPageShowsOutputAsItRuns(t *testing.T) {
 		fakeai.Reply{Content: fakeai.ToolCall(call("bash_1", "run", map[string]any{"command": "for i in 1 2 3 4 5 6; do echo tick-$i; sleep 1; done"}))},
 		fakeai.Reply{Content: "Counted."},
 	)
-	base, token := pageServer(t, ai, t.TempDir())
-	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	w, base := openWatched(t, ctx, ai, t.TempDir())
 	start := time.Now()
 	ask(t, ctx, "count")
 	waitFor(t, ctx, "the bash window listed while the command runs", `!!document.querySelector('[data-window="bash_1"]')`)

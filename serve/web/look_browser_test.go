@@ -1,59 +1,22 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
+	"github.com/aci-dev/aci/internal/testutil"
 	"github.com/aci-dev/aci/serve"
-	"github.com/aci-dev/aci/serve/web"
 	"github.com/aci-dev/aci/session"
-	"github.com/chromedp/chromedp"
 )
 
-// logBuffer is a server's log, written while the test reads it.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // loggedServer is pageServerIn with the server's log kept.
-func loggedServer(t *testing.T, f *session.Factory, workdir string) (string, string, *logBuffer) {
+func loggedServer(t *testing.T, f *session.Factory, workdir string) (string, string, *testutil.SyncBuffer) {
 	t.Helper()
-	logs := &logBuffer{}
-	srv, err := serve.New(serve.Config{Factory: f, Workdir: workdir, Page: web.Handler(), Token: "look-test-token-0123456789abcdef",
-		Redact: testSecrets.Redact, Log: logs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		stop()
-		<-done
-	})
-	return "http://" + ln.Addr().String(), srv.Token(), logs
+	logs := &testutil.SyncBuffer{}
+	base, token := servePage(t, serve.Config{Factory: f, Workdir: workdir, Token: "look-test-token-0123456789abcdef", Log: logs})
+	return base, token, logs
 }
 
 // A session another writer holds (a terminal's REPL) is shown on the page
@@ -74,9 +37,7 @@ func TestPageViewsALockedSession(t *testing.T) {
 	}
 	base, token, _ := loggedServer(t, f, workdir)
 	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, base+"/#token="+token)
 	waitFor(t, ctx, "the held session's turn", `[...document.querySelectorAll('.turn .q-text')].some(e => e.textContent === 'remember the lime')`)
 	waitFor(t, ctx, "its answer", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('Noted the lime.'))`)
 	if got := eval[string](t, ctx, `document.getElementById('title').textContent`); got == "Loading…" {
@@ -100,14 +61,10 @@ func TestPagePastedAddressTakesItsToken(t *testing.T) {
 	ai := fakeai.New(t, fakeai.Reply{Content: "Hello again."})
 	base, token, logs := loggedServer(t, pageFactory(t, ai, t.TempDir()), workdir)
 	h := watchAPI(ctx)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/")); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, base+"/")
 	waitFor(t, ctx, "the sign-in banner", `!document.getElementById('banner').hidden && document.getElementById('banner').dataset.kind === 'signin'`)
 	// Pasted into the same tab: a same-document navigation, a hashchange.
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, base+"/#token="+token)
 	waitFor(t, ctx, "the banner gone", `document.getElementById('banner').hidden`)
 	if loc := eval[string](t, ctx, `location.href`); strings.Contains(loc, "token") {
 		t.Errorf("the token stayed in the address: %s", loc)

@@ -121,9 +121,7 @@ func TestMarkdownInBrowser(t *testing.T) {
 	ctx := browser(t)
 	srv := httptest.NewServer(web.Handler())
 	defer srv.Close()
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, srv.URL+"/")
 	// The page has started (its modules load under its Content-Security-Policy).
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!document.getElementById('app').hidden`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		t.Fatalf("the page did not start: %v", err)

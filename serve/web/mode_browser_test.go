@@ -54,7 +54,7 @@ func TestPageModeSelectorAndAcceptPlan(t *testing.T) {
 		t.Errorf("after accepting: %q, %v", b, err)
 	}
 	reqs := ai.Requests()
-	last := reqs[3].Messages[len(reqs[3].Messages)-1].Content
+	last := reqs[3].Last()
 	if !strings.Contains(last, "accepted your plan") {
 		t.Errorf("the model is not told the plan was accepted:\n%s", last)
 	}

@@ -34,9 +34,7 @@ func TestPageProvidersAndMoney(t *testing.T) {
 	})
 	base, token := pageServerIn(t, f, t.TempDir())
 	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, base+"/#token="+token)
 	waitFor(t, ctx, "the model list", `document.getElementById('model').options.length === 2`)
 	if got := eval[string](t, ctx, `[...document.getElementById('model').options].map(o => (o.parentElement.label ? o.parentElement.label + ':' : '') + o.textContent).join('|')`); got != "fake-model (default)|other:other/llama-3" {
 		t.Errorf("the models offered: %q", got)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/aci-dev/aci/internal/fakeai"
-	"github.com/chromedp/chromedp"
 )
 
 // The page, not focused, says a turn's end in its tab title and as a
@@ -14,12 +13,7 @@ import (
 func TestPageNotifiesWhenNotFocused(t *testing.T) {
 	ctx := browser(t)
 	ai := fakeai.New(t, fakeai.Reply{Content: "All **done** here."})
-	base, token := pageServer(t, ai, t.TempDir())
-	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	w, base := openWatched(t, ctx, ai, t.TempDir())
 	// The browser's side: notifications allowed, the page in the background.
 	eval[bool](t, ctx, `(() => {
 		window.__notes = [];

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aci-dev/aci/internal/browsertest"
 	"github.com/aci-dev/aci/internal/fakeai"
 	"github.com/aci-dev/aci/serve"
 	"github.com/aci-dev/aci/serve/web"
@@ -63,8 +64,15 @@ func pageFactory(t *testing.T, ai *fakeai.Server, dir string) *session.Factory {
 // pageServerIn is pageServer with the sessions of f.
 func pageServerIn(t *testing.T, f *session.Factory, workdir string) (string, string) {
 	t.Helper()
-	srv, err := serve.New(serve.Config{Factory: f, Workdir: workdir, Page: web.Handler(), Token: "page-test-token-0123456789",
-		Redact: testSecrets.Redact})
+	return servePage(t, serve.Config{Factory: f, Workdir: workdir, Token: "page-test-token-0123456789"})
+}
+
+// servePage runs the server of cfg with the page and the tests' redactor
+// until the test ends; it returns its base URL and token.
+func servePage(t *testing.T, cfg serve.Config) (string, string) {
+	t.Helper()
+	cfg.Page, cfg.Redact = web.Handler(), testSecrets.Redact
+	srv, err := serve.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,11 +179,7 @@ func (w *watch) check(t *testing.T, base string) {
 // waitFor polls a JavaScript condition until it is true.
 func waitFor(t *testing.T, ctx context.Context, what, cond string) {
 	t.Helper()
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(wctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
-		t.Fatalf("waiting for %s (%s): %v", what, cond, err)
-	}
+	browsertest.Wait(t, ctx, what, cond)
 }
 
 func jsString(s string) string {
@@ -216,10 +220,7 @@ func TestPageDrivesServer(t *testing.T) {
 	base, token := pageServer(t, ai, workdir)
 	w := watchPage(ctx, t)
 
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	showPage(t, ctx, base, token)
 	if loc := eval[string](t, ctx, `location.href`); strings.Contains(loc, "token") {
 		t.Errorf("the token stayed in the address: %s", loc)
 	}

@@ -32,12 +32,7 @@ func TestPageRewindToHere(t *testing.T) {
 		fakeai.Reply{Content: edit("b.txt", "file_2", "b0", "b2")},
 		fakeai.Reply{Content: "Changed b."},
 	)
-	base, token := pageServer(t, ai, workdir)
-	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	w, base := openWatched(t, ctx, ai, workdir)
 	ask(t, ctx, "Please change a")
 	waitFor(t, ctx, "turn 1's answer", `[...document.querySelectorAll('.turn .md')].some(e => e.textContent.includes('Changed a.')) && document.getElementById('state').textContent === 'idle'`)
 	ask(t, ctx, "Now change b")

@@ -24,12 +24,7 @@ func TestPageSlashMenu(t *testing.T) {
 		".aci/commands/broken.md":        "uses $ARGS",
 	})
 	ai := fakeai.New(t, fakeai.Reply{Content: "Fixed."})
-	base, token := pageServer(t, ai, workdir)
-	w := watchPage(ctx, t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#token="+token)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the page", `document.getElementById('app') && !document.getElementById('app').hidden`)
+	w, base := openWatched(t, ctx, ai, workdir)
 
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("input"), "/")); err != nil {
 		t.Fatal(err)

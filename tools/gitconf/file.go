@@ -72,27 +72,22 @@ func quote(s string) string {
 // Diff lists what changed from before to now, each side as a multiset
 // of entries: added are in now and not before, removed the reverse.
 func Diff(before, now []Entry) (added, removed []Entry) {
+	return minus(now, before), minus(before, now)
+}
+
+// minus is the entries of a that b does not hold, as multisets.
+func minus(a, b []Entry) []Entry {
 	count := map[Entry]int{}
-	for _, e := range before {
+	for _, e := range b {
 		count[e]++
 	}
-	for _, e := range now {
+	var out []Entry
+	for _, e := range a {
 		if count[e] > 0 {
 			count[e]--
 			continue
 		}
-		added = append(added, e)
+		out = append(out, e)
 	}
-	left := map[Entry]int{}
-	for _, e := range now {
-		left[e]++
-	}
-	for _, e := range before {
-		if left[e] > 0 {
-			left[e]--
-			continue
-		}
-		removed = append(removed, e)
-	}
-	return added, removed
+	return out
 }

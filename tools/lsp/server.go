@@ -99,10 +99,7 @@ func (s *server) run(gen int) {
 		s.giveUp(fmt.Sprintf("%s could not start: %v", s.name(), err))
 		return
 	}
-	s.mu.Lock()
-	if s.staleLocked(gen) {
-		s.mu.Unlock()
-		p.stop()
+	if !s.lockFor(gen, p) {
 		return
 	}
 	s.starting = p
@@ -113,10 +110,7 @@ func (s *server) run(gen int) {
 	if err == nil {
 		err = p.conn.send("initialized", struct{}{})
 	}
-	s.mu.Lock()
-	if s.staleLocked(gen) {
-		s.mu.Unlock()
-		p.stop()
+	if !s.lockFor(gen, p) {
 		return
 	}
 	s.starting = nil
@@ -356,10 +350,7 @@ func (s *server) sync(ctx context.Context, path, text string) {
 			s.mu.Unlock()
 			return
 		}
-		ch := s.changed
-		s.mu.Unlock()
-		select {
-		case <-ctx.Done():
+		if !s.awaitChangeLocked(ctx) {
 			if timed && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				s.mu.Lock()
 				if s.late++; s.late >= slowAfter {
@@ -368,10 +359,22 @@ func (s *server) sync(ctx context.Context, path, text string) {
 				s.mu.Unlock()
 			}
 			return
-		case <-ch:
 		}
-		s.mu.Lock()
 	}
+}
+
+// awaitChangeLocked waits, s.mu held, until something changes (then s.mu
+// is held again) or ctx ends (reported false, s.mu not held).
+func (s *server) awaitChangeLocked(ctx context.Context) bool {
+	ch := s.changed
+	s.mu.Unlock()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-ch:
+	}
+	s.mu.Lock()
+	return true
 }
 
 // hold counts one more window showing path.

@@ -40,3 +40,15 @@ func (s *server) restart() {
 
 // stale says a start of generation gen was overtaken by a restart.
 func (s *server) staleLocked(gen int) bool { return s.closing || s.gen != gen }
+
+// lockFor locks s for the start of generation gen, with its process p;
+// when that start is stale it stops p and reports false, s unlocked.
+func (s *server) lockFor(gen int, p *process) bool {
+	s.mu.Lock()
+	if s.staleLocked(gen) {
+		s.mu.Unlock()
+		p.stop()
+		return false
+	}
+	return true
+}

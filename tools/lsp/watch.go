@@ -217,13 +217,8 @@ func (s *server) filesChanged(ctx context.Context, changed map[string]int) {
 			s.mu.Unlock()
 			return
 		}
-		ch := s.changed
-		s.mu.Unlock()
-		select {
-		case <-ctx.Done():
+		if !s.awaitChangeLocked(ctx) {
 			return
-		case <-ch:
 		}
-		s.mu.Lock()
 	}
 }

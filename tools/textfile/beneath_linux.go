@@ -22,19 +22,30 @@ func openDirBeneath(rootFD int, root, rel string, create bool) (int, error) {
 	if noOpenat2 {
 		return walkDirBeneath(rootFD, root, rel, create)
 	}
-	how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
-	fd, err := unix.Openat2(rootFD, rel, &how)
+	fd, done, err := openat2Dir(rootFD, rel, unix.RESOLVE_BENEATH|unix.RESOLVE_NO_MAGICLINKS, create)
 	switch {
-	case err == nil:
-		return fd, nil
-	case errors.Is(err, unix.ENOENT) && !create:
-		return -1, err
+	case done:
+		return fd, err
 	case errors.Is(err, unix.ENOENT), errors.Is(err, unix.EXDEV), errors.Is(err, unix.ENOSYS),
 		errors.Is(err, unix.EPERM), errors.Is(err, unix.EAGAIN):
 		return walkDirBeneath(rootFD, root, rel, create)
 	}
 	return -1, err
+}
+
+// openat2Dir opens the folder rel below rootFD for reading, the kernel
+// resolving it as resolve says. It is done when that settles it: the
+// folder opened, or missing where nothing is to be made (!create).
+func openat2Dir(rootFD int, rel string, resolve uint64, create bool) (fd int, done bool, err error) {
+	how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: resolve}
+	fd, err = unix.Openat2(rootFD, rel, &how)
+	switch {
+	case err == nil:
+		return fd, true, nil
+	case errors.Is(err, unix.ENOENT) && !create:
+		return -1, true, err
+	}
+	return -1, false, err
 }
 
 // openNoLinks opens the folder rel below rootFD (at root) following no
@@ -46,14 +57,8 @@ func openNoLinks(rootFD int, root, rel string, create bool) (int, error) {
 	if noOpenat2 {
 		return strictWalk(rootFD, root, rel, create)
 	}
-	how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
-	fd, err := unix.Openat2(rootFD, rel, &how)
-	switch {
-	case err == nil:
-		return fd, nil
-	case errors.Is(err, unix.ENOENT) && !create:
-		return -1, err
+	if fd, done, err := openat2Dir(rootFD, rel, unix.RESOLVE_BENEATH|unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS, create); done {
+		return fd, err
 	}
 	return strictWalk(rootFD, root, rel, create)
 }
