@@ -55,3 +55,24 @@ func TestCleanupLeavesNoSandbox(t *testing.T) {
 		t.Error("a session started after Cleanup")
 	}
 }
+
+// Cleanup returns whatever stage the session's start is at when it comes:
+// a helper killed while the session's probe waits for its reply must end
+// that wait (the probe held the lock Cleanup needs, and waited forever
+// while aci kept the helper's end of their socket open).
+func TestCleanupWhileTheSessionStarts(t *testing.T) {
+	for _, delay := range []time.Duration{0, 5, 10, 15, 20, 25, 30, 40, 60} {
+		ws := t.TempDir()
+		s := mustSandbox(t, DefaultPolicy(ws), Bwrap)
+		s.Warm()
+		time.Sleep(delay * time.Millisecond)
+		done := make(chan struct{})
+		go func() { Cleanup(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("Cleanup %v after Warm has not returned in 5 s", delay*time.Millisecond)
+		}
+		reopenGate()
+	}
+}

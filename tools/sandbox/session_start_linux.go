@@ -42,10 +42,10 @@ func (s *Sandbox) startSession() (*session, error) {
 		return nil, fmt.Errorf("session socket: %w", err)
 	}
 	ours, theirs := os.NewFile(uintptr(fds[0]), "aci-session"), os.NewFile(uintptr(fds[1]), "aci-session-helper")
-	defer theirs.Close()
 	c, err := net.FileConn(ours)
 	ours.Close()
 	if err != nil {
+		theirs.Close()
 		return nil, fmt.Errorf("session socket: %w", err)
 	}
 	sess := &session{ctl: c.(*net.UnixConn), done: make(chan struct{}), stderr: &bytes.Buffer{}, paths: s.boundPaths()}
@@ -66,12 +66,19 @@ func (s *Sandbox) startSession() (*session, error) {
 	// Through the gate (end_linux.go): none starts once aci is ending,
 	// and Cleanup finds every one that did.
 	if !enter() {
+		theirs.Close()
 		c.Close()
 		layers.release()
 		return nil, errors.New("aci is ending")
 	}
 	err = sess.cmd.Start()
 	leave()
+	// The helper's end is the helper's alone from here: held here too, a
+	// helper that died (killed as aci ends) would leave the requests sent
+	// to it queued, with the command sockets they carry open, and the
+	// probe below waiting for a reply forever (Cleanup then waits for the
+	// probe's lock).
+	theirs.Close()
 	if err != nil {
 		c.Close()
 		layers.release()
